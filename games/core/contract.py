@@ -1,0 +1,291 @@
+"""The contract every game implements.
+
+A game is a stateless object (a subclass of `Game`) whose methods are pure functions over
+a pydantic state. The runtime (bot/) only ever talks to games through this module's types:
+
+- `setup(settings, seed)` builds the initial state; seat 0 is always the player the host
+  named as holding the advantage ("DM advantage", "priority").
+- `prompts(state)` says who must decide what now. Simultaneous decisions are several prompts.
+- `check(state, seat, command)` raises `IllegalMove` with words a player understands;
+  `apply(state, seat, command)` mutates the state and returns the events it produced.
+  Automatic steps (antes, deals, reveals, scoring) happen inside `apply`.
+- A `Timeout` command is how every clock expiry reaches the engine: the engine applies the
+  seed's default for that prompt (which may be a loss), through the same path as a move.
+- Events carry an `Audience`; text may name players with the placeholders `{P0}` and `{P1}`,
+  which the runtime replaces with the players' names.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+SEAT_PLACEHOLDERS = ("{P0}", "{P1}")
+
+
+def seat_name(seat: int) -> str:
+    """The placeholder for a seat's player name in event and prompt text."""
+    return SEAT_PLACEHOLDERS[seat]
+
+
+class IllegalMove(Exception):
+    """A well-formed command that the rules do not allow now. The message is for the player."""
+
+
+class ParseError(Exception):
+    """Text that is not a command of the game. The message is a short usage line."""
+
+
+class Audience(BaseModel):
+    """Who may see an event: everyone, one seat, or only the umpire (host log)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["public", "seat", "umpire"]
+    seat: int | None = None
+
+    @classmethod
+    def public(cls) -> Audience:
+        return _PUBLIC
+
+    @classmethod
+    def umpire(cls) -> Audience:
+        return _UMPIRE
+
+    @classmethod
+    def to(cls, seat: int) -> Audience:
+        return _SEATS[seat]
+
+    def allows(self, seat: int | None) -> bool:
+        """Whether a viewer (a seat, or None for a spectator) may see this."""
+        if self.kind == "public":
+            return True
+        if self.kind == "seat":
+            return seat is not None and seat == self.seat
+        return False
+
+    def __str__(self) -> str:
+        return f"seat{self.seat}" if self.kind == "seat" else self.kind
+
+
+_PUBLIC = Audience(kind="public")
+_UMPIRE = Audience(kind="umpire")
+_SEATS = (Audience(kind="seat", seat=0), Audience(kind="seat", seat=1))
+
+
+class Event(BaseModel):
+    """Something that happened, told to one audience.
+
+    `kind` is a stable machine name ("draft.dealt"); `text` is the plain sentence a person
+    reads (no Discord markup; cards in the game's own notation); `data` is JSON-safe detail.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    audience: Audience
+    text: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class OnTimeout(StrEnum):
+    """What happens when a prompt's clock (and time bank) runs out."""
+
+    DEFAULT = "default"  # the engine applies the seed's default decision
+    LOSE = "lose"  # the engine declares the player lost
+    NOTHING = "nothing"  # no automatic outcome: the runtime reminds and tells the hosts
+
+
+class Prompt(BaseModel):
+    """One pending decision."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str  # unique for this decision instance over the whole match (stale-timer check)
+    seat: int
+    kind: str  # the decision kind, e.g. "draft_pick", "bet"
+    private: bool  # made in the seat's table channel (True) or in the public room
+    text: str  # instruction for the decider; shown only where the decision is made
+    time_limit: float | None = None  # seconds; None means untimed
+    bank: float | None = None  # remaining time bank (seconds) this decision may draw on
+    bank_step: float = 5.0  # the bank is charged in steps of this many seconds
+    reminders: tuple[float, ...] = ()  # seconds left on the turn timer at which to remind
+    bank_reminder_every: float | None = None  # remind at every multiple of this much bank used
+    on_timeout: OnTimeout = OnTimeout.DEFAULT
+    timeout_text: str = ""  # e.g. "you will be assumed to fold"
+    resubmittable: bool = False  # the last valid submission before the deadline counts
+    # Ready-made answers for buttons and menus: each is text that `parse` accepts for this
+    # prompt ("call 2", "fold", "keep R3"). At most 25; empty when free text is needed.
+    choices: tuple[str, ...] = ()
+
+
+class Command(BaseModel):
+    """Base of every typed decision. Subclasses add `type: Literal[...]` and their fields.
+
+    `elapsed` is filled by the runtime with the seconds the decision took (paused time
+    excluded); engines that run time banks read it, others ignore it.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    elapsed: float | None = None
+
+
+class Timeout(Command):
+    """The clock of prompt `prompt_key` ran out: apply the seed's default for it."""
+
+    type: Literal["timeout"] = "timeout"
+    prompt_key: str
+
+
+class Outcome(BaseModel):
+    """How a finished match ended. `winner` None means a draw."""
+
+    model_config = ConfigDict(frozen=True)
+
+    winner: int | None
+    reason: str
+    score: tuple[int, int] | None = None
+
+
+class Secret(BaseModel):
+    """A piece of hidden information, for the conformance harness's leak check.
+
+    `value` must not appear as a whole word in any event, prompt or view that an audience
+    outside `known_to` can see. Games choose values that cannot appear there innocently.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    value: str
+    known_to: frozenset[int] = frozenset()
+    label: str = ""
+
+
+StateT = TypeVar("StateT", bound=BaseModel)
+CommandT = TypeVar("CommandT", bound=Command)
+
+
+class Bot(Protocol):
+    """A built-in player. It sees only what its seat may know (the seat's view)."""
+
+    name: str
+
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command: ...
+
+
+BotFactory = Callable[[], Bot]
+
+
+class Game(ABC, Generic[StateT]):
+    """A game's rules. Subclasses are stateless; every method is a pure function of its inputs
+    (apply mutates the state it is given)."""
+
+    slug: ClassVar[str]  # command-line and Discord name, e.g. "rps-poker"
+    title: ClassVar[str]  # "Turn-based RPS Poker"
+    seats: ClassVar[int] = 2
+    settings_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[BaseModel]]
+    command_types: ClassVar[tuple[type[Command], ...]]  # every command class, Timeout included
+
+    _adapter: ClassVar[TypeAdapter[Any] | None] = None
+
+    # --- life cycle -------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, settings: BaseModel, seed: str) -> StateT:
+        """The initial state (automatic opening steps already done)."""
+
+    def opening_events(self, state: StateT) -> list[Event]:
+        """Events announcing the start (pools shown, first deal...). Default: none."""
+        return []
+
+    @abstractmethod
+    def prompts(self, state: StateT) -> list[Prompt]:
+        """Every decision pending now; empty once the match is over."""
+
+    @abstractmethod
+    def check(self, state: StateT, seat: int, command: Command) -> None:
+        """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""
+
+    @abstractmethod
+    def apply(self, state: StateT, seat: int, command: Command) -> list[Event]:
+        """Apply a checked command (mutating `state`) and return the events it caused."""
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """The result once the match is over, else None."""
+
+    # --- information ------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> BaseModel:
+        """What `seat` may know (None: a spectator)."""
+
+    @abstractmethod
+    def secrets(self, state: StateT) -> list[Secret]:
+        """Hidden information now, for the leak checks of the conformance harness."""
+
+    # --- text -------------------------------------------------------------------------
+    @abstractmethod
+    def parse(self, state: StateT, seat: int, text: str) -> Command:
+        """Turn what a player typed into a command (raise ParseError with a usage line)."""
+
+    def usage(self, state: StateT, seat: int) -> str:
+        """What `seat` could type now."""
+        return "; ".join(p.text for p in self.prompts(state) if p.seat == seat)
+
+    # --- players ----------------------------------------------------------------------
+    @abstractmethod
+    def random_command(self, state: StateT, prompt: Prompt, rng: random.Random) -> Command:
+        """A uniformly random legal command answering `prompt` (conformance and demo)."""
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """Built-in players by name; the first is the default opponent."""
+        return {}
+
+    # --- checks -----------------------------------------------------------------------
+    def invariants(self, state: StateT) -> None:
+        """Raise AssertionError if the state breaks a conservation rule. Default: none."""
+
+    # --- derived helpers (not for overriding) ---------------------------------------------
+    @classmethod
+    def command_adapter(cls) -> TypeAdapter[Any]:
+        """Validates stored command JSON back into the right command class."""
+        adapter = cls.__dict__.get("_adapter")
+        if adapter is None:
+            union = _discriminated_union(cls.command_types)
+            adapter = TypeAdapter(union)
+            cls._adapter = adapter
+        return adapter
+
+    def load_command(self, data: Mapping[str, Any]) -> Command:
+        return self.command_adapter().validate_python(data)
+
+    def load_state(self, data: Mapping[str, Any] | str) -> StateT:
+        if isinstance(data, str):
+            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+        return self.state_model.model_validate(data)  # type: ignore[return-value]
+
+    def load_settings(self, data: Mapping[str, Any] | None) -> BaseModel:
+        return self.settings_model.model_validate(dict(data or {}))
+
+    def prompt(self, state: StateT, key: str) -> Prompt | None:
+        """The pending prompt with this key, if it is still pending."""
+        return next((p for p in self.prompts(state) if p.key == key), None)
+
+    def submit(self, state: StateT, seat: int, command: Command) -> list[Event]:
+        """check, then apply."""
+        self.check(state, seat, command)
+        return self.apply(state, seat, command)
+
+
+def _discriminated_union(types: Sequence[type[Command]]) -> Any:
+    from typing import Annotated, Union
+
+    if len(types) == 1:
+        return types[0]
+    return Annotated[Union[tuple(types)], Field(discriminator="type")]  # noqa: UP007
