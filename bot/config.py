@@ -1,0 +1,95 @@
+"""Settings: defaults here, overridden by config.toml, overridden by the environment.
+
+Environment variables use the prefix UMPIRE_ and `__` between section and key
+(UMPIRE_DATABASE__URL, UMPIRE_DISCORD__HOST_ROLE); the Discord token may also come from
+DISCORD_TOKEN, the usual name. config.example.toml documents every setting.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+DEFAULT_CONFIG_FILE = "config.toml"
+
+
+class DatabaseSettings(BaseModel):
+    url: str = Field(
+        "sqlite+aiosqlite:///umpire.db",
+        description="SQLAlchemy async URL: sqlite+aiosqlite:///path.db or "
+        "postgresql+asyncpg://user:pass@host/db",
+    )
+    snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
+    echo: bool = Field(False, description="Log every SQL statement (debugging).")
+
+
+class DiscordSettings(BaseModel):
+    token: SecretStr | None = Field(None, description="Bot token (or set DISCORD_TOKEN).")
+    command_prefix: str = Field("!", description="Prefix for text commands (slash also works).")
+    host_role: str = Field("Umpire Host", description="Members with this role (or Manage "
+                           "Server) may run matches.")
+    log_channel: str = Field("umpire-log", description="Host log channel name: every secret "
+                             "is posted there as it happens.")
+    category_prefix: str = Field("match", description="Name prefix of created match categories.")
+    delete_private_in_public: bool = Field(True, description="Delete a private move typed in "
+                                           "the public room (needs Manage Messages).")
+    sync_commands: bool = Field(True, description="Sync slash commands on start.")
+
+
+class ClockSettings(BaseModel):
+    heartbeat_seconds: float = Field(1.0, gt=0, description="How often the service records "
+                                     "that it is alive; downtime is measured from the last beat.")
+
+
+class BotPlayerSettings(BaseModel):
+    think_seconds: float = Field(1.0, ge=0, description="Pause before a built-in bot moves "
+                                 "in a match with people (0 in demos).")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="UMPIRE_", env_nested_delimiter="__", extra="ignore",
+        toml_file=DEFAULT_CONFIG_FILE,
+    )
+
+    database: DatabaseSettings = DatabaseSettings()
+    discord: DiscordSettings = DiscordSettings()
+    clock: ClockSettings = ClockSettings()
+    bots: BotPlayerSettings = BotPlayerSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = os.environ.get("UMPIRE_CONFIG", DEFAULT_CONFIG_FILE)
+        return (
+            init_settings,
+            env_settings,
+            TomlConfigSettingsSource(settings_cls, toml_file=Path(toml_path)),
+        )
+
+    def model_post_init(self, context: Any) -> None:
+        token = os.environ.get("DISCORD_TOKEN")
+        if self.discord.token is None and token:
+            self.discord.token = SecretStr(token)
+
+
+def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
+    """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment."""
+    if config_file is not None:
+        os.environ["UMPIRE_CONFIG"] = config_file
+    return Settings(**overrides)

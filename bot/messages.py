@@ -1,0 +1,131 @@
+"""Composing the umpire's messages from a game's events and prompts.
+
+One accepted command produces at most one message per audience: every event for that
+audience, then the decisions it now waits for. The host log ("umpire") also receives every
+private event as it happens, marked with whom it was for, so hosts see every secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from bot.store.repository import ClockData, OutboxData
+from games.core import Event, Outcome, Prompt
+from games.core.contract import OnTimeout
+
+AUDIENCES = ("public", "seat0", "seat1", "umpire")
+
+
+def audience_of(seat: int) -> str:
+    return f"seat{seat}"
+
+
+def until(moment: datetime | None) -> str:
+    return f"{{until:{moment.isoformat()}}}" if moment else ""
+
+
+def compose(
+    events: Sequence[Event],
+    new_prompts: Sequence[Prompt],
+    clocks: dict[str, ClockData],
+    *,
+    header: Sequence[tuple[str, str]] = (),
+    footer: Sequence[tuple[str, str]] = (),
+) -> list[OutboxData]:
+    """Group everything one step produced into one message per audience.
+
+    `header` / `footer` are extra (audience, line) pairs, e.g. the match start or end notice.
+    """
+    lines: dict[str, list[str]] = {a: [] for a in AUDIENCES}
+    for audience, line in header:
+        lines[audience].append(line)
+    for e in events:
+        if e.audience.kind == "public":
+            lines["public"].append(e.text)
+        elif e.audience.kind == "seat":
+            lines[audience_of(e.audience.seat or 0)].append(e.text)
+            lines["umpire"].append(f"[to {{P{e.audience.seat}}}] {e.text}")
+        else:
+            lines["umpire"].append(e.text)
+    prompt_payload: dict[str, list[dict[str, object]]] = {a: [] for a in AUDIENCES}
+    waiting_private: list[Prompt] = []
+    for p in new_prompts:
+        clock = clocks.get(p.key)
+        place = audience_of(p.seat) if p.private else "public"
+        lines[place].append(prompt_line(p, clock))
+        prompt_payload[place].append({
+            "key": p.key, "seat": p.seat, "kind": p.kind, "choices": list(p.choices),
+            "deadline": clock.limit_at.isoformat() if clock and clock.limit_at else None,
+        })
+        if p.private:
+            waiting_private.append(p)
+    if waiting_private:
+        lines["public"].append(waiting_line(waiting_private, clocks))
+    for audience, line in footer:
+        lines[audience].append(line)
+    out: list[OutboxData] = []
+    for audience in AUDIENCES:
+        if lines[audience]:
+            payload = {"prompts": prompt_payload[audience]} if prompt_payload[audience] else {}
+            out.append(OutboxData(audience=audience, text="\n".join(lines[audience]),
+                                  payload=payload))
+    return out
+
+
+def prompt_line(p: Prompt, clock: ClockData | None) -> str:
+    line = f"▶ {{P{p.seat}}}, your decision: {p.text}"
+    if clock is not None and clock.limit_at is not None:
+        line += f" (⏰ {until(clock.limit_at)}"
+        if p.bank:
+            line += f", then your time bank of {int(p.bank)} s"
+        line += ")"
+    if p.timeout_text:
+        line += f" {p.timeout_text}"
+    return line
+
+
+def waiting_line(prompts: Sequence[Prompt], clocks: dict[str, ClockData]) -> str:
+    seats = sorted({p.seat for p in prompts})
+    who = " and ".join(f"{{P{s}}}" for s in seats)
+    limits = [c.limit_at for p in prompts if (c := clocks.get(p.key)) and c.limit_at]
+    line = f"⏳ Waiting for {who} to decide in their table channel"
+    line += "s" if len(seats) > 1 else ""
+    if limits:
+        line += f" (⏰ {until(min(limits))})"
+    return line + "."
+
+
+def outcome_line(outcome: Outcome, seed: str) -> str:
+    if outcome.winner is None:
+        head = "🏁 Match over: a draw"
+    else:
+        head = f"🏁 Match over: {{P{outcome.winner}}} wins"
+    score = f" {outcome.score[0]}-{outcome.score[1]}" if outcome.score else ""
+    return (f"{head}{score} ({outcome.reason}). The seed was `{seed}`: replay the record with it "
+            "to check that nothing was rigged.")
+
+
+def reminder_times(p: Prompt, clock: ClockData) -> list[tuple[datetime, str]]:
+    """Every reminder of a decision clock, in order: (when, text)."""
+    out: list[tuple[datetime, str]] = []
+    if clock.limit_at is None:
+        return out
+    limit = p.time_limit or 0.0
+    for left in sorted(p.reminders, reverse=True):
+        if 0 < left < limit:
+            out.append((clock.limit_at - timedelta(seconds=left),
+                        f"⏰ {{P{p.seat}}}, {int(left)} s left for your decision ({p.kind})."))
+    if p.bank and clock.deadline_at and p.bank_reminder_every:
+        out.append((clock.limit_at, f"⏰ {{P{p.seat}}}, your turn time is up: your time bank "
+                                    f"of {int(p.bank)} s is running."))
+        used = p.bank_reminder_every
+        while used < p.bank:
+            out.append((clock.limit_at + timedelta(seconds=used),
+                        f"⏰ {{P{p.seat}}} has used {int(used)} s of their time bank "
+                        f"({int(p.bank - used)} s left)."))
+            used += p.bank_reminder_every
+    if p.on_timeout == OnTimeout.NOTHING:
+        out.append((clock.limit_at, f"⏰ {{P{p.seat}}}, your time for this decision is up; "
+                                    "please decide now (the hosts have been told)."))
+    return out

@@ -1,0 +1,39 @@
+"""The async engine: SQLite (WAL, synchronous=FULL) by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+    """An engine for `url`. SQLite gets one connection (SQLite has one writer anyway, and a
+    single connection makes transactions queue in asyncio instead of failing as busy)."""
+    if not is_sqlite(url):
+        return create_async_engine(url, echo=echo, pool_pre_ping=True)
+    kwargs: dict[str, Any] = {}
+    database = make_url(url).database
+    if not database or database == ":memory:":
+        kwargs["poolclass"] = StaticPool
+    else:
+        kwargs.update(pool_size=1, max_overflow=0, pool_timeout=60)
+    engine = create_async_engine(url, echo=echo, **kwargs)
+    event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()

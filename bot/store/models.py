@@ -1,0 +1,133 @@
+"""The database tables (SQLAlchemy 2 typed models).
+
+The action log is the source of truth: a match is its settings, seed and the append-only
+list of accepted commands; snapshots only make loading faster; the outbox holds every
+message the umpire owes someone until it has been delivered; deadlines hold every running
+clock as absolute UTC times, so no clock lives only in memory.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(40))
+    settings: Mapped[dict[str, Any]]
+    seed: Mapped[str] = mapped_column(String(128))
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    players: Mapped[list[Any]]  # [{"id", "name", "bot"}], seat order (seat 0 = advantage)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # active|paused|finished|aborted
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    transport: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # channel ids etc.
+    action_count: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_actions_match_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3... within the match
+    seat: Mapped[int] = mapped_column(Integer)
+    command: Mapped[dict[str, Any]]
+    source: Mapped[str] = mapped_column(String(16))  # player|bot|timeout|host
+    created_at: Mapped[datetime]
+
+
+class SnapshotRow(Base):
+    __tablename__ = "snapshots"
+    __table_args__ = (Index("ix_snapshots_match_seq", "match_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # state after this many actions
+    state: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+
+
+class OutboxRow(Base):
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_undelivered", "delivered_at", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # the action that produced it (0: start/host)
+    audience: Mapped[str] = mapped_column(String(16))  # public|seat0|seat1|umpire
+    text: Mapped[str] = mapped_column(Text)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime]
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DeadlineRow(Base):
+    """A running decision clock. `limit_at` ends the turn timer, `deadline_at` the time bank."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        UniqueConstraint("match_id", "prompt_key", name="uq_deadlines_match_key"),
+        Index("ix_deadlines_status", "status", "deadline_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    prompt_key: Mapped[str] = mapped_column(String(200))
+    seat: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    limit_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    reminders_sent: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16))  # armed|done|expired
+
+
+class ServiceStateRow(Base):
+    """Small key/value facts about the service itself (the heartbeat)."""
+
+    __tablename__ = "service_state"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    updated_at: Mapped[datetime]
+
+
+__all__ = [
+    "ActionRow", "Base", "DeadlineRow", "MatchRow", "OutboxRow", "ServiceStateRow",
+    "SnapshotRow", "UTCDateTime",
+]

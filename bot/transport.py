@@ -1,0 +1,76 @@
+"""What the match service needs from a transport (Discord, the console, a test fake).
+
+Messages are addressed to an audience of a match: "public" (the game room), "seat0" /
+"seat1" (that player's private table channel) or "umpire" (the host log). Their text may
+hold `{P0}` / `{P1}` (player names) and `{until:ISO-8601}` (a deadline); each transport
+renders those its own way: Discord as mentions and relative timestamps, a terminal as plain
+names and "in 25 s".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from bot.store.repository import StoredMessage
+
+UNTIL = re.compile(r"\{until:([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    id: str  # transport's user id ("discord:1234", "console:you", "bot:random")
+    name: str
+    bot: str | None = None  # built-in bot name when a bot plays this seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "bot": self.bot}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayerRef:
+        return cls(id=str(data["id"]), name=str(data["name"]), bot=data.get("bot"))
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a transport needs to know about a match to deliver its messages."""
+
+    id: int
+    game: str
+    players: tuple[PlayerRef, ...]
+    transport: dict[str, Any]
+
+
+class TransportError(Exception):
+    """Delivery failed. `permanent` failures (an unreachable channel) are not retried."""
+
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class Transport(Protocol):
+    async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+        """Deliver one message; `message.id` is unique and stable (use it to de-duplicate)."""
+
+
+def render_names(text: str, names: Sequence[str]) -> str:
+    for seat, name in enumerate(names):
+        text = text.replace(f"{{P{seat}}}", name)
+    return text
+
+
+def render_deadlines(text: str, render: Callable[[datetime], str]) -> str:
+    return UNTIL.sub(lambda m: render(datetime.fromisoformat(m.group(1))), text)
+
+
+def seconds_left(deadline: datetime, now: datetime) -> str:
+    """A deadline for a terminal: "in 25 s", "in 2 min 5 s", "now"."""
+    left = int(round((deadline - now).total_seconds()))
+    if left <= 0:
+        return "now"
+    minutes, seconds = divmod(left, 60)
+    return f"in {minutes} min {seconds} s" if minutes else f"in {seconds} s"

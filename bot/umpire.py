@@ -1,0 +1,578 @@
+"""The match service: the only place where a command becomes a stored action.
+
+Transport-agnostic: Discord, the console and tests all call `start_match`, `submit` and the
+host actions, and receive messages through a `Transport`. Each match has one lock; matches
+run independently. For every accepted command the service checks it with the game, applies
+it, and stores action, snapshot, outbox messages and clock changes in one transaction
+before anything is delivered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.clock import Scheduler, TimeSource, wall_clock
+from bot.delivery import Delivery
+from bot.live import LiveMatch
+from bot.messages import compose, outcome_line, reminder_times
+from bot.store.migrate import migrate
+from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
+from bot.transport import PlayerRef, Transport
+from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
+from games.core.contract import OnTimeout
+from games.registry import get_game
+
+log = logging.getLogger(__name__)
+
+
+class UmpireError(Exception):
+    """A request the service refuses; the message is for the person who made it."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The answer to a submitted message, for the player who sent it."""
+
+    accepted: bool
+    message: str = ""
+    delete: bool = False  # a private move typed in the public room: remove it
+    ignored: bool = False  # not a player of this match: spectator chat
+
+
+class MatchService:
+    def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
+                 snapshot_every: int = 25, bot_think: float = 0.0,
+                 heartbeat_seconds: float = 1.0) -> None:
+        self.repo = repo
+        self.now = now
+        self.snapshot_every = snapshot_every
+        self.bot_think = bot_think
+        self.heartbeat_seconds = heartbeat_seconds
+        self.matches: dict[int, LiveMatch] = {}
+        self.delivery = Delivery(repo, transport, now)
+        self.scheduler = Scheduler(now, self._on_due)
+        self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._finished = asyncio.Condition()
+        self.downtime = timedelta(0)
+
+    # --- life cycle -----------------------------------------------------------------------
+    async def start(self) -> None:
+        """Migrate, reload every active match, charge no one for the downtime, resend."""
+        await migrate(self.repo.engine)
+        now = self.now()
+        last = await self.repo.last_heartbeat()
+        self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
+        for stored in await self.repo.load_active():
+            match = LiveMatch.from_store(stored)
+            self.matches[match.id] = match
+            if match.status == "active" and self.downtime and match.clocks:
+                for clock in match.clocks.values():
+                    clock.shifted(self.downtime)
+                await self.repo.commit(MatchWrite(match.id, match.seq,
+                                                  clocks_changed=list(match.clocks.values())), now)
+        await self.repo.beat(now)
+        for message in await self.repo.undelivered():
+            match = self.matches.get(message.match_id)
+            info = match.info if match else await self._info(message.match_id)
+            if info is not None:
+                self.delivery.enqueue(info, message)
+        self.scheduler.start()
+        for match in self.matches.values():
+            self._arm(match)
+            self._schedule_bots(match)
+        self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
+
+    async def stop(self) -> None:
+        if self._heartbeat:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        await self.scheduler.stop()
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        for task in list(self._bot_tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.delivery.stop()
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            try:
+                await self.repo.beat(self.now())
+            except Exception:
+                log.exception("heartbeat failed")
+
+    # --- starting a match -----------------------------------------------------------------
+    async def start_match(self, game_name: str, players: Sequence[PlayerRef], *,
+                          advantage: int = 0, settings: Mapping[str, Any] | None = None,
+                          seed: str | None = None,
+                          transport: Mapping[str, Any] | None = None) -> LiveMatch:
+        """Start a match. `players` in any order; `advantage` is the index of the player the
+        host names as holding the advantage, who takes seat 0."""
+        try:
+            game = get_game(game_name)
+        except KeyError as exc:
+            raise UmpireError(str(exc.args[0])) from exc
+        if len(players) != game.seats:
+            raise UmpireError(f"{game.title} needs exactly {game.seats} players.")
+        if len({p.id for p in players}) != len(players):
+            raise UmpireError("The two players must be different people.")
+        if advantage not in range(len(players)):
+            raise UmpireError("The advantage must go to one of the players.")
+        try:
+            parsed = game.load_settings(settings)
+        except ValidationError as exc:
+            raise UmpireError(f"Bad settings: {_validation_text(exc)}") from exc
+        ordered = (players[advantage], *[p for i, p in enumerate(players) if i != advantage])
+        seed = seed if seed is not None else secrets.token_hex(16)
+        now = self.now()
+        state = game.setup(parsed, seed)
+        settings_json = parsed.model_dump(mode="json")
+        commitment = seed_commitment(seed)
+        match_id = await self.repo.create_match(
+            game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
+            players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now)
+        match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
+                          commitment=commitment, players=ordered, state=state, seq=0,
+                          status="active", transport=dict(transport or {}))
+        async with match.lock:
+            self.matches[match_id] = match
+            header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
+                                 f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
+                                 f"`{commitment}`; the seed is revealed when the match ends.")]
+            await self._record(match, None, game.opening_events(state), header=header, now=now)
+        return match
+
+    # --- players' moves -------------------------------------------------------------------
+    async def submit(self, match_id: int, user_id: str, text: str, *,
+                     table_of: int | None = None) -> Reply:
+        """A message a person typed: in the public room (`table_of` None) or in the table
+        channel of seat `table_of`."""
+        match = self.matches.get(match_id)
+        if match is None:
+            return Reply(False, "There is no running match here.", ignored=True)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            return Reply(False, ignored=True)
+        async with match.lock:
+            if table_of is not None and table_of != seat:
+                return Reply(False, "This is not your table channel.")
+            refusal = self._refuse_now(match, seat)
+            if refusal:
+                return Reply(False, refusal)
+            pending = [p for p in match.prompts if p.seat == seat]
+            try:
+                command = match.game.parse(match.state, seat, text)
+            except ParseError as exc:
+                return Reply(False, str(exc))
+            prompt = _answered(pending, command)
+            if prompt.private and table_of is None:
+                return Reply(False, "That decision is private: make it in your table channel. "
+                                    "Nothing was applied.", delete=True)
+            if not prompt.private and table_of is not None:
+                return Reply(False, "Make that move in the public game room, where both "
+                                    "players can see it. Nothing was applied.")
+            return await self._accept(match, seat, command, "player")
+
+    async def submit_command(self, match_id: int, seat: int, command: Command, *,
+                             source: str = "player") -> Reply:
+        """A typed command for `seat` (buttons, bots, tests); same checks as text."""
+        match = self._get(match_id)
+        async with match.lock:
+            refusal = self._refuse_now(match, seat)
+            if refusal:
+                return Reply(False, refusal)
+            return await self._accept(match, seat, command, source)
+
+    def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
+        if match.status == "paused":
+            return "The match is paused by the hosts; wait for them to resume it."
+        if match.status != "active":
+            return "This match is over."
+        if not any(p.seat == seat for p in match.prompts):
+            waiting = sorted({p.seat for p in match.prompts})
+            who = " and ".join(match.players[s].name for s in waiting) or "nobody"
+            return f"It is not your decision now; waiting for {who}."
+        return None
+
+    async def _accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
+        """Check, apply, store, deliver. The caller holds the match lock."""
+        now = self.now()
+        clock = _oldest_clock(match, seat)
+        if clock is not None and not isinstance(command, Timeout):
+            elapsed = round((now - clock.started_at).total_seconds(), 3)
+            command = command.model_copy(update={"elapsed": max(0.0, elapsed)})
+        try:
+            match.game.check(match.state, seat, command)
+        except IllegalMove as exc:
+            return Reply(False, str(exc))
+        events = match.game.apply(match.state, seat, command)
+        try:
+            await self._record(match, (seat, command, source), events, now=now)
+        except Exception:
+            log.exception("could not store a command of match %s; reloading it", match.id)
+            await self._reload(match)
+            return Reply(False, "The umpire could not record that move; nothing was applied. "
+                                "Please send it again.")
+        return Reply(True)
+
+    # --- recording ------------------------------------------------------------------------
+    async def _record(self, match: LiveMatch, action: tuple[int, Command, str] | None,
+                      events: Sequence[Any], *, now: datetime,
+                      header: Sequence[tuple[str, str]] = ()) -> None:
+        """Store what one step caused (one transaction), then hand it to delivery."""
+        before = {p.key for p in match.prompts}
+        outcome = match.outcome()
+        if outcome is not None:
+            match.status = "finished"
+        match.refresh_prompts()
+        after = {p.key: p for p in match.prompts}
+        closed = [c for k, c in match.clocks.items() if k not in after]
+        for c in closed:
+            c.status = "done"
+        new_prompts = [p for k, p in after.items() if k not in before]
+        new_clocks = [self._new_clock(p, now) for p in new_prompts]
+        clocks = {c.key: c for c in new_clocks}
+        footer: list[tuple[str, str]] = []
+        fields: dict[str, Any] = {}
+        if outcome is not None:
+            match.result = {"winner": outcome.winner, "reason": outcome.reason,
+                            "score": list(outcome.score) if outcome.score else None}
+            fields.update(status="finished", result=match.result, ended_at=now)
+            footer.append(("public", outcome_line(outcome, match.seed)))
+        seq = match.seq + (1 if action else 0)
+        write = MatchWrite(match.id, seq, outbox=compose(events, new_prompts, clocks,
+                                                         header=header, footer=footer),
+                           clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        if action is not None:
+            seat, command, source = action
+            write.action = (seat, command.model_dump(mode="json"), source)
+            if seq % self.snapshot_every == 0 or outcome is not None:
+                write.snapshot = match.state.model_dump_json()
+        await self._commit(match, write, now)
+        match.seq = seq
+        for c in closed:
+            match.clocks.pop(c.key, None)
+            self.scheduler.set((match.id, c.key), None)
+        match.clocks.update(clocks)
+        self._arm(match)
+        self._schedule_bots(match)
+        if outcome is not None:
+            async with self._finished:
+                self._finished.notify_all()
+
+    async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
+        ids = await self.repo.commit(write, now)
+        from bot.store.repository import StoredMessage
+
+        for message_id, data in zip(ids, write.outbox, strict=True):
+            self.delivery.enqueue(match.info, StoredMessage(
+                id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
+                text=data.text, payload=data.payload, created_at=now))
+
+    def _new_clock(self, prompt: Prompt, now: datetime) -> ClockData:
+        limit = now + timedelta(seconds=prompt.time_limit) if prompt.time_limit else None
+        deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
+        return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
+                         deadline_at=deadline)
+
+    async def _reload(self, match: LiveMatch) -> None:
+        stored = await self.repo.load_match(match.id)
+        if stored is None:
+            self.matches.pop(match.id, None)
+            return
+        fresh = LiveMatch.from_store(stored)
+        fresh.lock = match.lock
+        self.matches[match.id] = fresh
+
+    async def _info(self, match_id: int) -> Any:
+        stored = await self.repo.load_match(match_id)
+        if stored is None:
+            return None
+        return LiveMatch.from_store(stored).info
+
+    # --- clocks ---------------------------------------------------------------------------
+    def _arm(self, match: LiveMatch) -> None:
+        """Tell the scheduler the next due moment of every armed clock of the match."""
+        prompts = {p.key: p for p in match.prompts}
+        for key, clock in match.clocks.items():
+            token = (match.id, key)
+            prompt = prompts.get(key)
+            if match.status != "active" or clock.status != "armed" or prompt is None:
+                self.scheduler.set(token, None)
+                continue
+            self.scheduler.set(token, _next_due(prompt, clock))
+
+    async def _on_due(self, token: Hashable) -> None:
+        match_id, key = token  # type: ignore[misc]
+        match = self.matches.get(match_id)
+        if match is None:
+            return
+        async with match.lock:
+            clock = match.clocks.get(key)
+            prompt = next((p for p in match.prompts if p.key == key), None)
+            if match.status != "active" or clock is None or clock.status != "armed" or prompt is None:
+                return  # stale: the decision was made, or the match paused or ended
+            now = self.now()
+            due = _next_due(prompt, clock)
+            if due is None or due > now:
+                self._arm(match)  # re-armed since (pause, extend): not yet
+                return
+            reminders = reminder_times(prompt, clock)
+            if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
+                await self._remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)
+                return
+            if prompt.on_timeout == OnTimeout.NOTHING:
+                clock.status = "expired"
+                notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
+                                              f"for {prompt.kind}; you may award the bout or match.")
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=[notice],
+                                                     clocks_changed=[clock]), now)
+                return
+            reply = await self._accept(match, prompt.seat, Timeout(prompt_key=key), "timeout")
+            if not reply.accepted:  # the engine refused its own timeout: never fire again
+                log.error("match %s refused the timeout of %s: %s", match.id, key, reply.message)
+                clock.status = "expired"
+                await self._commit(match, MatchWrite(match.id, match.seq,
+                                                     clocks_changed=[clock]), now)
+
+    async def _remind(self, match: LiveMatch, prompt: Prompt, clock: ClockData, text: str,
+                      now: datetime) -> None:
+        clock.reminders_sent += 1
+        place = f"seat{prompt.seat}" if prompt.private else "public"
+        await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(place, text)],
+                                             clocks_changed=[clock]), now)
+        self._arm(match)
+
+    # --- built-in bots --------------------------------------------------------------------
+    def _schedule_bots(self, match: LiveMatch) -> None:
+        if match.status != "active":
+            return
+        for prompt in match.prompts:
+            player = match.players[prompt.seat]
+            key = (match.id, prompt.key)
+            if player.bot is None or key in self._bot_tasks:
+                continue
+            task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
+            self._bot_tasks[key] = task
+            task.add_done_callback(lambda _t, k=key: self._bot_tasks.pop(k, None))
+
+    async def _bot_move(self, match_id: int, key: str, bot_name: str) -> None:
+        if self.bot_think:
+            await asyncio.sleep(self.bot_think)
+        else:
+            await asyncio.sleep(0)
+        match = self.matches.get(match_id)
+        if match is None:
+            return
+        async with match.lock:
+            prompt = next((p for p in match.prompts if p.key == key), None)
+            if prompt is None or match.status != "active":
+                return
+            rng = random.Random(f"{match.seed}:{match.seq}:{key}")
+            factory = match.game.bots().get(bot_name)
+            command: Command | None = None
+            if factory is not None:
+                try:
+                    command = factory().choose(match.game.view(match.state, prompt.seat), prompt, rng)
+                    match.game.check(match.state, prompt.seat, command)
+                except Exception:
+                    log.exception("bot %s failed in match %s; playing at random", bot_name, match_id)
+                    command = None
+            if command is None:
+                command = match.game.random_command(match.state, prompt, rng)
+            await self._accept(match, prompt.seat, command, "bot")
+
+    # --- host actions ---------------------------------------------------------------------
+    async def pause(self, match_id: int) -> None:
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status != "active":
+                raise UmpireError(f"Match #{match_id} is {match.status}; only a running match "
+                                  "can be paused.")
+            now = self.now()
+            match.status, match.paused_at = "paused", now
+            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", "⏸ The hosts paused the match: every clock is stopped.")],
+                match_fields={"status": "paused", "paused_at": now}), now)
+            self._arm(match)
+
+    async def resume(self, match_id: int) -> None:
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status != "paused" or match.paused_at is None:
+                raise UmpireError(f"Match #{match_id} is not paused.")
+            now = self.now()
+            gap = now - match.paused_at
+            for clock in match.clocks.values():
+                clock.shifted(gap)
+            match.status, match.paused_at = "active", None
+            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
+                clocks_changed=list(match.clocks.values()),
+                match_fields={"status": "active", "paused_at": None}), now)
+            self._arm(match)
+            self._schedule_bots(match)
+
+    async def extend(self, match_id: int, seconds: float, seat: int | None = None) -> None:
+        """Give the pending decisions (of `seat`, or everyone) `seconds` more."""
+        if seconds <= 0:
+            raise UmpireError("Extend by a positive number of seconds.")
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                raise UmpireError(f"Match #{match_id} is over.")
+            clocks = [c for c in match.clocks.values() if seat is None or c.seat == seat]
+            if not clocks:
+                raise UmpireError("No clock is running for that.")
+            for clock in clocks:
+                clock.shifted(timedelta(seconds=seconds))
+            who = "everyone" if seat is None else f"{{P{seat}}}"
+            now = self.now()
+            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", f"⏱ The hosts gave {who} {int(seconds)} s more.")],
+                clocks_changed=clocks), now)
+            self._arm(match)
+
+    async def expire(self, match_id: int) -> None:
+        """End every pending clock now, applying each decision's timeout outcome (a host's
+        "lock": e.g. Decoder setup)."""
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status != "active":
+                raise UmpireError(f"Match #{match_id} is {match.status}.")
+            for prompt in list(match.prompts):
+                if prompt.key in {p.key for p in match.prompts} and \
+                        prompt.on_timeout != OnTimeout.NOTHING:
+                    await self._accept(match, prompt.seat, Timeout(prompt_key=prompt.key), "host")
+
+    async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
+        await self._end(match_id, None, reason, status="aborted")
+
+    async def award(self, match_id: int, seat: int, reason: str = "awarded by the hosts") -> None:
+        if seat not in (0, 1):
+            raise UmpireError("Award the match to seat 0 or 1.")
+        await self._end(match_id, seat, reason, status="finished")
+
+    async def _end(self, match_id: int, winner: int | None, reason: str, *, status: str) -> None:
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                raise UmpireError(f"Match #{match_id} is already over.")
+            now = self.now()
+            match.status = status
+            match.result = {"winner": winner, "reason": reason, "score": None, "host": True}
+            for clock in match.clocks.values():
+                clock.status = "done"
+            head = "🛑 The hosts aborted the match" if winner is None else \
+                f"🏁 The hosts awarded the match to {{P{winner}}}"
+            line = (f"{head} ({reason}). The seed was `{match.seed}`.")
+            await self._commit(match, MatchWrite(match.id, match.seq,
+                                                 outbox=[OutboxData("public", line)],
+                                                 clocks_changed=list(match.clocks.values()),
+                                                 match_fields={"status": status,
+                                                               "result": match.result,
+                                                               "ended_at": now}), now)
+            match.prompts = []
+            self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
+            async with self._finished:
+                self._finished.notify_all()
+
+    # --- reading ---------------------------------------------------------------------------
+    def _get(self, match_id: int) -> LiveMatch:
+        match = self.matches.get(match_id)
+        if match is None:
+            raise UmpireError(f"There is no match #{match_id}.")
+        return match
+
+    def view(self, match_id: int, seat: int | None) -> dict[str, Any]:
+        match = self._get(match_id)
+        return match.game.view(match.state, seat).model_dump(mode="json")
+
+    def status_text(self, match_id: int) -> str:
+        match = self._get(match_id)
+        names = match.names
+        lines = [f"Match #{match.id}: {match.game.title}, {names[0]} vs {names[1]} "
+                 f"({match.status}), {match.seq} actions."]
+        for p in match.prompts:
+            clock = match.clocks.get(p.key)
+            left = ""
+            if clock and clock.limit_at:
+                secs = int((clock.limit_at - self.now()).total_seconds())
+                left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
+            lines.append(f"Waiting for {names[p.seat]}: {p.kind}{left}.")
+        if match.result:
+            winner = match.result.get("winner")
+            who = "draw" if winner is None else f"{names[winner]} won"
+            lines.append(f"Result: {who} ({match.result.get('reason')}).")
+        return "\n".join(lines)
+
+    async def wait_finished(self, match_ids: Sequence[int], timeout: float | None = None) -> None:
+        """Wait until every match in `match_ids` has ended."""
+        async def done() -> None:
+            async with self._finished:
+                await self._finished.wait_for(lambda: all(
+                    self.matches[m].status in ("finished", "aborted") for m in match_ids))
+        await asyncio.wait_for(done(), timeout)
+
+    async def export(self, match_id: int) -> dict[str, Any]:
+        """The whole record: settings, players, actions, every message; the seed and the
+        secrets only once the match has ended."""
+        match = self._get(match_id)
+        ended = match.status in ("finished", "aborted")
+        actions = await self.repo.actions(match_id)
+        messages = await self.repo.messages(match_id)
+        return {
+            "match": match.id, "game": match.game.slug, "status": match.status,
+            "players": [p.to_json() for p in match.players],
+            "settings": match.settings.model_dump(mode="json"),
+            "seed_commitment": match.commitment, "seed": match.seed if ended else None,
+            "result": match.result,
+            "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
+                         "at": a.created_at.isoformat()} for a in actions] if ended else
+                       [{"seq": a.seq, "source": a.source, "at": a.created_at.isoformat()}
+                        for a in actions],
+            "messages": [{"id": m.id, "audience": m.audience, "text": m.text,
+                          "at": m.created_at.isoformat()}
+                         for m in messages if ended or m.audience == "public"],
+        }
+
+    def export_json(self, record: dict[str, Any]) -> str:
+        return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+def _answered(pending: Sequence[Prompt], command: Command) -> Prompt:
+    """The pending prompt a command answers (by key for a timeout, else the seat's prompt)."""
+    if isinstance(command, Timeout):
+        return next((p for p in pending if p.key == command.prompt_key), pending[0])
+    return pending[0]
+
+
+def _oldest_clock(match: LiveMatch, seat: int) -> ClockData | None:
+    clocks = [c for c in match.clocks.values() if c.seat == seat and c.status == "armed"]
+    return min(clocks, key=lambda c: c.started_at) if clocks else None
+
+
+def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
+    """The next moment this clock needs attention: its next reminder, else its deadline."""
+    reminders = reminder_times(prompt, clock)
+    if clock.reminders_sent < len(reminders):
+        return reminders[clock.reminders_sent][0]
+    return clock.deadline_at
+
+
+def _validation_text(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())

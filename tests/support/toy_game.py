@@ -1,0 +1,173 @@
+"""A tiny game for testing the runtime and the harness without a real game's rules.
+
+"Duel": for `rounds` rounds both players privately pick an unused number 1-9 at the same
+time; the higher pick wins the round (a tie scores nothing). Optional time bank: with
+`bank_seconds` > 0 every pick draws on the seat's bank and running out loses the match,
+charged in 5 s steps; without it, a timeout picks a random unused number.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from games.core import (
+    Audience,
+    Chance,
+    Command,
+    Event,
+    Game,
+    IllegalMove,
+    OnTimeout,
+    Outcome,
+    ParseError,
+    Prompt,
+    Secret,
+    Timeout,
+)
+from games.core.parsing import integers
+
+
+class DuelSettings(BaseModel):
+    rounds: int = Field(3, ge=1, le=9)
+    pick_seconds: float = 30.0
+    bank_seconds: float = 0.0
+    leak: bool = False  # deliberately announce picks early (tests that the harness notices)
+
+
+class Pick(Command):
+    type: Literal["pick"] = "pick"
+    number: int
+
+
+class DuelState(BaseModel):
+    settings: DuelSettings
+    rng: Chance
+    round: int = 1
+    picks: list[int | None] = [None, None]
+    used: list[list[int]] = [[], []]
+    score: list[int] = [0, 0]
+    bank: list[float] = [0.0, 0.0]
+    lost_on_time: int | None = None
+
+
+class Duel(Game[DuelState]):
+    slug = "duel"
+    title = "Duel (test game)"
+    settings_model = DuelSettings
+    state_model = DuelState
+    command_types = (Pick, Timeout)
+
+    def setup(self, settings: DuelSettings, seed: str) -> DuelState:  # type: ignore[override]
+        return DuelState(settings=settings, rng=Chance.from_seed(seed),
+                         bank=[settings.bank_seconds] * 2)
+
+    def outcome(self, state: DuelState) -> Outcome | None:  # type: ignore[override]
+        if state.lost_on_time is not None:
+            return Outcome(winner=1 - state.lost_on_time, reason="time bank ran out")
+        if state.round <= state.settings.rounds:
+            return None
+        a, b = state.score
+        return Outcome(winner=None if a == b else (0 if a > b else 1), reason="all rounds played",
+                       score=(a, b))
+
+    def prompts(self, state: DuelState) -> list[Prompt]:  # type: ignore[override]
+        if self.outcome(state) is not None:
+            return []
+        banked = state.settings.bank_seconds > 0
+        return [
+            Prompt(key=f"r{state.round}:s{seat}", seat=seat, kind="pick", private=True,
+                   text="pick an unused number 1-9", time_limit=state.settings.pick_seconds,
+                   bank=state.bank[seat] if banked else None,
+                   reminders=(15, 5), bank_reminder_every=30 if banked else None,
+                   on_timeout=OnTimeout.LOSE if banked else OnTimeout.DEFAULT,
+                   choices=tuple(f"pick {n}" for n in self._free(state, seat)))
+            for seat in (0, 1) if state.picks[seat] is None
+        ]
+
+    def _free(self, state: DuelState, seat: int) -> list[int]:
+        return [n for n in range(1, 10) if n not in state.used[seat]]
+
+    def check(self, state: DuelState, seat: int, command: Command) -> None:  # type: ignore[override]
+        pending = {p.key for p in self.prompts(state) if p.seat == seat}
+        if not pending:
+            raise IllegalMove("You have nothing to decide now.")
+        if isinstance(command, Timeout):
+            if command.prompt_key not in pending:
+                raise IllegalMove("That clock is not running.")
+            return
+        if not isinstance(command, Pick):
+            raise IllegalMove("Pick a number.")
+        if command.number not in self._free(state, seat):
+            raise IllegalMove(f"You can pick {', '.join(map(str, self._free(state, seat)))}.")
+
+    def apply(self, state: DuelState, seat: int, command: Command) -> list[Event]:  # type: ignore[override]
+        events: list[Event] = []
+        if isinstance(command, Timeout):
+            if state.settings.bank_seconds > 0:
+                state.bank[seat] = 0.0
+                state.lost_on_time = seat
+                return [Event(kind="time", audience=Audience.public(),
+                              text=f"{{P{seat}}} ran out of time.")]
+            number = state.rng.choice(self._free(state, seat))
+            events.append(Event(kind="timeout", audience=Audience.public(),
+                                text=f"{{P{seat}}} ran out of time; a number was picked at random."))
+        else:
+            assert isinstance(command, Pick)
+            number = command.number
+            if state.settings.bank_seconds > 0 and command.elapsed is not None:
+                over = max(0.0, command.elapsed - state.settings.pick_seconds)
+                state.bank[seat] = max(0.0, state.bank[seat] - 5 * math.ceil(over / 5))
+        state.picks[seat] = number
+        state.used[seat].append(number)
+        events.append(Event(kind="picked", audience=Audience.to(seat), text=f"You picked n{number}."))
+        events.append(Event(kind="picked", audience=Audience.public(),
+                            text=f"{{P{seat}}} has picked"
+                                 + (f" n{number}" if state.settings.leak else "") + "."))
+        if None not in state.picks:
+            a, b = state.picks
+            if a != b:
+                state.score[0 if a > b else 1] += 1
+            events.append(Event(kind="reveal", audience=Audience.public(),
+                                text=f"Round {state.round}: {{P0}} n{a}, {{P1}} n{b}.",
+                                data={"picks": [a, b], "score": list(state.score)}))
+            state.picks = [None, None]
+            state.round += 1
+        return events
+
+    def view(self, state: DuelState, seat: int | None) -> BaseModel:  # type: ignore[override]
+        class DuelView(BaseModel):
+            round: int
+            score: list[int]
+            my_pick: int | None
+            free: list[int]
+        return DuelView(round=state.round, score=state.score,
+                        my_pick=state.picks[seat] if seat is not None else None,
+                        free=self._free(state, seat) if seat is not None else [])
+
+    def secrets(self, state: DuelState) -> list[Secret]:  # type: ignore[override]
+        return [Secret(value=f"n{p}", known_to=frozenset({s}), label="pending pick")
+                for s, p in enumerate(state.picks) if p is not None]
+
+    def parse(self, state: DuelState, seat: int, text: str) -> Command:  # type: ignore[override]
+        numbers = integers(text)
+        if len(numbers) != 1:
+            raise ParseError("Type a number 1-9, e.g. `pick 7`.")
+        return Pick(number=numbers[0])
+
+    def random_command(self, state: DuelState, prompt: Prompt, rng: random.Random) -> Command:  # type: ignore[override]
+        return Pick(number=rng.choice(self._free(state, prompt.seat)))
+
+    def bots(self):  # type: ignore[no-untyped-def]
+        class Highest:
+            name = "highest"
+
+            def choose(self, view, prompt, rng):  # type: ignore[no-untyped-def]
+                return Pick(number=max(view.free))
+        return {"highest": Highest}
+
+
+DUEL = Duel()
