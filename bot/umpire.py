@@ -26,8 +26,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
-from bot.store.migrate import migrate
-from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
+from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
 from bot.transport import PlayerRef, Transport
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
@@ -70,7 +69,7 @@ class MatchService:
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
         """Migrate, reload every active match, charge no one for the downtime, resend."""
-        await migrate(self.repo.engine)
+        await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
@@ -276,8 +275,6 @@ class MatchService:
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         ids = await self.repo.commit(write, now)
-        from bot.store.repository import StoredMessage
-
         for message_id, data in zip(ids, write.outbox, strict=True):
             self.delivery.enqueue(match.info, StoredMessage(
                 id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.store.migrate import migrate
 from bot.store.models import (
     ActionRow,
     DeadlineRow,
@@ -94,6 +95,10 @@ class StoredMessage:
 class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+
+    async def migrate(self) -> None:
+        """Create or upgrade the tables (Alembic)."""
+        await migrate(self.engine)
 
     # --- matches ------------------------------------------------------------------------
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,

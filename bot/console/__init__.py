@@ -1,0 +1,1 @@
+"""The match service in a terminal: play locally, or watch bots play (no Discord needed)."""

@@ -1,0 +1,108 @@
+"""An in-memory stand-in for bot.store.Repository.
+
+Clock tests run under looptime (fast-forwarded loop time), which does not wait for work in
+threads; aiosqlite works in a thread, so those tests use this store, which never leaves the
+event loop. It copies everything it stores, as a database would. The SQLite store itself is
+tested by the restart and kill tests.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any
+
+from bot.store.models import ActionRow, MatchRow
+from bot.store.repository import ClockData, MatchWrite, StoredMatch, StoredMessage
+
+
+class MemoryRepository:
+    def __init__(self) -> None:
+        self.matches: dict[int, dict[str, Any]] = {}
+        self.actions_: dict[int, list[dict[str, Any]]] = {}
+        self.snapshots: dict[int, list[tuple[int, str]]] = {}
+        self.outbox: list[StoredMessage] = []
+        self.clocks: dict[tuple[int, str], ClockData] = {}
+        self.heartbeat: datetime | None = None
+        self.fail_next_commit = False
+
+    async def migrate(self) -> None:
+        return None
+
+    async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
+                           commitment: str, players: list[dict[str, Any]],
+                           transport: dict[str, Any], now: datetime) -> int:
+        match_id = len(self.matches) + 1
+        self.matches[match_id] = dict(
+            id=match_id, game=game, settings=copy.deepcopy(settings), seed=seed,
+            seed_commitment=commitment, players=copy.deepcopy(players), status="active",
+            result=None, transport=dict(transport), action_count=0, created_at=now,
+            updated_at=now, paused_at=None, ended_at=None)
+        self.actions_[match_id] = []
+        self.snapshots[match_id] = []
+        return match_id
+
+    async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
+        if self.fail_next_commit:
+            self.fail_next_commit = False
+            raise RuntimeError("injected database failure")
+        write = copy.deepcopy(write)
+        if write.action is not None:
+            seat, command, source = write.action
+            self.actions_[write.match_id].append(dict(
+                match_id=write.match_id, seq=write.seq, seat=seat, command=command,
+                source=source, created_at=now))
+        if write.snapshot is not None:
+            self.snapshots[write.match_id].append((write.seq, write.snapshot))
+        ids = []
+        for m in write.outbox:
+            message = StoredMessage(id=len(self.outbox) + 1, match_id=write.match_id,
+                                    seq=write.seq, audience=m.audience, text=m.text,
+                                    payload=m.payload, created_at=now)
+            self.outbox.append(message)
+            ids.append(message.id)
+        for c in write.clocks_new + write.clocks_changed:
+            self.clocks[(write.match_id, c.key)] = c
+        row = self.matches[write.match_id]
+        row.update(write.match_fields, updated_at=now)
+        if write.action is not None:
+            row["action_count"] = write.seq
+        return ids
+
+    async def load_active(self) -> list[StoredMatch]:
+        return [self._load(mid) for mid, row in self.matches.items()
+                if row["status"] in ("active", "paused")]
+
+    async def load_match(self, match_id: int) -> StoredMatch | None:
+        return self._load(match_id) if match_id in self.matches else None
+
+    def _load(self, match_id: int) -> StoredMatch:
+        snaps = self.snapshots[match_id]
+        snap_seq, snap = snaps[-1] if snaps else (0, None)
+        return StoredMatch(
+            row=MatchRow(**copy.deepcopy(self.matches[match_id])), snapshot_seq=snap_seq,
+            snapshot=snap,
+            actions=[(a["seq"], a["seat"], a["command"]) for a in self.actions_[match_id]
+                     if a["seq"] > snap_seq],
+            clocks=[copy.deepcopy(c) for (mid, _), c in self.clocks.items()
+                    if mid == match_id and c.status == "armed"])
+
+    async def actions(self, match_id: int) -> list[ActionRow]:
+        return [ActionRow(**a) for a in self.actions_[match_id]]
+
+    async def messages(self, match_id: int) -> list[StoredMessage]:
+        return [m for m in self.outbox if m.match_id == match_id]
+
+    async def undelivered(self) -> list[StoredMessage]:
+        return [copy.copy(m) for m in self.outbox if m.delivered_at is None]
+
+    async def mark_delivered(self, ids: list[int], now: datetime) -> None:
+        for m in self.outbox:
+            if m.id in ids:
+                m.delivered_at = now
+
+    async def last_heartbeat(self) -> datetime | None:
+        return self.heartbeat
+
+    async def beat(self, now: datetime) -> None:
+        self.heartbeat = now
