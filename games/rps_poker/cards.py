@@ -1,0 +1,69 @@
+"""The 30 cards of Turn-based RPS Poker: codes, integer indices and how they look.
+
+A card is the seed's 2-character code: symbol (R, P or S), then number 0-9 ("R0".."S9").
+The fast rules and the arena work on integer indices: index = symbol * 10 + number with
+R = 0, P = 1, S = 2, so `index % 10` is the number and `index // 10` the symbol.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.core.cards import CardStyle, Suit
+
+SYMBOLS = "RPS"
+NUMBERS = tuple(range(10))
+CARDS: tuple[str, ...] = tuple(f"{s}{n}" for s in SYMBOLS for n in NUMBERS)
+INDEX: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
+DECK_SIZE = len(CARDS)  # 30
+
+ROCK = Suit("R", "rock", "🪨", aliases=("rocks", "stone", "✊", "👊", "🤜"))
+PAPER = Suit("P", "paper", "📄", aliases=("papers", "✋", "🖐", "🤚", "📃", "🧻"))
+SCISSORS = Suit("S", "scissors", "✂️", aliases=("scissor", "✌", "✂"))
+
+STYLE = CardStyle(suits=(ROCK, PAPER, SCISSORS), numbers=NUMBERS)
+
+
+def render(card: str) -> str:
+    """A card as a person sees it: symbol emoji and number ("🪨7")."""
+    return STYLE.render(card)
+
+
+def render_all(cards: list[str] | tuple[str, ...], sep: str = " ") -> str:
+    return STYLE.render_all(cards, sep)
+
+
+def number(card: str) -> int:
+    return INDEX[card] % 10
+
+
+def _word_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for suit in STYLE.suits:
+        for word in (suit.letter, suit.name, suit.emoji, *suit.aliases):
+            table[word.replace("\ufe0f", "").lower()] = suit.letter
+    return table
+
+
+SYMBOL_WORDS = _word_table()
+_SYM = "|".join(re.escape(w) for w in sorted(SYMBOL_WORDS, key=len, reverse=True))
+# A symbol word must not be the tail of a longer word ("keeps 2" is not S2), and the number
+# is not part of a longer number. Symbol-first forms ("R3", "🪨 3") are read before
+# number-first ones ("3 rock"), so "2 🪨3" is the position 2 and the card R3.
+_SYMBOL_FIRST = re.compile(rf"(?<![a-z])(?P<s>{_SYM})\s*[-_:]?\s*(?P<n>\d+)(?!\d)")
+_NUMBER_FIRST = re.compile(rf"(?<!\d)(?P<n>\d+)\s*[-_:]?\s*(?P<s>{_SYM})(?![a-z])")
+
+
+def find_cards(text: str) -> list[str]:
+    """Every card named in `text`, in order: "R3", "r3", "rock 3", "🪨3", "3 rock", "✊ 3".
+
+    Numbers above 9 are returned as written ("R12") so the caller can say no such card exists.
+    """
+    folded = text.replace("\ufe0f", "").lower()
+    found: list[tuple[int, str]] = []
+    for m in _SYMBOL_FIRST.finditer(folded):
+        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{int(m.group('n'))}"))
+        folded = folded[:m.start()] + " " * (m.end() - m.start()) + folded[m.end():]
+    for m in _NUMBER_FIRST.finditer(folded):
+        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{int(m.group('n'))}"))
+    return [card for _, card in sorted(found)]

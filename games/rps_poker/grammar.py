@@ -1,0 +1,92 @@
+"""What players type: `keep R3` / `pick 2` in the draft, `play ✂️7` / `#1` in a game.
+
+A bare card ("r3", "rock 3", "🪨3", "3 rock") or a position ("2", "#2", "second", "2nd",
+"card 2", "left"/"right" for the two draft cards) works in context. The keywords of both
+phases are accepted in either (the phase decides what the choice means).
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.core import Command, ParseError
+from games.rps_poker.cards import CARDS, find_cards, render
+from games.rps_poker.commands import Keep, Play
+from games.rps_poker.state import RpsState
+
+KEYWORDS = ("keep", "keeps", "pick", "take", "choose", "select", "k", "play", "plays", "throw",
+            "use", "put", "i keep", "i play", "i pick", "i choose", "i take")
+ORDINALS = {"first": 0, "second": 1, "third": 2, "1st": 0, "2nd": 1, "3rd": 2,
+            "left": 0, "right": 1, "top": 0, "last": -1}
+_PUNCT = re.compile(r"[!?.,;:'\"`*_~()\[\]{}<>|/\\]+")
+_POSITION = re.compile(r"^(?:#|no |nr |number |card |position |slot )?#?\s*(\d+)(?:st|nd|rd|th)?$")
+
+
+def _normal(text: str) -> str:
+    text = _PUNCT.sub(" ", text.replace("\ufe0f", "").lower())
+    return " ".join(text.split())
+
+
+def _strip_keyword(norm: str) -> str:
+    for word in sorted(KEYWORDS, key=len, reverse=True):
+        if norm == word:
+            return ""
+        if norm.startswith(word + " "):
+            return norm[len(word) + 1:]
+    return norm
+
+
+def options(state: RpsState, seat: int) -> list[str]:
+    """The cards `seat` chooses among now, in the order positions refer to."""
+    if state.phase == "draft":
+        return list(state.offers[seat])
+    if state.phase == "main":
+        return list(state.hand[seat])
+    return []
+
+
+def usage(state: RpsState, seat: int) -> str:
+    if state.phase == "over":
+        return "The match is over; there is nothing to choose."
+    opts = options(state, seat)
+    verb = "keep" if state.phase == "draft" else "play"
+    last = len(opts)
+    where = "1" if last == 1 else f"1 to {last}"
+    return (f"Type {verb} and a card ({', '.join(f'{verb} {render(c)}' for c in opts)}) "
+            f"or its position {where}.")
+
+
+def parse(state: RpsState, seat: int, text: str) -> Command:
+    if state.phase == "over":
+        raise ParseError("The match is over; there is nothing to choose.")
+    make = Keep if state.phase == "draft" else Play
+    rest = _strip_keyword(_normal(text))
+    if not rest:
+        raise ParseError(usage(state, seat))
+    cards = find_cards(rest)
+    if len(cards) > 1:
+        raise ParseError("Name one card only. " + usage(state, seat))
+    if len(cards) == 1:
+        card = cards[0]
+        if card not in CARDS:
+            raise ParseError(f"There is no card {card}: cards are R, P or S with a number "
+                             f"0 to 9. " + usage(state, seat))
+        return make(card=card)
+    opts = options(state, seat)
+    index: int | None = None
+    written: str | None = None
+    if rest in ORDINALS:
+        if rest not in ("left", "right") or len(opts) == 2:
+            index, written = ORDINALS[rest] % max(len(opts), 1), rest
+            if ORDINALS[rest] >= len(opts):
+                index = len(opts)  # out of range: reported below
+    else:
+        m = _POSITION.match(rest)
+        if m:
+            index, written = int(m.group(1)) - 1, m.group(1)
+    if index is not None and not 0 <= index < len(opts):
+        raise ParseError(f"There is no position {written}: you have {len(opts)} "
+                         f"card{'s' if len(opts) != 1 else ''}. " + usage(state, seat))
+    if index is None:
+        raise ParseError(usage(state, seat))
+    return make(card=opts[index])
