@@ -1,0 +1,124 @@
+"""Kill-and-restart: a real process is killed with SIGKILL at random moments and restarted.
+
+After every restart: every action the process had accepted is stored exactly; every match's
+state (snapshot + replay) equals an uninterrupted replay from the seed; every armed clock
+has the time it had left at the kill (never less, at most one heartbeat more). At the end
+every outbox message has been delivered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from games.core import replay
+from games.registry import get_game
+from sqlalchemy import text
+
+from bot.live import LiveMatch
+from bot.store.database import create_engine
+from bot.store.repository import Repository
+
+ROOT = Path(__file__).resolve().parents[2]
+HEARTBEAT = timedelta(seconds=0.2)
+
+
+def _start(db: Path, accepted: Path, delivered: Path, *, finish: bool = False) -> subprocess.Popen[str]:
+    cmd = [sys.executable, "-m", "tests.bot.crash_worker", str(db), str(accepted), str(delivered)]
+    proc = subprocess.Popen(cmd + (["--finish"] if finish else []), cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.strip() == "READY", f"worker did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+    return proc
+
+
+async def _armed_clocks(db: Path) -> dict[tuple[int, str], datetime]:
+    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    async with engine.connect() as conn:
+        rows = (await conn.execute(text(
+            "SELECT match_id, prompt_key, deadline_at FROM deadlines WHERE status = 'armed'"))).all()
+    await engine.dispose()
+    return {(r.match_id, r.prompt_key): datetime.fromisoformat(str(r.deadline_at)).replace(tzinfo=UTC)
+            for r in rows}
+
+
+async def _check_store(db: Path, accepted: Path) -> int:
+    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    repo = Repository(engine)
+    stored_actions = 0
+    logged = [json.loads(line) for line in accepted.read_text().splitlines() if line.strip()]
+    for row in await repo.list_matches(100):
+        actions = await repo.actions(row.id)
+        stored_actions += len(actions)
+        assert [a.seq for a in actions] == list(range(1, len(actions) + 1)), "gap in the log"
+        by_seq = {a.seq: a for a in actions}
+        for entry in (e for e in logged if e["match"] == row.id):
+            assert by_seq[entry["seq"]].command == entry["command"], "accepted action changed"
+        stored = await repo.load_match(row.id)
+        assert stored is not None
+        game = get_game(row.game)
+        fresh, _ = replay(game, game.load_settings(row.settings), row.seed,
+                          [(a.seat, game.load_command(a.command)) for a in actions])
+        assert LiveMatch.from_store(stored).state.model_dump_json() == fresh.model_dump_json()
+    assert len(logged) <= stored_actions
+    await engine.dispose()
+    return stored_actions
+
+
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    db, accepted, delivered = tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "delivered"
+    rng = random.Random(20261121)
+    kills = 0
+    for _ in range(6):
+        proc = _start(db, accepted, delivered)
+        time.sleep(rng.uniform(0.2, 1.2))
+        before = asyncio.run(_armed_clocks(db))
+        killed_at = datetime.now(UTC)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        kills += 1
+        asyncio.run(_check_store(db, accepted))
+        restarted = _start(db, accepted, delivered)
+        resumed_at = datetime.now(UTC)
+        after = asyncio.run(_armed_clocks(db))
+        for key, old_deadline in before.items():
+            if key in after and key[1].startswith("r"):  # a person's clock in a duel match
+                left_at_kill = old_deadline - killed_at
+                left_now = after[key] - resumed_at
+                assert left_now >= left_at_kill - timedelta(seconds=0.5), "time was charged"
+                assert left_now <= left_at_kill + HEARTBEAT + timedelta(seconds=0.5)
+        os.kill(restarted.pid, signal.SIGKILL)
+        restarted.wait()
+    final = _start(db, accepted, delivered, finish=True)
+    out, err = final.communicate(timeout=180)
+    assert final.returncode == 0 and "FINISHED" in out, err
+    actions = asyncio.run(_check_store(db, accepted))
+    assert kills == 6 and actions > 0
+
+    async def outbox() -> tuple[int, int, set[int]]:
+        engine = create_engine(f"sqlite+aiosqlite:///{db}")
+        async with engine.connect() as conn:
+            total = (await conn.execute(text("SELECT count(*) FROM outbox"))).scalar_one()
+            pending = (await conn.execute(text(
+                "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"))).scalar_one()
+            ids = {r[0] for r in (await conn.execute(text("SELECT id FROM outbox"))).all()}
+            finished = (await conn.execute(text(
+                "SELECT count(*) FROM matches WHERE game = 'rps-poker' AND status = 'finished'"
+            ))).scalar_one()
+        await engine.dispose()
+        assert finished == 6
+        return total, pending, ids
+
+    total, pending, ids = asyncio.run(outbox())
+    seen = {int(x) for x in delivered.read_text().split()}
+    assert pending == 0 and total > 0
+    assert ids <= seen, f"{len(ids - seen)} messages never reached the transport"
