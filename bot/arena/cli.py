@@ -1,0 +1,111 @@
+"""`umpire arena`: a round-robin tournament of RPS Poker bots (Python and JavaScript)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from bot.arena.jsbot import JsBotError, NodeMissing
+from bot.arena.loader import BotLoadError, resolve_all
+from bot.arena.report import leaderboard_text, to_json
+from bot.arena.tournament import default_jobs, run
+from games.rps_poker.players import PLAYERS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="umpire arena",
+        description="Run a Turn-based RPS Poker bot tournament as the seed's controller does: "
+                    "round-robin cycles, one match per pair of bots per cycle, 10 points per "
+                    "match, totals over all cycles; a bot that raises, returns an invalid "
+                    "index or runs past the call time limit is disqualified.",
+        epilog="Bots: a built-in name (" + ", ".join(PLAYERS) + "), a Python file (bot.py or "
+               "bot.py:ClassName) or a JavaScript file in the seed's object format (bot.js, "
+               "needs Node.js). See docs/arena.md.")
+    p.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots (the same bot may "
+                   "appear twice)")
+    p.add_argument("--rounds", type=int, default=100, metavar="N",
+                   help="round-robin cycles to play (default: 100, as the seed's leaderboard)")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="tournament seed; the same seed, bots and --jobs give the same results "
+                        "(default: a random seed, printed)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help=f"worker processes (default: all cores, here {default_jobs()})")
+    p.add_argument("--json", metavar="FILE", help="also write every figure and every match "
+                   "result to FILE as JSON ('-' for standard output)")
+    p.add_argument("--call-timeout", type=float, default=1.0, metavar="SECONDS",
+                   help="time limit of one bot call; a bot over it is disqualified "
+                        "(default: 1.0)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar on standard error")
+    return p
+
+
+class Progress:
+    """A one-line progress bar on stderr (only when stderr is a terminal or forced)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        frac = done / total if total else 1.0
+        bar = "#" * int(30 * frac)
+        rate = done / max(now - self.start, 1e-9)
+        sys.stderr.write(f"\r[{bar:<30}] {100 * frac:5.1f}%  {done}/{total} matches  "
+                         f"{rate:,.0f}/s ")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if len(args.bots) < 2:
+        print("umpire arena: name at least two bots", file=sys.stderr)
+        return 2
+    if args.rounds < 1 or args.call_timeout <= 0 or (args.jobs is not None and args.jobs < 1):
+        print("umpire arena: --rounds and --jobs must be at least 1 and --call-timeout "
+              "positive", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    jobs = args.jobs or default_jobs()
+    try:
+        specs = resolve_all(args.bots, args.call_timeout)
+    except (BotLoadError, NodeMissing, JsBotError) as exc:
+        print(f"umpire arena: {exc}", file=sys.stderr)
+        return 2
+    progress = Progress(not args.no_progress and sys.stderr.isatty())
+    start = time.perf_counter()
+    try:
+        results = run(specs, args.rounds, seed, jobs, args.call_timeout, progress)
+    except NodeMissing as exc:
+        print(f"umpire arena: {exc}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - start
+    print(leaderboard_text(specs, results, seed=seed, rounds=args.rounds, jobs=jobs,
+                           seconds=seconds))
+    if args.json:
+        data = to_json(specs, results, seed=seed, rounds=args.rounds, jobs=jobs,
+                       call_timeout=args.call_timeout, seconds=seconds)
+        if args.json == "-":
+            json.dump(data, sys.stdout, indent=1)
+            print()
+        else:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,157 @@
+"""Finding arena bots: built-in names, Python files and JavaScript files.
+
+A bot argument is one of:
+- a built-in name: `minimal-valid`, `simple`, `basic-odds`, `saver` (games/rps_poker/players.py);
+- a Python file `path/bot.py` (optionally `path/bot.py:Name` to pick a class or object in it);
+  the file holds a class with the four methods (a new instance plays each match), an object
+  `bot`/`BOT` with them, or the four functions at module level;
+- a JavaScript file `path/bot.js` in the seed's object format (run under Node.js).
+Objects and modules (and JavaScript bots) are one object for the whole tournament in each
+worker process, like the seed's controller: a bot that keeps state must reset it itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from games.rps_poker.players import PLAYERS
+
+METHODS = ("draft_pick", "draft_receive", "main_play", "main_postprocess")
+
+
+class BotLoadError(ValueError):
+    """A bot argument that names no usable bot (the message says why)."""
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_ ]", "", name.lower())
+
+
+BUILTIN = {_norm(k): k for k in PLAYERS}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot argument resolved enough to show its name; `load()` builds it in a worker."""
+
+    arg: str
+    name: str
+    kind: str  # "builtin", "python" or "js"
+
+    def load(self, limit: float) -> Contestant:
+        if self.kind == "builtin":
+            return Contestant(self.name, PLAYERS[BUILTIN[_norm(self.arg)]], fresh=True)
+        if self.kind == "python":
+            target, fresh = _python_target(self.arg)
+            return Contestant(self.name, target, fresh=fresh)
+        from bot.arena.jsbot import JsBot
+
+        return Contestant(self.name, JsBot(self.arg, limit), fresh=False)
+
+
+class Contestant:
+    """One bot inside a worker: `for_match()` gives the object that plays the next match."""
+
+    def __init__(self, name: str, target: Any, fresh: bool) -> None:
+        self.name = name
+        self.target = target
+        self.fresh = fresh
+
+    def for_match(self) -> Any:
+        return self.target() if self.fresh else self.target
+
+    def close(self) -> None:
+        close = getattr(self.target, "close", None)
+        if not self.fresh and callable(close) and hasattr(self.target, "arena_sync"):
+            close()
+
+
+def _has_methods(obj: Any) -> bool:
+    return all(callable(getattr(obj, m, None)) for m in METHODS)
+
+
+def _import(path: Path) -> ModuleType:
+    name = "arena_bot_" + re.sub(r"\W", "_", str(path.resolve()))
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise BotLoadError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise BotLoadError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def _python_target(arg: str) -> tuple[Any, bool]:
+    """(class or object or module, whether a fresh instance plays each match)."""
+    path_text, _, attr = arg.partition(".py:")
+    path = Path(path_text if not attr else path_text + ".py")
+    module = _import(path)
+    if attr:
+        if not hasattr(module, attr):
+            raise BotLoadError(f"{path} has no {attr}")
+        candidates = [getattr(module, attr)]
+    else:
+        candidates = [getattr(module, n) for n in ("BOT", "bot", "Bot") if hasattr(module, n)]
+        if not candidates:
+            candidates = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
+                          if obj.__module__ == module.__name__ and _has_methods(obj)]
+            if len(candidates) > 1:
+                names = ", ".join(c.__name__ for c in candidates)
+                raise BotLoadError(f"{path} defines several bot classes ({names}): "
+                                   f"name one as {path}:ClassName")
+        if not candidates and _has_methods(module):
+            candidates = [module]
+    if not candidates:
+        raise BotLoadError(f"{path} has no bot: define a class with {', '.join(METHODS)}, "
+                           "an object `bot` with them, or the four functions")
+    target = candidates[0]
+    if inspect.isclass(target):
+        if not _has_methods(target):
+            raise BotLoadError(f"{target.__name__} in {path} lacks one of {', '.join(METHODS)}")
+        return target, True
+    if not _has_methods(target):
+        raise BotLoadError(f"the bot in {path} lacks one of {', '.join(METHODS)}")
+    return target, False
+
+
+def resolve(arg: str, limit: float = 1.0) -> BotSpec:
+    """Check a bot argument now (import it, start Node.js once) and return its spec."""
+    if _norm(arg) in BUILTIN and not Path(arg).exists():
+        return BotSpec(arg, BUILTIN[_norm(arg)], "builtin")
+    path = Path(arg.partition(".py:")[0] + (".py" if ".py:" in arg else ""))
+    if not path.exists():
+        known = ", ".join(PLAYERS)
+        raise BotLoadError(f"{arg!r} is neither a built-in bot ({known}) nor an existing file")
+    if path.suffix == ".js":
+        from bot.arena.jsbot import JsBot
+
+        bot = JsBot(path, limit)
+        try:
+            return BotSpec(str(path), str(bot.name), "js")
+        finally:
+            bot.close()
+    if path.suffix != ".py":
+        raise BotLoadError(f"{arg}: a bot file must end in .py or .js")
+    target, _ = _python_target(arg)
+    name = getattr(target, "name", None) or getattr(target, "NAME", None) or path.stem
+    return BotSpec(arg, str(name), "python")
+
+
+def resolve_all(args: list[str], limit: float = 1.0) -> list[BotSpec]:
+    """Resolve every argument; repeated names get " #2", " #3"."""
+    specs = [resolve(a, limit) for a in args]
+    seen: dict[str, int] = {}
+    out = []
+    for s in specs:
+        seen[s.name] = seen.get(s.name, 0) + 1
+        name = s.name if seen[s.name] == 1 else f"{s.name} #{seen[s.name]}"
+        out.append(BotSpec(s.arg, name, s.kind))
+    return out

@@ -1,0 +1,211 @@
+"""The bot arena: disqualification, JavaScript bots, reproducibility, totals, strength."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.arena import jsbot
+from bot.arena.cli import main
+from bot.arena.loader import BotLoadError, resolve_all
+from bot.arena.report import standings
+from bot.arena.tournament import Schedule, run
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SIMPLE_JS = str(FIXTURES / "simple.js")
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def _tournament(args: list[str], rounds: int, seed: int = 7, jobs: int = 1,
+                limit: float = 1.0):
+    specs = resolve_all(args, limit)
+    results = run(specs, rounds, seed, jobs, limit)
+    return specs, results, {s.name: s for s in standings(specs, results)}
+
+
+FAILING = """
+class Bot:
+    name = "Failing"
+    def __init__(self):
+        self.games = 0
+    def draft_pick(self, cards):
+        return 0
+    def draft_receive(self, card):
+        pass
+    def main_play(self, cards, base):
+        self.games += 1
+        if self.games == 4:
+            {action}
+        return 0
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+# --- disqualification -------------------------------------------------------------------------
+@pytest.mark.parametrize("action, reason", [
+    ("raise ValueError('boom')", "raised ValueError: boom in main_play"),
+    ("return 3", "returned an invalid index 3 from main_play (hand of 3)"),
+    ("return True", "returned an invalid index True from main_play (hand of 3)"),
+    ("import time; time.sleep(0.3)", "exceeded the call time limit in main_play"),
+])
+def test_disqualified_at_once_match_lost_0_10_and_no_further_matches(
+        tmp_path: Path, action: str, reason: str) -> None:
+    bad = _write(tmp_path, "bad.py", FAILING.format(action=action))
+    specs, results, table = _tournament(["simple", bad, "minimal-valid"], rounds=4, limit=0.2)
+    # bot order: simple=0, Failing=1, minimal-valid=2; match 0 is simple v Failing
+    first = results[0]
+    assert first.number == 0 and first.disqualified == 1
+    assert first.score == (10, 0)
+    assert reason in first.reason
+    assert not any(1 in r.seats for r in results[1:])
+    assert table["Failing"].matches == 1 and table["Failing"].points == 0
+    assert table["Failing"].disqualified.startswith("match 1: ")
+    assert len(results) == 1 + 4  # the other pair plays all four cycles
+    assert sum(r.score[0] + r.score[1] for r in results) == 10 * len(results)
+
+
+def test_a_python_call_that_never_returns_is_stopped(tmp_path: Path) -> None:
+    bad = _write(tmp_path, "hang.py", FAILING.format(action="while True: pass"))
+    _, results, table = _tournament([bad, "simple"], rounds=2, limit=0.1)
+    assert results[0].disqualified == 0 and results[0].score == (0, 10)
+    assert "never returned" in results[0].reason
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("throw new Error('nope')", "threw Error: nope in mainPlay"),
+    ("return 5", "returned an invalid index 5 from main_play"),
+    ("return '0'", "returned an invalid index \"0\" from main_play"),
+    ("const t = Date.now(); while (Date.now() - t < 400) {} return 0",
+     "exceeded the call time limit"),
+    ("while (true) {}", "exceeded the call time limit in mainPlay"),
+])
+def test_javascript_bot_disqualified(tmp_path: Path, body: str, reason: str) -> None:
+    bad = _write(tmp_path, "bad.js", "module.exports = {name: 'BadJS', n: {c: 0},\n"
+                 " draftPick(cards) { return 0; }, draftReceive(card) {},\n"
+                 " mainPlay(cards, base) { if (++this.n.c === 4) { " + body + " } return 0; },\n"
+                 " mainPostprocess(card) {} };\n")
+    _, results, table = _tournament([bad, "simple"], rounds=3, limit=0.2)
+    assert results[0].disqualified == 0 and results[0].score == (0, 10)
+    assert reason in results[0].reason
+    assert len(results) == 1 and table["BadJS"].disqualified
+
+
+def test_javascript_notification_error_is_caught(tmp_path: Path) -> None:
+    bad = _write(tmp_path, "late.js", "({name: 'Late', draftPick(c) { return 0; },\n"
+                 "draftReceive(c) {}, mainPlay(c, b) { return 0; },\n"
+                 "mainPostprocess(c) { throw new TypeError('late'); }});")
+    _, results, _ = _tournament(["simple", bad], rounds=1)
+    assert results[0].disqualified == 1 and "threw TypeError: late" in results[0].reason
+
+
+# --- JavaScript bots in the seed's format ----------------------------------------------------
+def test_seed_simple_js_plays_a_full_tournament_like_the_python_port() -> None:
+    specs, results, table = _tournament(
+        [SIMPLE_JS, "simple", "minimal-valid", "basic-odds"], rounds=20, jobs=2)
+    assert [s.name for s in specs][0] == "Simple" and specs[0].kind == "js"
+    assert len(results) == 20 * 6 and not any(r.disqualified is not None for r in results)
+    js, py = table["Simple"], table["simple"]
+    # The same bot in JavaScript and Python meets the same deals: identical results.
+    assert js.head_to_head[2] == py.head_to_head[2]
+    assert js.head_to_head[3] == py.head_to_head[3]
+    assert js.head_to_head[1] == py.head_to_head[0] == 100  # mirror matches split evenly
+
+
+def test_the_frozen_bot_cannot_assign_its_properties(tmp_path: Path) -> None:
+    # As in the seed's controller (Object.freeze): assignment fails silently in sloppy code...
+    sloppy = _write(tmp_path, "sloppy.js", "({name: 'Sloppy', count: 0,\n"
+                    "draftPick(c) { this.count = 1; return this.count; },\n"
+                    "draftReceive(c) {}, mainPlay(c, b) { return 0; }, mainPostprocess(c) {}})")
+    _, results, _ = _tournament([sloppy, "simple"], rounds=1)
+    assert results[0].disqualified is None  # this.count stayed 0, a valid index
+    # ...and throws in strict code.
+    strict = _write(tmp_path, "strict.js", "'use strict'; module.exports = {name: 'Strict',\n"
+                    "count: 0, draftPick(c) { this.count = 1; return 0; },\n"
+                    "draftReceive(c) {}, mainPlay(c, b) { return 0; }, mainPostprocess(c) {}};")
+    _, results, _ = _tournament([strict, "simple"], rounds=1)
+    assert results[0].disqualified == 0 and "TypeError" in results[0].reason
+
+
+def test_missing_node_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(jsbot.shutil, "which", lambda name: None)
+    assert main([SIMPLE_JS, "simple", "--rounds", "1", "--no-progress"]) == 2
+    assert "JavaScript bots need Node.js" in capsys.readouterr().err
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(BotLoadError, match="neither a built-in bot"):
+        resolve_all(["no-such-bot", "simple"])
+
+
+# --- schedule, reproducibility, totals --------------------------------------------------------
+def test_schedule_round_robin_with_seats_swapped_on_the_same_deal() -> None:
+    s = Schedule(3, 4)
+    assert s.matches == 12
+    assert [s.match(m) for m in range(6)] == [
+        (0, 1, 0), (0, 2, 0), (1, 2, 0), (1, 0, 0), (2, 0, 0), (2, 1, 0)]
+    assert s.match(6) == (0, 1, 1) and s.match(9) == (1, 0, 1)
+
+
+def test_same_seed_same_results_and_jobs_do_not_change_fresh_bots(tmp_path: Path) -> None:
+    bots = ["simple", "minimal-valid", "basic-odds", "saver"]
+    out = []
+    for jobs in (1, 2, 2):
+        path = tmp_path / f"r{len(out)}.json"
+        assert main([*bots, "--rounds", "30", "--seed", "11", "--jobs", str(jobs),
+                     "--json", str(path), "--no-progress"]) == 0
+        data = json.loads(path.read_text())
+        out.append((data["leaderboard"], data["matches"]))
+    assert out[0] == out[1] == out[2]
+    _, a, _ = _tournament(bots, rounds=10, seed=1)
+    _, b, _ = _tournament(bots, rounds=10, seed=2)
+    assert [r.score for r in a] != [r.score for r in b]
+
+
+def test_totals_always_equal_10_per_match_played(tmp_path: Path) -> None:
+    bad = _write(tmp_path, "bad.py", FAILING.format(action="return -1"))
+    for rounds in (1, 3, 8):
+        specs, results, table = _tournament(["simple", "saver", bad, "minimal-valid"], rounds)
+        assert sum(s.points for s in table.values()) == 10 * len(results)
+        assert sum(s.matches for s in table.values()) == 2 * len(results)
+
+
+def test_cli_output_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "out.json"
+    assert main(["simple", "minimal-valid", "--rounds", "10", "--seed", "3", "--jobs", "1",
+                 "--json", str(path), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "rank" in text and "points" in text and "Head to head" in text
+    data = json.loads(path.read_text())
+    assert data["seed"] == 3 and len(data["matches"]) == 10
+    board = {row["bot"]: row for row in data["leaderboard"]}
+    assert board["simple"]["points"] + board["minimal-valid"]["points"] == 100
+    assert data["head_to_head"]["simple"]["minimal-valid"] == board["simple"]["points"]
+
+
+# --- strength over 2,000 seeded matches --------------------------------------------------------
+def _pair_points(a: str, b: str, matches: int = 2000, seed: int = 2021) -> tuple[int, int]:
+    _, results, table = _tournament([a, b], rounds=matches, seed=seed, jobs=2)
+    assert len(results) == matches
+    return table[a].points, table[b].points
+
+
+def test_simple_beats_minimal_valid_over_2000_matches() -> None:
+    simple, minimal = _pair_points("simple", "minimal-valid")
+    assert simple + minimal == 20000
+    assert simple > 0.6 * 20000, (simple, minimal)
+
+
+@pytest.mark.parametrize("strong", ["basic-odds", "saver"])
+def test_stronger_bots_beat_simple_over_2000_matches(strong: str) -> None:
+    mine, simple = _pair_points(strong, "simple")
+    assert mine > 0.55 * 20000, (mine, simple)
