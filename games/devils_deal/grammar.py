@@ -8,7 +8,7 @@ The parser knows which decision the seat has pending and reads the text for that
   with "aside" (`aside: G2 B5 R7`, `G2 B5 R7 (set aside)`), discards after "discard"
   (`discard B3 G1`); "unused: ..." lines are ignored (unused cards are implicit);
   "done"/"lock" alone locks in the last valid division (or adds to a division to lock it
-  at once); "nothing" takes nothing (every card set aside)
+  at once); "nothing" takes nothing (every card set aside) and is final at once
 - take: "take G2", "take G2 discard B3", "G2", "nothing"
 - private cards: "R7 B3" (R7 revealed first), "R7 then B3", "second B3 first R7"
 - bets: "call", "raise 3" (3 on top of the call), "fold", "all in" / "raise max"
@@ -148,7 +148,7 @@ def parse_division(text: str) -> Command:
     if whole in LOCK_WORDS:
         return LockDivision()
     if whole in NOTHING_WORDS:
-        return Division()
+        return Division(lock=True)  # taking nothing is final at once
     lock = False
     piles: list[tuple[str, ...]] = []
     aside: int | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from games.core.contract import IllegalMove
@@ -22,6 +23,11 @@ HAND_ORDER = ("three_of_a_kind", "straight_flush", "straight", "flush", "pair", 
 
 def hand_rank(cards: Sequence[str]) -> HandRank:
     """The rank of a 3-card hand (order of the cards is irrelevant; no wrap-around)."""
+    return _rank_sorted(tuple(sorted(cards)))
+
+
+@lru_cache(maxsize=4096)
+def _rank_sorted(cards: tuple[str, ...]) -> HandRank:
     return rank_hand(cards, HAND_ORDER, number=number, suit=suit, wrap=False)
 
 
