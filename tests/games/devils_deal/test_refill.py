@@ -20,7 +20,7 @@ from tests.games.devils_deal.helpers import (
     to_refill_offer,
 )
 
-EXAMPLE = "G5 B3 R3 R7 B6 G1 G2 G8 B5 R2 B9 G6".split()
+EXAMPLE = ["G5", "B3", "R3", "R7", "B6", "G1", "G2", "G8", "B5", "R2", "B9", "G6"]
 EXAMPLE_DIVISION = "R2, B3, R3, G6\nG5, B9\nB6, G8\nG2, B5, R7 (set aside)\nUnused: G1"
 
 
@@ -39,7 +39,7 @@ def test_seed_example_division_takes_exactly_the_piled_cards_not_set_aside():
     say(state, 0, EXAMPLE_DIVISION)
     assert state.phase == Phase.DIVISION  # the last valid submission counts until the deadline
     events = say(state, 0, "done")
-    assert Counter(state.pools[0]) == Counter(["R1", "G9", *"R2 R3 B3 G5 G6 B6 G8 B9".split()])
+    assert Counter(state.pools[0]) == Counter(["R1", "G9", *["R2", "R3", "B3", "G5", "G6", "B6", "G8", "B9"]])
     assert sorted(state.set_aside) == sorted(["G2", "B5", "R7", "G1"])
     assert "takes" in public_text(events)
 
@@ -158,7 +158,7 @@ def test_single_pile_must_be_the_set_aside_one():
 
 
 def test_discards_down_to_10_in_the_same_submission_and_revealed():
-    pool = "R1 R4 R5 R6 R8 R9 G3 G4".split()  # 8 cards + 8 taken = 16 -> discard 6
+    pool = ["R1", "R4", "R5", "R6", "R8", "R9", "G3", "G4"]  # 8 cards + 8 taken = 16 -> discard 6
     state = example_refill(pool0=pool)
     with pytest.raises(IllegalMove, match="discard exactly 6"):
         say(state, 0, EXAMPLE_DIVISION + "\ndiscard R1 R4 R5 R6 R8 R9 G3")
@@ -175,13 +175,13 @@ def test_discard_not_needed_is_refused():
 
 
 def test_discard_must_be_a_pool_card_or_a_taken_card():
-    state = example_refill(pool0="R1 R4 R5 R6 R8 R9 G3 G4".split())
+    state = example_refill(pool0=["R1", "R4", "R5", "R6", "R8", "R9", "G3", "G4"])
     with pytest.raises(IllegalMove, match="You cannot discard 🟦7"):
         say(state, 0, EXAMPLE_DIVISION + "\ndiscard B7 R4 R5 R6 R8 R9")
 
 
 def test_lock_refused_while_discards_are_missing():
-    state = example_refill(pool0="R1 R4 R5 R6 R8 R9 G3 G4".split())
+    state = example_refill(pool0=["R1", "R4", "R5", "R6", "R8", "R9", "G3", "G4"])
     events = say(state, 0, EXAMPLE_DIVISION)
     assert "Not enough discards: 6 more needed" in public_text(events)
     with pytest.raises(IllegalMove, match="discard 6 more before locking in"):
@@ -195,7 +195,7 @@ def test_last_valid_division_counts_at_the_deadline():
     with pytest.raises(IllegalMove):
         say(state, 0, "G5 B9 | B6 G8 | aside: B5 R7 G1")  # invalid: the last valid one stays
     timeout(state, 0, "division")
-    assert Counter(state.pools[0]) == Counter(["R1", "G9", *"R2 R3 B3 G5 G6 B6 G8 B9".split()])
+    assert Counter(state.pools[0]) == Counter(["R1", "G9", *["R2", "R3", "B3", "G5", "G6", "B6", "G8", "B9"]])
 
 
 def test_division_timeout_without_valid_division_sets_everything_aside():
@@ -207,7 +207,7 @@ def test_division_timeout_without_valid_division_sets_everything_aside():
 
 
 def test_division_timeout_with_missing_discards_discards_at_random():
-    state = example_refill(pool0="R1 R4 R5 R6 R8 R9 G3 G4".split())
+    state = example_refill(pool0=["R1", "R4", "R5", "R6", "R8", "R9", "G3", "G4"])
     say(state, 0, EXAMPLE_DIVISION + "\ndiscard R1 R4")
     events = timeout(state, 0, "division")
     assert len(state.pools[0]) == 10
@@ -216,7 +216,7 @@ def test_division_timeout_with_missing_discards_discards_at_random():
 
 
 def test_take_is_free_and_at_10_cards_needs_a_discard():
-    full = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G1".split()
+    full = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "G1"]
     state = example_refill(pool1=full)
     say(state, 0, EXAMPLE_DIVISION + "\ndone")
     [prompt] = GAME.prompts(state)
