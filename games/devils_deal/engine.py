@@ -53,6 +53,7 @@ from games.devils_deal.settings import DevilsDealSettings, reminders_for
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase, Refill
 from games.devils_deal.text import p
 
+CALL_WORD = "'call', "
 LIMITS = betting.BettingLimits(min_raise=1, cap_by_opponent=True, cap_by_own=True)
 
 
@@ -159,8 +160,9 @@ class DevilsDeal(Game[DevilsDealState]):
                 key=f"{k}-bet", seat=seat, kind="bet", private=False,
                 text=(f"Betting phase {state.betting_no}: {betting.describe(opts)}. Bets this "
                       f"phase: {p(0)} {phase.bets[0]}, {p(1)} {phase.bets[1]}; pot "
-                      f"{self._pot(state)}. You have {state.chips[seat]} chips. Type 'call', "
-                      f"'raise N' (N on top of the call) or 'fold'."),
+                      f"{self._pot(state)}. You have {state.chips[seat]} chips. Type "
+                      f"{CALL_WORD if opts.can_call else ''}'raise N' (N on top of the call) "
+                      f"or 'fold'."),
                 time_limit=s.bet_seconds, reminders=reminders_for(s.bet_seconds),
                 timeout_text=(f"if time runs out, you fold (paying the {s.fold_penalty}-chip "
                               f"penalty if your hand is high card)."),
