@@ -96,6 +96,7 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
     watchdog = Watchdog(limit)
     beat = watchdog.beat
     pc = time.perf_counter
+    key, key_deal = b"", -1
     try:
         for chunk in chunks:
             first = chunk * CHUNK
@@ -107,10 +108,12 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
                 if a in dead or b in dead:
                     scores.append(SKIPPED)
                     continue
+                if deal != key_deal:
+                    key, key_deal = match_key(seed, deal), deal
                 try:
                     beat[0] = pc()
                     s0, _ = play_match(contestants[a].for_match(), contestants[b].for_match(),
-                                       match_key(seed, deal), limit, beat)
+                                       key, limit, beat)
                     beat[0] = 0.0
                     scores.append(s0)
                 except Disqualified as dq:
