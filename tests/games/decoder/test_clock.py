@@ -1,0 +1,113 @@
+"""Turn timers and time banks (ADMINISTRATION: Timing), at engine level: the runtime reports how
+long a decision took in `command.elapsed` and sends Timeout when the timer and bank ran out."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.contract import OnTimeout, Timeout
+from games.decoder import GAME, rules
+from games.decoder.commands import ChooseClue, TakeTurn
+
+from .helpers import set_hands, settings, started, submit, texts
+
+
+@pytest.mark.parametrize(("elapsed", "charge"), [(None, 0), (0, 0), (90, 0), (90.2, 5), (95, 5),
+                                                 (95.01, 10), (150, 60), (390, 300)])
+def test_bank_is_charged_in_whole_5_second_steps_rounded_up(elapsed, charge) -> None:
+    assert rules.bank_charge(elapsed, 90, 5) == charge
+
+
+def test_prompts_carry_turn_timer_bank_and_reminders() -> None:
+    state = started()
+    (p,) = GAME.prompts(state)
+    assert (p.seat, p.kind, p.private) == (0, "turn", False)
+    assert p.time_limit == 90 and p.bank == 300 and p.bank_step == 5
+    assert p.reminders == (30, 15, 5) and p.bank_reminder_every == 30
+    assert p.on_timeout == OnTimeout.LOSE
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="DECODER", exclude="ANY"))
+    (r,) = GAME.prompts(state)
+    assert (r.seat, r.kind, r.time_limit, r.bank, r.on_timeout) == (1, "clue", 60, 300, OnTimeout.LOSE)
+
+
+def test_active_player_over_90_seconds_uses_the_bank() -> None:
+    state = started()
+    events = submit(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="DECODER",
+                                       exclude="ANY", elapsed=101.0))
+    assert state.seats[0].bank == 285  # 11 s over -> 15 s
+    assert "used 15 s of their time bank (285 s left)" in texts(events)
+    assert GAME.view(state, 1).players[0].bank == 285  # banks are public
+    assert GAME.view(state, None).players[0].bank == 285
+
+
+def test_responder_over_60_seconds_uses_the_bank_and_within_does_not() -> None:
+    state = started()
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="DECODER", exclude="ANY",
+                              elapsed=89.9))
+    assert state.seats[0].bank == 300
+    submit(state, 1, ChooseClue(clue="ODD", elapsed=61.0))
+    assert state.seats[1].bank == 295
+
+
+def test_bank_exhausted_by_elapsed_loses() -> None:
+    state = started(settings(time_bank=10))
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="DECODER", exclude="ANY",
+                              elapsed=100.0))
+    assert state.seats[0].bank == 0 and state.phase == "play"
+    events = submit(state, 1, ChooseClue(clue="ODD", elapsed=71.0))  # 11 s over, 10 s of bank
+    assert state.phase == "over" and GAME.outcome(state).winner == 0
+    assert "ran out of time" in texts(events)
+
+
+def test_timeout_of_the_active_player_loses() -> None:
+    state = started()
+    key = GAME.prompts(state)[0].key
+    with pytest.raises(Exception, match="not pending"):
+        GAME.check(state, 1, Timeout(prompt_key=key))  # not that seat's prompt
+    submit(state, 0, Timeout(prompt_key=key))
+    out = GAME.outcome(state)
+    assert out is not None and out.winner == 1 and state.seats[0].bank == 0
+    assert GAME.prompts(state) == []
+
+
+def test_timeout_of_the_responding_player_loses() -> None:
+    state = started()
+    old = GAME.prompts(state)[0].key
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="DECODER", exclude="ANY"))
+    with pytest.raises(Exception, match="not pending"):
+        GAME.check(state, 0, Timeout(prompt_key=old))  # a stale timer does nothing
+    (p,) = GAME.prompts(state)
+    submit(state, 1, Timeout(prompt_key=p.key))
+    assert GAME.outcome(state).winner == 0
+
+
+def test_timeout_of_a_private_swap_loses_too() -> None:
+    from games.decoder.commands import GiveUp
+    state = started()
+    set_hands(state, "ABCDEF", "GHIJKL")
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="guess", letter="Z"))
+    submit(state, 0, GiveUp(letter="A"))
+    (p,) = GAME.prompts(state)
+    assert p.kind == "swap" and p.private and p.on_timeout == OnTimeout.LOSE
+    submit(state, 1, Timeout(prompt_key=p.key))
+    assert GAME.outcome(state).winner == 0
+
+
+def test_setup_timeouts_apply_the_defaults() -> None:
+    from games.decoder.commands import ChooseRarities, Ready
+    times = [[20] * 7, [100] * 7]  # seat 0 earns 7 extras
+    state = GAME.setup(settings(times), "setup-timeouts")
+    (t0, t1) = GAME.prompts(state)
+    assert t0.time_limit is None and t0.on_timeout == OnTimeout.DEFAULT  # until the host locks
+    submit(state, 0, Timeout(prompt_key=t0.key))
+    submit(state, 1, Ready())
+    assert state.phase == "selection"
+    (rarity,) = GAME.prompts(state)
+    assert rarity.kind == "rarity" and rarity.time_limit == 180 and rarity.private
+    submit(state, 0, ChooseRarities(common=3, uncommon=3, rare=1, elapsed=100.0))
+    (hand,) = GAME.prompts(state)
+    assert hand.kind == "hand" and hand.time_limit == 80  # 3 minutes for the whole selection
+    tiles = state.seats[0].setup_letters
+    submit(state, 0, Timeout(prompt_key=hand.key))
+    assert state.seats[0].hand == sorted(tiles[:6]) == sorted(state.seats[0].initial)
+    assert state.phase == "play"
