@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.contract import IllegalMove
 from games.decoder import GAME, rules
 from games.decoder.commands import ChooseClue, GuessTotal, RaiseTime, Ready, SabotageTank, TakeTurn
 from games.decoder.letters import ALPHABET, COMMON, RARE, UNCOMMON
@@ -298,7 +299,7 @@ def test_hand_insurance_keeps_the_letter_but_the_swap_is_still_offered() -> None
     events = submit(state, 0, GiveUp(insurance=True))
     assert state.seats[0].hand == list("ABCDEF") and state.seats[0].items.hand_insurance == 0
     assert "Hand Insurance" in texts(events) and state.step == "swap"
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove, match="Nothing is pending"):
         GAME.check(state, 0, GiveUp(insurance=True))
 
 
