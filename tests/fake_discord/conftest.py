@@ -1,0 +1,1 @@
+from .fixtures import fake_discord  # noqa: F401

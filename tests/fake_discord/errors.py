@@ -1,0 +1,64 @@
+"""Discord JSON error codes and the exception REST handlers raise to produce them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+UNKNOWN_APPLICATION = 10002
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_GUILD = 10004
+UNKNOWN_MEMBER = 10007
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_OVERWRITE = 10009
+UNKNOWN_ROLE = 10011
+UNKNOWN_USER = 10013
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_INTERACTION = 10062
+UNKNOWN_COMMAND = 10063
+MISSING_ACCESS = 50001
+CANNOT_SEND_EMPTY = 50006
+CANNOT_EDIT_OTHERS_MESSAGE = 50005
+CANNOT_SEND_TO_USER = 50007
+MISSING_PERMISSIONS = 50013
+INVALID_FORM_BODY = 50035
+ALREADY_ACKNOWLEDGED = 40060
+
+
+class ApiError(Exception):
+    """Raised by a REST handler; rendered as Discord's error body {code, message[, errors]}."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None):
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def not_found(code: int, what: str) -> ApiError:
+    return ApiError(404, code, f"Unknown {what}")
+
+
+def missing_permissions() -> ApiError:
+    return ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def missing_access() -> ApiError:
+    return ApiError(403, MISSING_ACCESS, "Missing Access")
+
+
+def invalid_form(field_errors: dict[str, str]) -> ApiError:
+    """field_errors maps a dotted path ("components.0.components.1.custom_id") to a message."""
+    errors: dict[str, Any] = {}
+    for path, message in field_errors.items():
+        node = errors
+        for part in path.split("."):
+            node = node.setdefault(part, {})
+        node["_errors"] = [{"code": "BASE_TYPE_INVALID", "message": message}]
+    return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
