@@ -73,14 +73,16 @@ class MatchService:
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
+        shifts: list[MatchWrite] = []
         for stored in await self.repo.load_active():
             match = LiveMatch.from_store(stored)
             self.matches[match.id] = match
             if match.status == "active" and self.downtime and match.clocks:
                 for clock in match.clocks.values():
                     clock.shifted(self.downtime)
-                await self.repo.commit(MatchWrite(match.id, match.seq,
-                                                  clocks_changed=list(match.clocks.values())), now)
+                shifts.append(MatchWrite(match.id, match.seq,
+                                         clocks_changed=list(match.clocks.values())))
+        await self.repo.commit_many(shifts, now)
         await self.repo.beat(now)
         for message in await self.repo.undelivered():
             match = self.matches.get(message.match_id)
@@ -105,6 +107,7 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.delivery.stop()
+        await self.repo.close()
 
     async def _beat(self) -> None:
         while True:

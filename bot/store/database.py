@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
+from sqlalchemy import create_engine as sa_create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
@@ -37,3 +38,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def sync_writer_engine(url: str) -> Engine | None:
+    """For an SQLite file: a synchronous engine on the same file for the group-commit writer,
+    which stores a whole batch in one trip to its thread instead of one trip per statement.
+    None for other databases (they write through the async engine)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    engine = sa_create_engine(parsed.set(drivername="sqlite+pysqlite"), pool_size=1,
+                              max_overflow=0, connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.store.database import sync_writer_engine
 from bot.store.migrate import migrate
 from bot.store.models import (
     ActionRow,
@@ -23,6 +25,7 @@ from bot.store.models import (
     ServiceStateRow,
     SnapshotRow,
 )
+from bot.store.writer import BatchWriter
 
 ACTIVE_STATUSES = ("active", "paused")
 HEARTBEAT_KEY = "heartbeat"
@@ -95,6 +98,11 @@ class StoredMessage:
 class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        url = engine.url.render_as_string(hide_password=False)
+        self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url))
+
+    async def close(self) -> None:
+        await self.writer.close()
 
     async def migrate(self) -> None:
         """Create or upgrade the tables (Alembic)."""
@@ -104,61 +112,112 @@ class Repository:
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime) -> int:
-        async with self.engine.begin() as conn:
-            result = await conn.execute(
-                insert(MatchRow).returning(MatchRow.id),
-                dict(game=game, settings=settings, seed=seed, seed_commitment=commitment,
-                     players=players, status="active", result=None, transport=transport,
-                     action_count=0, created_at=now, updated_at=now),
-            )
-            return int(result.scalar_one())
+        row = dict(game=game, settings=settings, seed=seed, seed_commitment=commitment,
+                   players=players, status="active", result=None, transport=transport,
+                   action_count=0, created_at=now, updated_at=now)
+        return await self.writer.run(
+            lambda conn: int(conn.execute(insert(MatchRow).returning(MatchRow.id), row).scalar_one()))
 
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
-        """Store a write atomically; return the new outbox ids in order."""
-        async with self.engine.begin() as conn:
-            return await self._apply_write(conn, write, now)
+        """Store a write atomically (sharing the transaction with writes made at the same
+        moment); return the new outbox ids in order."""
+        return await self.writer.write((write, now))
 
-    async def _apply_write(self, conn: AsyncConnection, write: MatchWrite, now: datetime) -> list[int]:
-        if write.action is not None:
-            seat, command, source = write.action
-            await conn.execute(insert(ActionRow), dict(
-                match_id=write.match_id, seq=write.seq, seat=seat, command=command,
-                source=source, created_at=now))
-        if write.snapshot is not None:
-            await conn.execute(insert(SnapshotRow), dict(
-                match_id=write.match_id, seq=write.seq, state=write.snapshot, created_at=now))
-        ids: list[int] = []
-        for message in write.outbox:
-            result = await conn.execute(insert(OutboxRow).returning(OutboxRow.id), dict(
-                match_id=write.match_id, seq=write.seq, audience=message.audience,
-                text=message.text, payload=message.payload, created_at=now, attempts=0))
-            ids.append(int(result.scalar_one()))
-        if write.clocks_new:
-            await conn.execute(insert(DeadlineRow), [
-                dict(match_id=write.match_id, prompt_key=c.key, seat=c.seat,
-                     started_at=c.started_at, limit_at=c.limit_at, deadline_at=c.deadline_at,
-                     reminders_sent=c.reminders_sent, status=c.status)
-                for c in write.clocks_new])
-        for c in write.clocks_changed:
-            await conn.execute(
+    async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
+        """Store several writes in one transaction (e.g. clock shifts on start)."""
+        if writes:
+            await self.writer.run(lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
+
+    @staticmethod
+    def _apply_writes(conn: Connection,
+                            items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
+        """Apply writes of distinct matches with one statement per table (bulk)."""
+        actions = [dict(match_id=w.match_id, seq=w.seq, seat=w.action[0], command=w.action[1],
+                        source=w.action[2], created_at=now) for w, now in items if w.action]
+        if actions:
+            conn.execute(insert(ActionRow), actions)
+        snapshots = [dict(match_id=w.match_id, seq=w.seq, state=w.snapshot, created_at=now)
+                     for w, now in items if w.snapshot is not None]
+        if snapshots:
+            conn.execute(insert(SnapshotRow), snapshots)
+        outbox = [dict(match_id=w.match_id, seq=w.seq, audience=m.audience, text=m.text,
+                       payload=m.payload, created_at=now, attempts=0)
+                  for w, now in items for m in w.outbox]
+        all_ids: list[int] = []
+        if outbox:
+            result = conn.execute(
+                insert(OutboxRow).returning(OutboxRow.id, sort_by_parameter_order=True), outbox)
+            all_ids = [int(i) for i in result.scalars().all()]
+        clocks_new = [dict(match_id=w.match_id, prompt_key=c.key, seat=c.seat,
+                           started_at=c.started_at, limit_at=c.limit_at,
+                           deadline_at=c.deadline_at, reminders_sent=c.reminders_sent,
+                           status=c.status) for w, _ in items for c in w.clocks_new]
+        if clocks_new:
+            conn.execute(insert(DeadlineRow), clocks_new)
+        clocks_changed = [dict(m=w.match_id, k=c.key, s=c.started_at, l=c.limit_at,
+                               d=c.deadline_at, r=c.reminders_sent, st=c.status)
+                          for w, _ in items for c in w.clocks_changed]
+        if clocks_changed:
+            conn.execute(
                 update(DeadlineRow)
-                .where(DeadlineRow.match_id == write.match_id, DeadlineRow.prompt_key == c.key)
-                .values(started_at=c.started_at, limit_at=c.limit_at, deadline_at=c.deadline_at,
-                        reminders_sent=c.reminders_sent, status=c.status))
-        fields = dict(write.match_fields, updated_at=now)
-        if write.action is not None:
-            fields["action_count"] = write.seq
-        await conn.execute(update(MatchRow).where(MatchRow.id == write.match_id).values(**fields))
-        return ids
+                .where(DeadlineRow.match_id == bindparam("m"), DeadlineRow.prompt_key == bindparam("k"))
+                .values(started_at=bindparam("s"), limit_at=bindparam("l"),
+                        deadline_at=bindparam("d"), reminders_sent=bindparam("r"),
+                        status=bindparam("st")),
+                clocks_changed)
+        by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for w, now in items:
+            fields = dict(w.match_fields, updated_at=now)
+            if w.action is not None:
+                fields["action_count"] = w.seq
+            by_fields.setdefault(tuple(sorted(fields)), []).append(
+                {"b_id": w.match_id, **{f"b_{k}": v for k, v in fields.items()}})
+        for keys, rows in by_fields.items():
+            conn.execute(
+                update(MatchRow).where(MatchRow.id == bindparam("b_id"))
+                .values({k: bindparam(f"b_{k}") for k in keys}), rows)
+        out: list[list[int]] = []
+        position = 0
+        for w, _ in items:
+            out.append(all_ids[position:position + len(w.outbox)])
+            position += len(w.outbox)
+        return out
 
     async def load_active(self) -> list[StoredMatch]:
-        """Every active or paused match with its latest snapshot, later actions and clocks."""
+        """Every active or paused match with its latest snapshot, later actions and clocks
+        (four queries in all, however many matches)."""
+        active = MatchRow.status.in_(ACTIVE_STATUSES)
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(MatchRow).where(MatchRow.status.in_(ACTIVE_STATUSES)).order_by(MatchRow.id)
+            rows = (await conn.execute(select(MatchRow).where(active).order_by(MatchRow.id))).all()
+            latest = (select(SnapshotRow.match_id, func.max(SnapshotRow.seq).label("seq"))
+                      .join(MatchRow, MatchRow.id == SnapshotRow.match_id).where(active)
+                      .group_by(SnapshotRow.match_id).subquery())
+            snaps = (await conn.execute(
+                select(SnapshotRow.match_id, SnapshotRow.seq, SnapshotRow.state).join(
+                    latest, (latest.c.match_id == SnapshotRow.match_id) & (latest.c.seq == SnapshotRow.seq))
             )).all()
-            matches = [MatchRow(**r._mapping) for r in rows]
-            return [await self._load(conn, m) for m in matches]
+            snap_of = {s.match_id: (s.seq, s.state) for s in snaps}
+            actions = (await conn.execute(
+                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, ActionRow.command)
+                .join(MatchRow, MatchRow.id == ActionRow.match_id)
+                .outerjoin(latest, latest.c.match_id == ActionRow.match_id)
+                .where(active, ActionRow.seq > func.coalesce(latest.c.seq, 0))
+                .order_by(ActionRow.match_id, ActionRow.seq)
+            )).all()
+            clocks = (await conn.execute(
+                select(DeadlineRow).join(MatchRow, MatchRow.id == DeadlineRow.match_id)
+                .where(active, DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+            )).all()
+        by_match: dict[int, StoredMatch] = {}
+        for r in rows:
+            seq, state = snap_of.get(r.id, (0, None))
+            by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
+                                         snapshot=state, actions=[], clocks=[])
+        for a in actions:
+            by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
+        for c in clocks:
+            by_match[c.match_id].clocks.append(_clock(c))
+        return list(by_match.values())
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
@@ -184,9 +243,7 @@ class Repository:
         return StoredMatch(
             row=match, snapshot_seq=snap_seq, snapshot=snap.state if snap else None,
             actions=[(a.seq, a.seat, a.command) for a in actions],
-            clocks=[ClockData(key=c.prompt_key, seat=c.seat, started_at=c.started_at,
-                              limit_at=c.limit_at, deadline_at=c.deadline_at,
-                              reminders_sent=c.reminders_sent, status=c.status) for c in clocks],
+            clocks=[_clock(c) for c in clocks],
         )
 
     async def find_match_by_transport(self, key: str, value: Any) -> list[MatchRow]:
@@ -201,9 +258,8 @@ class Repository:
         return [MatchRow(**r._mapping) for r in rows]
 
     async def set_transport(self, match_id: int, transport: dict[str, Any]) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(update(MatchRow).where(MatchRow.id == match_id)
-                               .values(transport=transport))
+        await self.writer.run(lambda conn: conn.execute(
+            update(MatchRow).where(MatchRow.id == match_id).values(transport=transport)))
 
     # --- the record ---------------------------------------------------------------------
     async def actions(self, match_id: int) -> list[ActionRow]:
@@ -228,9 +284,11 @@ class Repository:
     async def mark_delivered(self, ids: list[int], now: datetime) -> None:
         if not ids:
             return
-        async with self.engine.begin() as conn:
-            await conn.execute(update(OutboxRow).where(OutboxRow.id.in_(ids))
-                               .values(delivered_at=now, attempts=OutboxRow.attempts + 1))
+
+        def mark(conn: Connection) -> None:
+            conn.execute(update(OutboxRow).where(OutboxRow.id.in_(ids))
+                         .values(delivered_at=now, attempts=OutboxRow.attempts + 1))
+        await self.writer.run(mark)
 
     async def count_undelivered(self) -> int:
         async with self.engine.connect() as conn:
@@ -246,13 +304,19 @@ class Repository:
         return datetime.fromisoformat(row.value).astimezone(UTC) if row else None
 
     async def beat(self, now: datetime) -> None:
-        async with self.engine.begin() as conn:
-            done = await conn.execute(update(ServiceStateRow)
-                                      .where(ServiceStateRow.key == HEARTBEAT_KEY)
-                                      .values(value=now.isoformat(), updated_at=now))
+        def write(conn: Connection) -> None:
+            done = conn.execute(update(ServiceStateRow)
+                                .where(ServiceStateRow.key == HEARTBEAT_KEY)
+                                .values(value=now.isoformat(), updated_at=now))
             if done.rowcount == 0:
-                await conn.execute(insert(ServiceStateRow), dict(
+                conn.execute(insert(ServiceStateRow), dict(
                     key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
+        await self.writer.run(write)
+
+
+def _clock(c: Any) -> ClockData:
+    return ClockData(key=c.prompt_key, seat=c.seat, started_at=c.started_at, limit_at=c.limit_at,
+                     deadline_at=c.deadline_at, reminders_sent=c.reminders_sent, status=c.status)
 
 
 def _message(r: Any) -> StoredMessage:

@@ -29,6 +29,13 @@ class MemoryRepository:
     async def migrate(self) -> None:
         return None
 
+    async def close(self) -> None:
+        return None
+
+    async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
+        for write in writes:
+            await self.commit(write, now)
+
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime) -> int:

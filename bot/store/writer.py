@@ -1,0 +1,163 @@
+"""Group commit: every write waiting at the same moment shares one transaction.
+
+SQLite has one writer and each commit costs an fsync, so committing 200 matches' moves one
+by one makes each move wait for all the others. The writer takes every queued write and
+stores them in one transaction, with one bulk statement per table for the match writes
+(each write's rows go in together, so each stays atomic), commits once, then answers every
+caller. If the shared transaction fails, each write is retried alone, so one bad write never
+takes the others down with it.
+
+Jobs are synchronous SQLAlchemy Core functions. On an SQLite file the whole transaction
+runs in one trip to a dedicated thread with its own connection (WAL lets it write beside the
+async readers); elsewhere (PostgreSQL) it runs through `AsyncConnection.run_sync`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+W = TypeVar("W")
+Job = tuple[str, Any, asyncio.Future[Any]]  # ("write", item, future) | ("run", fn, future)
+BulkFn = Callable[[Connection, list[Any]], list[Any]]
+
+
+class BatchWriter(Generic[W]):
+    """Queues writes; one task commits everything queued in one transaction.
+
+    `bulk(conn, items)` stores a list of items (at most one per `key(item)`, e.g. per match:
+    a match never has two writes in flight since it holds its lock until its write commits;
+    should it happen, the items are split into consecutive groups) and returns one result
+    per item. `run(fn)` runs any other statement in the same transaction.
+    """
+
+    def __init__(self, engine: AsyncEngine, bulk: BulkFn, *, sync_engine: Engine | None = None,
+                 max_batch: int = 500,
+                 key: Callable[[Any], Any] = lambda item: item[0].match_id) -> None:
+        self.engine = engine
+        self.sync_engine = sync_engine
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="umpire-writer") if sync_engine else None
+        self.bulk = bulk
+        self.key = key
+        self.max_batch = max_batch
+        self._queue: list[Job] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.items = 0
+
+    async def write(self, item: W) -> Any:
+        return await self._enqueue("write", item)
+
+    async def run(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` inside the next shared transaction; return its result once committed."""
+        return await self._enqueue("run", fn)
+
+    async def _enqueue(self, kind: str, payload: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._loop(), name="umpire-store-writer")
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.append((kind, payload, future))
+        assert self._wake is not None
+        self._wake.set()
+        return await future
+
+    async def close(self) -> None:
+        """Finish what is queued, then stop."""
+        while self._queue and self._task and not self._task.done():
+            await asyncio.sleep(0.001)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self.sync_engine is not None:
+            self.sync_engine.dispose()
+
+    async def _loop(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch = self._queue[: self.max_batch]
+                del self._queue[: self.max_batch]
+                await self._commit(batch)
+
+    def _store(self, conn: Connection, batch: list[Job]) -> list[Any]:
+        results: list[Any] = [None] * len(batch)
+        group: list[int] = []
+        keys: set[Any] = set()
+
+        def flush() -> None:
+            if group:
+                stored = self.bulk(conn, [batch[i][1] for i in group])
+                for i, result in zip(group, stored, strict=True):
+                    results[i] = result
+                group.clear()
+                keys.clear()
+
+        for i, (kind, payload, _) in enumerate(batch):
+            if kind == "run":
+                flush()
+                results[i] = payload(conn)
+                continue
+            key = self.key(payload)
+            if key in keys:
+                flush()
+            group.append(i)
+            keys.add(key)
+        flush()
+        return results
+
+    async def _transaction(self, batch: list[Job]) -> list[Any]:
+        if self.sync_engine is not None and self._thread is not None:
+            def in_thread() -> list[Any]:
+                assert self.sync_engine is not None
+                with self.sync_engine.begin() as conn:
+                    return self._store(conn, batch)
+            return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(self._store, batch)
+
+    async def _commit(self, batch: list[Job]) -> None:
+        try:
+            results = await self._transaction(batch)
+        except Exception as exc:
+            if len(batch) == 1:
+                _settle(batch[0][2], exc=exc)
+                return
+            log.warning("a shared commit of %d writes failed (%s); retrying them one by one",
+                        len(batch), exc)
+            for job in batch:
+                await self._commit([job])
+            return
+        self.batches += 1
+        self.items += len(batch)
+        for (_, _, future), result in zip(batch, results, strict=True):
+            _settle(future, result=result)
+
+
+def _settle(future: asyncio.Future[Any], *, result: Any = None, exc: BaseException | None = None) -> None:
+    if future.done():  # the caller gave up (cancelled); the write itself still happened
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
