@@ -27,7 +27,7 @@ from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
-from bot.transport import PlayerRef, Transport
+from bot.transport import PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
 from games.registry import get_game
@@ -246,7 +246,9 @@ class MatchService:
         for c in closed:
             c.status = "done"
         new_prompts = [p for k, p in after.items() if k not in before]
-        new_clocks = [self._new_clock(p, now) for p in new_prompts]
+        pause = max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+        start = now + timedelta(seconds=pause)  # a break between rounds: clocks start after it
+        new_clocks = [self._new_clock(p, start) for p in new_prompts]
         clocks = {c.key: c for c in new_clocks}
         footer: list[tuple[str, str]] = []
         fields: dict[str, Any] = {}
@@ -517,7 +519,8 @@ class MatchService:
         if match.result:
             winner = match.result.get("winner")
             who = "draw" if winner is None else f"{names[winner]} won"
-            lines.append(f"Result: {who} ({match.result.get('reason')}).")
+            reason = render_names(str(match.result.get("reason")), names)
+            lines.append(f"Result: {who} ({reason}).")
         return "\n".join(lines)
 
     async def wait_finished(self, match_ids: Sequence[int], timeout: float | None = None) -> None:

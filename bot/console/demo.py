@@ -13,7 +13,7 @@ from typing import TextIO
 from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, PlayerRef
+from bot.transport import MatchInfo, PlayerRef, render_names
 from games.core import Game
 from games.registry import all_games, get_game
 
@@ -53,7 +53,8 @@ def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
     score = result.get("score")
     score_text = f" {score[0]}-{score[1]}" if score else ""
     who = "a draw" if winner is None else f"{players[winner].name} wins"
-    return f"{game.slug}: match #{match_id}: {who}{score_text} ({result.get('reason')})"
+    reason = render_names(str(result.get("reason")), [p.name for p in players])
+    return f"{game.slug}: match #{match_id}: {who}{score_text} ({reason})"
 
 
 async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = False,

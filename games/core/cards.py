@@ -44,9 +44,10 @@ class CardStyle:
         extras = {_fold(c): c for c in self.extra}
         extras.update({_fold(k): v for k, v in self.extra_aliases.items()})
         object.__setattr__(self, "_extras", extras)
+        # Word boundaries on both sides: "number 2" is not R2, "sub 3" is not B3.
         pattern = (
-            rf"(?P<s1>{suit_re})\s*[-_:]?\s*(?P<n1>\d+)"
-            rf"|(?P<n2>\d+)\s*[-_:]?\s*(?P<s2>{suit_re})(?![a-z])"
+            rf"(?<![a-z])(?P<s1>{suit_re})\s*[-_:]?\s*(?P<n1>\d+)"
+            rf"|(?<![a-z0-9])(?P<n2>\d+)\s*[-_:]?\s*(?P<s2>{suit_re})(?![a-z0-9])"
         )
         object.__setattr__(self, "_pattern", re.compile(pattern))
 

@@ -83,6 +83,9 @@ class Event(BaseModel):
 
     `kind` is a stable machine name ("draft.dealt"); `text` is the plain sentence a person
     reads (no Discord markup; cards in the game's own notation); `data` is JSON-safe detail.
+
+    A break: an event whose data holds `pause_seconds` (e.g. the break between rounds) makes
+    the runtime start the clocks of the decisions that follow that many seconds later.
     """
 
     model_config = ConfigDict(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -74,16 +74,19 @@ def _visible_text(game: Game, state: BaseModel, events: Sequence[Event], prompts
         if not p.private or p.seat == viewer:
             parts.append(p.text)
             parts.append(p.timeout_text)
+            parts.extend(p.choices)  # buttons are seen where the decision is made
     parts.append(game.view(state, viewer).model_dump_json())
     return "\n".join(parts)
 
 
-def _leaks(secrets: Iterable[Secret], text: str, viewer: int | None) -> list[Secret]:
-    hidden = [s for s in secrets if viewer is None or viewer not in s.known_to]
-    return [
-        s for s in hidden
-        if re.search(rf"(?<![A-Za-z0-9]){re.escape(s.value)}(?![A-Za-z0-9])", text)
-    ]
+def _leaks(secrets: Sequence[Secret], text: str, viewer: int | None) -> list[Secret]:
+    hidden = {s.value: s for s in secrets if viewer is None or viewer not in s.known_to}
+    if not hidden:
+        return []
+    pattern = re.compile(r"(?<![A-Za-z0-9])(?:"
+                         + "|".join(re.escape(v) for v in sorted(hidden, key=len, reverse=True))
+                         + r")(?![A-Za-z0-9])")
+    return [hidden[v] for v in dict.fromkeys(pattern.findall(text))]
 
 
 def check_no_leaks(game: Game, state: BaseModel, events: Sequence[Event]) -> None:

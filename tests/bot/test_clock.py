@@ -130,3 +130,14 @@ async def test_a_failed_commit_applies_nothing(memory_service):
     fresh = service.matches[match.id]
     assert fresh.state.picks == [None, None] and fresh.seq == 0
     assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
+
+
+async def test_a_break_between_rounds_delays_the_next_clocks(memory_service):
+    service, _, _ = memory_service
+    match = await service.start_match("duel", [ANN, BOB], settings={"break_seconds": 20})
+    await service.submit(match.id, ANN.id, "pick 4", table_of=0)
+    await service.submit(match.id, BOB.id, "pick 5", table_of=1)
+    await asyncio.sleep(49.5)  # 20 s break + 30 s to decide
+    assert match.state.round == 2 and match.seq == 2
+    await asyncio.sleep(1)
+    assert match.state.round == 3, "both round-2 picks timed out 50 s after the round began"

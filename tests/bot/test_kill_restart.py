@@ -19,13 +19,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from games.core import replay
-from games.registry import get_game
 from sqlalchemy import text
 
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
+from games.core import replay
+from games.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 HEARTBEAT = timedelta(seconds=0.2)

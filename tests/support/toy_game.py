@@ -36,6 +36,7 @@ class DuelSettings(BaseModel):
     pick_seconds: float = 30.0
     bank_seconds: float = 0.0
     leak: bool = False  # deliberately announce picks early (tests that the harness notices)
+    break_seconds: float = 0.0  # a break after each round (the runtime's pause_seconds)
 
 
 class Pick(Command):
@@ -133,7 +134,8 @@ class Duel(Game[DuelState]):
                 state.score[0 if a > b else 1] += 1
             events.append(Event(kind="reveal", audience=Audience.public(),
                                 text=f"Round {state.round}: {{P0}} n{a}, {{P1}} n{b}.",
-                                data={"picks": [a, b], "score": list(state.score)}))
+                                data={"picks": [a, b], "score": list(state.score),
+                                      "pause_seconds": state.settings.break_seconds}))
             state.picks = [None, None]
             state.round += 1
         return events
