@@ -35,9 +35,9 @@ def keyword(text: str, synonyms: Mapping[str, Iterable[str]]) -> str | None:
     best: tuple[int, str] | None = None
     for canonical, options in synonyms.items():
         for option in (canonical, *options):
-            if norm == option or norm.startswith(option + " "):
-                if best is None or len(option) > best[0]:
-                    best = (len(option), canonical)
+            matches = norm == option or norm.startswith(option + " ")
+            if matches and (best is None or len(option) > best[0]):
+                best = (len(option), canonical)
     return best[1] if best else None
 
 
