@@ -1,0 +1,117 @@
+"""UmpireBot: the discord.py client that puts the match service on Discord."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord.components import ChoiceButton, ChoiceSelect
+from bot.discord.transport import DiscordTransport
+from bot.umpire import MatchService
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds, members (to seat players and check roles) and message content (typed moves)."""
+    out = discord.Intents.default()
+    out.members = True
+    out.message_content = True
+    return out
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a channel sits in a match: the room (seat None) or a seat's table."""
+
+    match_id: int
+    seat: int | None
+
+
+class UmpireBot(commands.Bot):
+    def __init__(self, service: MatchService, settings: Settings, transport: DiscordTransport,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("intents", intents())
+        super().__init__(command_prefix=commands.when_mentioned_or(settings.discord.command_prefix),
+                         help_command=None, **kwargs)
+        self.service = service
+        self.settings = settings
+        self.transport = transport
+        self.places: dict[int, Place] = {}
+        transport.attach(self, service)
+
+    # --- start --------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        from bot.discord.host import HostCog
+        from bot.discord.play import PlayCog
+        from bot.discord.rules import RulesCog
+
+        self.add_dynamic_items(ChoiceButton, ChoiceSelect)  # clicks on any earlier message
+        await self.add_cog(HostCog(self))
+        await self.add_cog(PlayCog(self))
+        await self.add_cog(RulesCog(self))
+        self.index_matches()
+        if self.settings.discord.sync_commands:
+            try:
+                await self.tree.sync()
+            except discord.HTTPException:
+                log.exception("could not sync slash commands (prefix commands still work)")
+
+    async def on_ready(self) -> None:
+        self.index_matches()
+        self.transport.ready.set()
+        log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
+
+    async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        if isinstance(error, commands.CommandNotFound):
+            return
+        if ctx.cog is not None and ctx.cog.has_error_handler():
+            return
+        log.error("command error: %s", error)
+
+    # --- which match a channel belongs to ------------------------------------------------
+    def index_matches(self) -> None:
+        for match in self.service.matches.values():
+            self.index_match(match.id, match.transport)
+
+    def index_match(self, match_id: int, transport: dict[str, Any]) -> None:
+        if transport.get("room"):
+            self.places[int(transport["room"])] = Place(match_id, None)
+        for seat in (0, 1):
+            table = transport.get(f"table{seat}")
+            if table:
+                self.places[int(table)] = Place(match_id, seat)
+
+    def place_of(self, channel_id: int | None) -> Place | None:
+        return self.places.get(channel_id) if channel_id is not None else None
+
+    # --- a click on a choice --------------------------------------------------------------
+    async def submit_choice(self, user_id: int, channel_id: int | None, match_id: int, key: str,
+                            index: int) -> tuple[str, bool]:
+        """(refusal, accepted) for a click on choice `index` of prompt `key`."""
+        match = self.service.matches.get(match_id)
+        if match is None:
+            return "This match is no longer running.", False
+        prompt = next((p for p in match.prompts if p.key == key), None)
+        if prompt is None or match.status not in ("active", "paused"):
+            return ("That choice is no longer open: the decision was already made or its "
+                    "time ran out."), False
+        seat = match.seat_of(f"discord:{user_id}")
+        if seat is None:
+            return "Only the players of this match can choose here.", False
+        if seat != prompt.seat:
+            return f"This choice is for {match.players[prompt.seat].name}, not for you.", False
+        if index not in range(len(prompt.choices)):
+            return "That option is no longer offered; type your move instead.", False
+        place = self.place_of(channel_id)
+        table_of = place.seat if place is not None and place.match_id == match_id else None
+        reply = await self.service.submit(match_id, f"discord:{user_id}", prompt.choices[index],
+                                          table_of=table_of)
+        if reply.ignored:
+            return "Only the players of this match can choose here.", False
+        return reply.message, reply.accepted

@@ -1,0 +1,57 @@
+"""Errors answered with a short sentence to whoever caused them (ephemeral where possible),
+logged for the operator, never shown as a stack trace."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.options import SettingsError
+from bot.umpire import UmpireError
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(Exception):
+    """A request of a user that the bot refuses; the message is for them."""
+
+
+USER_FACING = (Refusal, UmpireError, SettingsError)
+
+
+def root_cause(error: BaseException) -> BaseException:
+    seen: set[int] = set()
+    while id(error) not in seen:
+        seen.add(id(error))
+        nested = getattr(error, "original", None) or error.__cause__
+        if nested is None:
+            break
+        error = nested
+    return error
+
+
+def error_text(error: BaseException) -> str | None:
+    """The sentence for the user, or None for an unexpected error (to be logged)."""
+    root = root_cause(error)
+    if isinstance(root, USER_FACING):
+        return str(root)
+    if isinstance(error, commands.CheckFailure | app_commands.CheckFailure):
+        return str(error) or "You may not use this command."
+    if isinstance(root, commands.UserInputError | app_commands.TransformerError):
+        return str(root)
+    return None
+
+
+async def answer_error(ctx: commands.Context[Any], error: BaseException) -> None:
+    text = error_text(error)
+    if text is None:
+        log.error("command %s failed", ctx.command, exc_info=root_cause(error))
+        text = "Something went wrong on the umpire's side; nothing was changed. The hosts can check the bot's log."
+    try:
+        await ctx.send(text[:2000], ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer a failed command: %s", text)

@@ -1,0 +1,63 @@
+"""Per-game Discord hooks: adding a game's Discord touches is adding one module here.
+
+A module `bot/discord/games/<slug with underscores>.py` may define `HOOKS = GameHooks(...)`.
+Every game works without one: text moves, generic choice buttons and select menus, and the
+first part of `docs/rules/<slug>.md` as its rules summary.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+def _same(choice: str) -> str:
+    return choice
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    """What a game may customise on Discord (everything has a default)."""
+
+    slug: str
+    #: A few lines shown at the top of /rules.
+    summary: str = ""
+    #: The label of a button / menu option for a choice text (the text itself is submitted).
+    label: Callable[[str], str] = field(default=_same)
+    #: Up to this many choices (each at most `short_label` characters) become buttons;
+    #: more become a select menu.
+    max_buttons: int = 5
+    short_label: int = 25
+
+    def rules_text(self, limit: int = 1800) -> str:
+        """The summary, then the start of the game's rules page, cut at a paragraph."""
+        parts = [self.summary.strip()] if self.summary else []
+        page = RULES_DIR / f"{self.slug}.md"
+        if page.is_file():
+            body = page.read_text(encoding="utf-8")
+            room = limit - sum(len(p) + 2 for p in parts) - 60
+            if room > 200:
+                cut = body[:room]
+                if len(body) > room:
+                    cut = cut[:cut.rfind("\n\n")] if "\n\n" in cut else cut
+                    cut += f"\n\n… (the whole page: `docs/rules/{self.slug}.md`)"
+                parts.append(cut)
+        return "\n\n".join(parts) or f"No rules summary for {self.slug}."
+
+
+@cache
+def hooks_for(slug: str) -> GameHooks:
+    module_name = f"{__name__}.{slug.replace('-', '_')}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return GameHooks(slug=slug)
+    hooks = getattr(module, "HOOKS", None)
+    return hooks if isinstance(hooks, GameHooks) else GameHooks(slug=slug)

@@ -1,0 +1,259 @@
+"""Host commands (hybrid: slash and prefix): `/match start|pause|resume|extend|lock|abort|
+award|status|export|list`, for members with the host role or Manage Server."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.channels import MatchChannels, create_match_channels, host_role, log_channel
+from bot.discord.errors import Refusal, answer_error
+from bot.discord.options import validate_settings
+from bot.discord.render import player_ref, render_plain
+from bot.live import LiveMatch
+from bot.transport import PlayerRef
+from games.registry import all_games, get_game
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+log = logging.getLogger(__name__)
+
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+PLACES = {"public": "room", "seat0": "table of {0}", "seat1": "table of {1}", "umpire": "host log"}
+
+
+class HostCog(commands.Cog, name="Host"):
+    """Running matches. Every command here needs the host role or Manage Server."""
+
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # --- who may --------------------------------------------------------------------------
+    def is_host(self, member: discord.abc.User) -> bool:
+        if not isinstance(member, discord.Member):
+            return False
+        perms = member.guild_permissions
+        if perms.manage_guild or perms.administrator:
+            return True
+        wanted = self.bot.settings.discord.host_role.lower()
+        return any(r.name.lower() == wanted for r in member.roles)
+
+    async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
+        if ctx.guild is None:
+            raise commands.CheckFailure("Match commands work in a server, not in direct messages.")
+        if not self.is_host(ctx.author):
+            raise commands.CheckFailure(
+                f"Only hosts can run matches: you need the “{self.bot.settings.discord.host_role}” "
+                "role or the Manage Server permission.")
+        return True
+
+    async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        await answer_error(ctx, error)
+
+    def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
+        """The named match, else the match of this channel, else the only running one here."""
+        matches = self.service.matches
+        if match_id is not None:
+            if match_id not in matches:
+                raise Refusal(f"There is no running match #{match_id}.")
+            return matches[match_id]
+        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        if place is not None and place.match_id in matches:
+            return matches[place.match_id]
+        guild_id = ctx.guild.id if ctx.guild else None
+        running = [m for m in matches.values() if m.status in ("active", "paused")
+                   and m.transport.get("guild") == guild_id]
+        if len(running) == 1:
+            return running[0]
+        if not running:
+            raise Refusal("No match is running in this server.")
+        ids = ", ".join(f"#{m.id}" for m in running)
+        raise Refusal(f"Several matches are running ({ids}): name one with the `match` option.")
+
+    # --- the group -------------------------------------------------------------------------
+    @commands.hybrid_group(name="match", description="Run umpired matches (hosts only)")
+    async def match(self, ctx: commands.Context[Any]) -> None:
+        if ctx.invoked_subcommand is None:
+            await ctx.send("Subcommands: start, pause, resume, extend, lock, abort, award, "
+                           "status, export, list.", ephemeral=True)
+
+    @match.command(name="start", description="Start a match: creates the room and the tables")
+    @app_commands.describe(
+        game="the game", player1="the first player", player2="the second player (or use bot)",
+        bot="seat a built-in bot instead of player2 (e.g. heuristic)",
+        advantage="who holds the advantage (seat 0): 1 = player1, 2 = the other",
+        settings="key=value pairs or JSON, e.g. decision_seconds=20",
+        seed="seed for a reproducible match (published when it ends)",
+        room="use this channel as the game room", table1="use this as player1's table",
+        table2="use this as player2's table")
+    async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
+                    player1: discord.Member, player2: discord.Member | None = None,
+                    bot: str | None = None, advantage: app_commands.Range[int, 1, 2] = 1,
+                    settings: str | None = None, seed: str | None = None,
+                    room: discord.TextChannel | None = None,
+                    table1: discord.TextChannel | None = None,
+                    table2: discord.TextChannel | None = None) -> None:
+        assert ctx.guild is not None
+        found = get_game(str(game))
+        bot_name = bot.removeprefix("bot:").strip() if bot else None
+        bots = list(found.bots())
+        if player2 is None and not bot_name:
+            raise Refusal("Name the second player, or seat a built-in bot with `bot` "
+                          f"({', '.join(bots) or 'this game has none'}).")
+        if player2 is not None and bot_name:
+            raise Refusal("Give either player2 or bot, not both.")
+        if bot_name and bot_name not in bots:
+            raise Refusal(f"{found.title} has no bot {bot_name!r}; bots: {', '.join(bots)}.")
+        for member in (player1, player2):
+            if member is not None and member.bot:
+                raise Refusal(f"{member.display_name} is a Discord bot account; seat a built-in "
+                              "bot with the `bot` option instead.")
+        if player2 is not None and player2.id == player1.id:
+            raise Refusal("The two players must be different people.")
+        parsed = validate_settings(found, settings)
+        members: list[discord.Member | None] = [player1, player2]
+        refs: list[PlayerRef] = [player_ref(player1.id, player1.display_name),
+                                 player_ref(player2.id, player2.display_name) if player2 else
+                                 PlayerRef(id=f"bot:{bot_name}", name=f"{bot_name} (bot)",
+                                           bot=bot_name)]
+        given_tables = [table1, table2]
+        if advantage == 2:  # seat 0 is the advantage holder
+            members.reverse()
+            refs.reverse()
+            given_tables.reverse()
+        await ctx.defer()
+        hosts = host_role(ctx.guild, self.bot.settings.discord.host_role)
+        invoker = ctx.author if isinstance(ctx.author, discord.Member) else None
+        log_ch = await log_channel(ctx.guild, self.bot.settings.discord.log_channel, hosts, invoker)
+        channels: MatchChannels = await create_match_channels(
+            ctx.guild, title=found.title, slug=found.slug, players=members,
+            names=[r.name for r in refs], hosts=hosts, invoker=invoker, log=log_ch, room=room,
+            tables=given_tables, category_prefix=self.bot.settings.discord.category_prefix)
+        try:
+            live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
+                                                  seed=seed, transport=channels.transport())
+        except Exception:
+            await channels.delete_created()
+            raise
+        self.bot.index_match(live.id, live.transport)
+        tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
+                                                                      strict=True) if t)
+        await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
+                       f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
+                       f"host log {channels.log.mention}.",
+                       allowed_mentions=discord.AllowedMentions.none())
+
+    @match.command(name="pause", description="Stop every clock of a match")
+    async def pause(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        await self.service.pause(live.id)
+        await ctx.send(f"Match #{live.id} paused.", ephemeral=True)
+
+    @match.command(name="resume", description="Restart the clocks of a paused match")
+    async def resume(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        await self.service.resume(live.id)
+        await ctx.send(f"Match #{live.id} resumed.", ephemeral=True)
+
+    @match.command(name="extend", description="Give the pending decisions more time")
+    @app_commands.describe(seconds="how many seconds more", player="only this player's clock")
+    async def extend(self, ctx: commands.Context[Any],
+                     seconds: app_commands.Range[int, 1, 86400],
+                     player: discord.Member | None = None, match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        seat = None
+        if player is not None:
+            seat = live.seat_of(f"discord:{player.id}")
+            if seat is None:
+                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+        await self.service.extend(live.id, float(seconds), seat=seat)
+        await ctx.send(f"Match #{live.id}: {seconds} s more.", ephemeral=True)
+
+    @match.command(name="lock", description="End every pending clock now (e.g. lock Decoder setup)")
+    async def lock(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        await self.service.expire(live.id)
+        await ctx.send(f"Match #{live.id}: the pending decisions were closed.", ephemeral=True)
+
+    @match.command(name="abort", description="End a match with no winner")
+    async def abort(self, ctx: commands.Context[Any], reason: str = "aborted by the hosts",
+                    match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        await self.service.abort(live.id, reason)
+        await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
+
+    @match.command(name="award", description="End a match, awarding it to a player")
+    @app_commands.describe(player="the winner (a member)", seat="or the winner's seat: 1 = the "
+                           "advantage holder, 2 = the other (for a bot seat)")
+    async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
+                    seat: app_commands.Range[int, 1, 2] | None = None,
+                    reason: str = "awarded by the hosts", match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        if player is not None:
+            winner = live.seat_of(f"discord:{player.id}")
+            if winner is None:
+                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+        elif seat is not None:
+            winner = seat - 1
+        else:
+            raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
+        await self.service.award(live.id, winner, reason)
+        await ctx.send(f"Match #{live.id} awarded to {live.players[winner].name}.", ephemeral=True)
+
+    @match.command(name="status", description="Whose decision it is, the clocks, the channels")
+    async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        text = render_plain(self.service.status_text(live.id), live.players)
+        room = live.transport.get("room")
+        if room:
+            text += f"\nRoom: <#{room}>."
+        await ctx.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @match.command(name="list", description="The matches this bot is running")
+    async def list_(self, ctx: commands.Context[Any]) -> None:
+        guild_id = ctx.guild.id if ctx.guild else None
+        lines = [f"#{m.id} {m.game.title}: {m.names[0]} vs {m.names[1]} ({m.status})"
+                 for m in self.service.matches.values() if m.transport.get("guild") == guild_id]
+        await ctx.send("\n".join(lines[-30:]) or "No matches.", ephemeral=True,
+                       allowed_mentions=discord.AllowedMentions.none())
+
+    @match.command(name="export", description="The match record: JSON and a readable transcript")
+    async def export(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        live = self.resolve(ctx, match)
+        await ctx.defer(ephemeral=True)
+        record = await self.service.export(live.id)
+        data = self.service.export_json(record).encode()
+        transcript = transcript_text(record, live.players).encode()
+        ended = record.get("seed") is not None
+        note = ("every secret is included (the match has ended)." if ended else
+                "the match is still running: only public messages are included; secrets and "
+                "the seed follow once it ends.")
+        await ctx.send(f"Record of match #{live.id}: {note}", ephemeral=True, files=[
+            discord.File(io.BytesIO(data), filename=f"match-{live.id}.json"),
+            discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
+
+
+def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
+    """A readable transcript: one block per message, with where it was posted."""
+    names = [p.name for p in players]
+    head = [f"Match #{record['match']} ({record['game']}): {names[0]} vs {names[1]}",
+            f"Status: {record['status']}; result: {record.get('result')}",
+            f"Settings: {record.get('settings')}",
+            f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
+            f"Seed: {record.get('seed') or '(revealed when the match ends)'}", ""]
+    body = []
+    for m in record.get("messages", []):
+        place = PLACES.get(m["audience"], m["audience"]).format(*names)
+        text = render_plain(m["text"], players).replace("\n", "\n    ")
+        body.append(f"[{m['at']}] [{place}]\n    {text}")
+    return "\n".join(head + body) + "\n"

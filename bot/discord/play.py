@@ -1,0 +1,83 @@
+"""Routing: plain messages in a match's game room or table channel go to the service."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.transport import channel_for
+from bot.umpire import Reply
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+log = logging.getLogger(__name__)
+
+
+class PlayCog(commands.Cog, name="Play"):
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is None:
+            return
+        place = self.bot.place_of(message.channel.id)
+        if place is None or not message.content.strip():
+            return
+        prefix = self.bot.settings.discord.command_prefix
+        if prefix and message.content.startswith(prefix):
+            return  # a command (handled by the command framework)
+        try:
+            reply = await self.bot.service.submit(place.match_id, f"discord:{message.author.id}",
+                                                  message.content, table_of=place.seat)
+        except Exception:
+            log.exception("could not handle a message in match %s", place.match_id)
+            reply = Reply(False, "Something went wrong on the umpire's side; nothing was "
+                                 "applied. Please try again (the hosts can see the bot's log).")
+        if reply.accepted or reply.ignored or not reply.message:
+            return
+        if reply.delete:
+            await self._withdraw(message, place.match_id, reply.message)
+            return
+        await self._answer(message, reply.message)
+
+    async def _answer(self, message: discord.Message, text: str) -> None:
+        try:
+            await message.reply(text, mention_author=True,
+                                allowed_mentions=discord.AllowedMentions(replied_user=True))
+        except discord.HTTPException as exc:
+            log.warning("could not answer in channel %s: %s", message.channel.id, exc)
+
+    async def _withdraw(self, message: discord.Message, match_id: int, why: str) -> None:
+        """A private move typed in the public room: delete it where allowed, tell the player
+        in their table channel."""
+        deleted = False
+        channel = message.channel
+        me = message.guild.me if message.guild else None
+        can_delete = (self.bot.settings.discord.delete_private_in_public and me is not None
+                      and isinstance(channel, discord.abc.GuildChannel)
+                      and channel.permissions_for(me).manage_messages)
+        if can_delete:
+            try:
+                await message.delete()
+                deleted = True
+            except discord.HTTPException as exc:
+                log.warning("could not delete a private move in the room: %s", exc)
+        match = self.bot.service.matches.get(match_id)
+        seat = match.seat_of(f"discord:{message.author.id}") if match else None
+        table = channel_for(match.transport, f"seat{seat}") if match and seat is not None else None
+        note = ("I deleted your message in the game room. " if deleted else
+                "I could not delete your message in the game room; ") + why
+        text = f"{message.author.mention} {note}"
+        target: Any = self.bot.get_channel(table) if table else None
+        try:
+            if target is not None:
+                await target.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+            else:
+                await message.channel.send(f"{message.author.mention} {why}")
+        except discord.HTTPException as exc:
+            log.warning("could not tell player about a withdrawn move: %s", exc)

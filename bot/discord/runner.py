@@ -1,0 +1,66 @@
+"""`umpire run`: the match service on Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+
+from bot.config import Settings
+
+log = logging.getLogger(__name__)
+
+NO_TOKEN = """No Discord bot token is configured, so the bot cannot start.
+Provide one either way:
+  - in config.toml:   [discord]
+                      token = "YOUR-BOT-TOKEN"
+  - or in the environment: DISCORD_TOKEN=YOUR-BOT-TOKEN umpire run
+(create the bot at https://discord.com/developers/applications; enable the Server Members
+and Message Content intents.)
+Without Discord you can still play: `umpire play rps-poker` (you against a built-in bot in
+the terminal) or `umpire demo` (bots play every game)."""
+
+
+def main(settings: Settings) -> int:
+    token = settings.discord.token.get_secret_value() if settings.discord.token else ""
+    if not token.strip():
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run(settings, token.strip()))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def run(settings: Settings, token: str) -> int:
+    from bot.discord.client import UmpireBot
+    from bot.discord.transport import DiscordTransport
+    from bot.store.database import create_engine
+    from bot.store.repository import Repository
+    from bot.umpire import MatchService
+
+    engine = create_engine(settings.database.url)
+    transport = DiscordTransport()
+    service = MatchService(Repository(engine), transport, bot_think=settings.bots.think_seconds,
+                           snapshot_every=settings.database.snapshot_every,
+                           heartbeat_seconds=settings.clock.heartbeat_seconds)
+    try:
+        await service.start()  # migrate, recover active matches, resend the outbox
+        bot = UmpireBot(service, settings, transport)
+        async with bot:
+            try:
+                await bot.start(token)
+            except discord.LoginFailure:
+                print("Discord refused the token (LoginFailure): check [discord] token or "
+                      "DISCORD_TOKEN.", file=sys.stderr)
+                return 1
+            except discord.PrivilegedIntentsRequired:
+                print("Enable the Server Members and Message Content intents for the bot in the "
+                      "Discord developer portal, then start again.", file=sys.stderr)
+                return 1
+        return 0
+    finally:
+        await service.stop()
+        await engine.dispose()

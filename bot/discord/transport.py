@@ -1,0 +1,129 @@
+"""DiscordTransport: the service's outbox, delivered to the match's channels.
+
+Audiences map to channels stored with the match (`match.transport`): "public" -> the game
+room, "seat0"/"seat1" -> that player's table channel, "umpire" -> the host log. Every send
+carries the outbox id as its nonce with `enforce_nonce`, so a resend after a crash (sent,
+but not yet marked delivered) returns the first message instead of posting a duplicate.
+
+Failures: discord.py itself waits out rate limits and retries 5xx a few times; what is left
+becomes a retryable TransportError (the service's delivery retries with backoff, one worker
+per match, so other matches are not held up). A channel the bot cannot reach (deleted,
+missing access) is a permanent TransportError and the hosts are told in the host log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from discord.http import handle_message_parameters
+
+from bot.discord.components import build_view
+from bot.discord.render import render, seat_mentions, split
+from bot.store.repository import StoredMessage
+from bot.transport import MatchInfo, TransportError
+
+if TYPE_CHECKING:
+    from bot.umpire import MatchService
+
+log = logging.getLogger(__name__)
+
+AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
+PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
+ENDED = ("finished", "aborted")
+
+
+def channel_for(transport: dict[str, Any], audience: str) -> int | None:
+    value = transport.get(AUDIENCE_KEYS.get(audience, audience))
+    return int(value) if value else None
+
+
+class DiscordTransport:
+    def __init__(self) -> None:
+        self.client: discord.Client | None = None
+        self.service: MatchService | None = None
+        self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
+        self._warned: set[tuple[int, int]] = set()
+        self._locked: set[int] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def attach(self, client: discord.Client, service: MatchService) -> None:
+        self.client, self.service = client, service
+
+    async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+        await self.ready.wait()
+        client = self.client
+        assert client is not None
+        channel_id = channel_for(match.transport, message.audience)
+        if channel_id is None:  # a built-in bot's seat has no table channel
+            return
+        text = render(message.text, match.players)
+        prompts = list(message.payload.get("prompts") or [])
+        view = build_view(match.id, match.game, prompts) if prompts else None
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(u) for u in seat_mentions(match, message.text)])
+        parts = split(text)
+        for i, part in enumerate(parts):
+            nonce = message.id if i == 0 else f"{message.id}.{i}"
+            last = i == len(parts) - 1
+            with handle_message_parameters(
+                content=part, nonce=nonce, allowed_mentions=mentions,
+                view=view if (last and view is not None) else discord.utils.MISSING,
+            ) as params:
+                params.payload["enforce_nonce"] = True  # type: ignore[index]
+                try:
+                    await client.http.send_message(channel_id, params=params)
+                except (discord.Forbidden, discord.NotFound) as exc:
+                    await self._tell_hosts(match, message.audience, channel_id, exc)
+                    raise TransportError(f"channel {channel_id}: {exc.text or exc}",
+                                         permanent=True) from exc
+                except discord.HTTPException as exc:
+                    raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
+                except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+                    raise TransportError(f"network error: {exc!r}") from exc
+        self._after_send(match)
+
+    # --- hosts told of an unreachable channel -------------------------------------------------
+    async def _tell_hosts(self, match: MatchInfo, audience: str, channel_id: int,
+                          exc: discord.HTTPException) -> None:
+        log_id = channel_for(match.transport, "umpire")
+        if (match.id, channel_id) in self._warned or self.client is None:
+            return
+        self._warned.add((match.id, channel_id))
+        log.warning("match %s: cannot post in channel %s (%s)", match.id, channel_id, exc)
+        if log_id is None or log_id == channel_id:
+            return
+        if audience.startswith("seat"):
+            seat = int(audience[4:])
+            place = f"the table channel of {match.players[seat].name}"
+        else:
+            place = PLACE_NAMES.get(audience, audience)
+        text = (f"⚠️ Match #{match.id}: I cannot post in <#{channel_id}> ({place}): "
+                f"{exc.text or exc.status}. The match goes on; what I could not post is in this "
+                "log and in the export. Fix the channel's permissions so the next messages arrive.")
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
+            await self.client.http.send_message(log_id, params=handle_message_parameters(
+                content=text, allowed_mentions=discord.AllowedMentions.none()))
+
+    # --- read-only channels once a match has ended ---------------------------------------------
+    def _after_send(self, match: MatchInfo) -> None:
+        service = self.service
+        live = service.matches.get(match.id) if service else None
+        if live is None or live.status not in ENDED or match.id in self._locked:
+            return
+        self._locked.add(match.id)
+        from bot.discord.channels import lock_match_channels
+
+        task = asyncio.create_task(lock_match_channels(self.client, match), name=f"lock-{match.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_idle(self) -> None:
+        """Wait for background work (locking channels); for shutdown and tests."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,142 @@
+"""The real discord.py client (UmpireBot) against the fake Discord server, on a tmp SQLite file."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import DiscordSettings, Settings
+from bot.discord.client import UmpireBot
+from bot.discord.render import render
+from bot.discord.transport import DiscordTransport, channel_for
+from bot.live import LiveMatch
+from bot.store.database import create_engine
+from bot.store.repository import Repository
+from bot.umpire import MatchService
+from tests.fake_discord.fixtures import fake_discord  # noqa: F401
+from tests.fake_discord.harness import running_client
+from tests.fake_discord.models import Channel, Guild, Role, User
+from tests.fake_discord.server import FakeDiscord
+
+HOST_ROLE = "Umpire Host"
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: Guild
+    host_role: Role
+    host: User
+    alice: User
+    bob: User
+    eve: User
+    general: Channel
+    db: Path
+
+    def user(self, player_id: str) -> User:
+        uid = int(player_id.split(":", 1)[1])
+        return next(u for u in (self.host, self.alice, self.bob, self.eve) if u.id == uid)
+
+
+@pytest.fixture
+def world(fake_discord: FakeDiscord, tmp_path: Path) -> World:  # noqa: F811
+    fake = fake_discord
+    guild = fake.add_guild("Card Club")
+    role = fake.add_role(guild, HOST_ROLE)
+    return World(fake=fake, guild=guild, host_role=role,
+                 host=fake.add_member(guild, "hannah", roles=[role]),
+                 alice=fake.add_member(guild, "alice"), bob=fake.add_member(guild, "bob"),
+                 eve=fake.add_member(guild, "eve"), general=fake.get_channel(guild, "general"),
+                 db=tmp_path / "umpire.db")
+
+
+def settings_for(**discord: Any) -> Settings:
+    return Settings(discord=DiscordSettings(token="fake-bot-token", **discord))
+
+
+@dataclass
+class Umpire:
+    service: MatchService
+    bot: UmpireBot
+    transport: DiscordTransport
+
+    async def idle(self, fake: FakeDiscord) -> None:
+        """Every outbox message delivered and the bot idle."""
+        await fake.wait_for(lambda: self.service.delivery._idle.is_set(), 10)
+        await self.service.delivery.drain()
+        await self.transport.wait_idle()
+        await fake.settle()
+
+
+@contextlib.asynccontextmanager
+async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIterator[Umpire]:
+    """The service on the world's SQLite file and the bot connected to the fake."""
+    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
+    transport = DiscordTransport()
+    service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
+    try:
+        await service.start()
+        bot = UmpireBot(service, settings_for(**discord), transport)
+        async with running_client(bot, world.fake):
+            up = Umpire(service, bot, transport)
+            yield up
+            if drain:
+                await up.idle(world.fake)
+    finally:
+        await service.stop()
+        await engine.dispose()
+
+
+async def start_rps(world: World, up: Umpire, **options: Any) -> LiveMatch:
+    """A host starts an RPS Poker match alice (advantage) vs bob with /match start."""
+    fake = world.fake
+    before = set(up.service.matches)
+    inter = await fake.slash_command(world.host, world.general, "match start", game="rps-poker",
+                                     player1=world.alice, player2=world.bob, **options)
+    await fake.wait_for(lambda: set(up.service.matches) - before, 10)
+    [match_id] = set(up.service.matches) - before
+    await fake.wait_for(lambda: inter.original is not None and "started" in
+                        (inter.original.content or ""), 10)
+    await up.idle(fake)
+    return up.service.matches[match_id]
+
+
+def channel_of(world: World, match: LiveMatch, audience: str) -> Channel:
+    cid = channel_for(match.transport, audience)
+    assert cid is not None
+    return world.fake.channels[cid]
+
+
+def bot_posts(world: World, channel: Channel) -> list[Any]:
+    """The bot's messages in a channel (not replies, not ephemeral)."""
+    return [m for m in world.fake.messages(channel) if m.author.id == world.fake.bot_user.id]
+
+
+async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatch,
+                                       extra_ok: bool = False) -> dict[str, int]:
+    """Every outbox message is in its audience's channel exactly once (nonce = outbox id),
+    with the rendered text; nothing else from the outbox anywhere else."""
+    outbox = await up.service.repo.messages(match.id)
+    counts = {}
+    for audience in ("public", "seat0", "seat1", "umpire"):
+        if channel_for(match.transport, audience) is None:
+            continue
+        channel = channel_of(world, match, audience)
+        expected = [(str(m.id), render(m.text, match.players)) for m in outbox
+                    if m.audience == audience]
+        ids = {m_id for m_id, _ in expected}
+        posts = bot_posts(world, channel)
+        got = [(m.nonce, m.content) for m in posts if m.nonce in ids]
+        assert got == expected, f"{audience}: channel differs from the outbox"
+        others = [m for m in posts if m.nonce not in ids]
+        all_ids = {str(m.id) for m in outbox}
+        assert not [m for m in others if m.nonce in all_ids], f"{audience}: foreign outbox message"
+        if not extra_ok:
+            assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
+        counts[audience] = len(got)
+    return counts
