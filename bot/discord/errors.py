@@ -23,22 +23,26 @@ class Refusal(Exception):
 USER_FACING = (Refusal, UmpireError, SettingsError)
 
 
+def chain(error: BaseException) -> list[BaseException]:
+    """The error and what it wraps (`original` of command errors, then `__cause__`)."""
+    out: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and all(current is not e for e in out):
+        out.append(current)
+        current = getattr(current, "original", None) or current.__cause__
+    return out
+
+
 def root_cause(error: BaseException) -> BaseException:
-    seen: set[int] = set()
-    while id(error) not in seen:
-        seen.add(id(error))
-        nested = getattr(error, "original", None) or error.__cause__
-        if nested is None:
-            break
-        error = nested
-    return error
+    return chain(error)[-1]
 
 
 def error_text(error: BaseException) -> str | None:
     """The sentence for the user, or None for an unexpected error (to be logged)."""
+    for link in chain(error):
+        if isinstance(link, USER_FACING):
+            return str(link)
     root = root_cause(error)
-    if isinstance(root, USER_FACING):
-        return str(root)
     if isinstance(error, commands.CheckFailure | app_commands.CheckFailure):
         return str(error) or "You may not use this command."
     if isinstance(root, commands.UserInputError | app_commands.TransformerError):

@@ -1,0 +1,165 @@
+"""Routing and refusals on Discord: private moves in the room, hosts only, seats, buttons."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.fake_discord import permissions as P
+
+
+async def test_private_move_typed_in_the_room_is_deleted_and_not_applied(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        room, table0 = channel_of(world, match, "public"), channel_of(world, match, "seat0")
+        choice = match.prompts[0].choices[0]
+        room_before, table_before = len(fake.messages(room)), len(fake.messages(table0))
+        typed = await fake.send_user_message(world.alice, room, choice)
+        await fake.wait_for(lambda: typed.deleted)
+        note = await fake.wait_for_message(table0, from_bot=True,
+                                           after=fake.messages(table0)[-1] if table_before else None)
+        await up.idle(fake)
+        assert match.seq == 0 and match.prompts[0].key == "draft1-seat0"
+        assert await up.service.repo.actions(match.id) == []
+        assert "deleted your message in the game room" in note.content
+        assert "table channel" in note.content and f"<@{world.alice.id}>" in note.content
+        assert len(fake.messages(room)) == room_before  # nothing posted in the room about it
+        assert len(fake.messages(room, include_deleted=True)) == room_before + 1
+
+
+async def test_without_manage_messages_the_move_stays_but_is_not_applied(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        fake.set_role_permissions(fake.bot_role(world.guild), P.DEFAULT_BOT & ~P.MANAGE_MESSAGES)
+        await fake.sync()
+        room, table0 = channel_of(world, match, "public"), channel_of(world, match, "seat0")
+        last = fake.messages(table0)[-1]
+        # The room channel's own overwrite for the bot still grants Manage Messages: drop it.
+        fake.set_overwrite(room, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+        await fake.sync()
+        typed = await fake.send_user_message(world.alice, room, match.prompts[0].choices[0])
+        note = await fake.wait_for_message(table0, from_bot=True, after=last)
+        assert not typed.deleted and match.seq == 0
+        assert "could not delete your message" in note.content
+
+
+async def test_a_non_host_cannot_start_a_match_and_is_told_why(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        channels_before = len(fake.channels)
+        inter = await fake.slash_command(world.eve, world.general, "match start", game="rps-poker",
+                                         player1=world.alice, player2=world.bob)
+        assert inter.response is not None and inter.response.ephemeral
+        assert "Only hosts can run matches" in inter.response.content
+        assert "Umpire Host" in inter.response.content
+        typed = await fake.send_user_message(world.eve, world.general,
+                                             f"!match start rps-poker <@{world.alice.id}> "
+                                             f"<@{world.bob.id}>")
+        reply = await fake.wait_for_message(world.general, from_bot=True, after=typed)
+        assert "Only hosts can run matches" in reply.content
+        await up.idle(fake)
+        assert up.service.matches == {} and len(fake.channels) == channels_before
+        # A player cannot pause either.
+        paused = await fake.slash_command(world.alice, world.general, "match pause")
+        assert "Only hosts" in paused.response.content
+
+
+async def test_bad_settings_are_refused_with_the_reason(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        channels_before = len(fake.channels)
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, settings="decision_seconds=-5")
+        await fake.wait_for(lambda: inter.responses)
+        assert "decision_seconds" in inter.response.content and inter.response.ephemeral
+        assert up.service.matches == {} and len(fake.channels) == channels_before
+
+
+async def test_settings_seed_and_advantage_reach_the_match(world: World) -> None:
+    async with umpire(world) as up:
+        match = await start_rps(world, up, settings="decision_seconds=45 reminders=[20]",
+                                seed="abc", advantage=2)
+        assert [p.name for p in match.players] == ["bob", "alice"]  # seat 0: advantage
+        assert match.settings.decision_seconds == 45 and match.settings.reminders == (20.0,)
+        assert match.seed == "abc"
+        assert world.fake.can_view(world.bob, channel_of(world, match, "seat0"))
+
+
+async def test_a_player_cannot_act_for_the_other_seat(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
+        bob_choice = next(p for p in match.prompts if p.seat == 1).choices[0]
+        # Alice somehow writes in Bob's table (e.g. a host let her see it): refused.
+        typed = await fake.send_user_message(world.alice, table1, bob_choice,
+                                             check_permissions=False)
+        reply = await fake.wait_for_message(table1, from_bot=True, after=typed)
+        assert "not your table channel" in reply.content
+        # Bob's card typed in Alice's own table is not one of her cards.
+        typed = await fake.send_user_message(world.alice, table0, bob_choice)
+        reply = await fake.wait_for_message(table0, from_bot=True, after=typed)
+        assert "not one of your two cards" in reply.content
+        # Alice sees Bob's table and clicks his button: refused, ephemerally.
+        fake.set_overwrite(table1, world.alice, allow=P.VIEW_CHANNEL)
+        bob_prompt = next(m for m in reversed(bot_posts(world, table1)) if m.components)
+        clicked = await fake.click_button(world.alice, bob_prompt,
+                                          bob_prompt.iter_components()[0]["custom_id"])
+        assert clicked.response.ephemeral and "for bob" in clicked.response.content
+        # Malformed, then wrong time (after her pick), then spectators are ignored.
+        typed = await fake.send_user_message(world.alice, table0, "banana")
+        reply = await fake.wait_for_message(table0, from_bot=True, after=typed)
+        assert "keep" in reply.content
+        await fake.send_user_message(world.alice, table0, match.prompts[0].choices[0])
+        await fake.wait_for(lambda: match.seq == 1)
+        typed = await fake.send_user_message(world.alice, table0, "keep 1")
+        reply = await fake.wait_for_message(table0, lambda m: m.message_reference is not None,
+                                            after=typed)
+        assert "not your decision now" in reply.content and "bob" in reply.content
+        posts_before = len(bot_posts(world, room))
+        await fake.send_user_message(world.eve, room, "gl hf")
+        await up.idle(fake)
+        assert len(bot_posts(world, room)) == posts_before
+        assert match.seq == 1
+
+
+async def test_button_click_works_and_a_stale_click_is_refused(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        table0 = channel_of(world, match, "seat0")
+        prompt = next(p for p in match.prompts if p.seat == 0)
+        message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
+        button = message.iter_components()[1]
+        clicked = await fake.click_button(world.alice, message, button["custom_id"])
+        assert clicked.response.type == 6  # acknowledged silently; the outbox tells the rest
+        await fake.wait_for(lambda: match.seq == 1)
+        await up.idle(fake)
+        kept = prompt.choices[1].split(" ", 1)[1]
+        assert f"You keep {kept}" in bot_posts(world, table0)[-1].content
+        stale = await fake.click_button(world.alice, message, message.iter_components()[0]["custom_id"])
+        assert stale.response.ephemeral and "no longer open" in stale.response.content
+        assert match.seq == 1
+
+
+async def test_select_menu_for_many_choices_and_clicks_survive_a_restart(world: World) -> None:
+    """The toy game offers nine numbers: a select menu. A new client handles an old menu."""
+    fake = world.fake
+    async with umpire(world) as up:
+        inter = await fake.slash_command(world.host, world.general, "match start", game="duel",
+                                         player1=world.alice, player2=world.bob)
+        await fake.wait_for(lambda: up.service.matches and inter.original is not None
+                            and "started" in (inter.original.content or ""))
+        match = next(iter(up.service.matches.values()))
+        await up.idle(fake)
+    async with umpire(world) as up:
+        match = up.service.matches[match.id]
+        table0 = channel_of(world, match, "seat0")
+        message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
+        [menu] = message.iter_components()
+        assert menu["type"] == 3 and len(menu["options"]) == 9
+        picked = await fake.select(world.alice, message, menu["custom_id"], ["4"])
+        assert picked.response.type == 6
+        await fake.wait_for(lambda: match.seq == 1)
+        assert (await up.service.repo.actions(match.id))[0].command["number"] == 5
