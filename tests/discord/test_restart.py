@@ -1,0 +1,129 @@
+"""Restart end to end, and REST calls per game action."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import sqlalchemy as sa
+
+from bot.store.database import create_engine
+from tests.discord.conftest import (
+    World,
+    assert_channels_match_outbox,
+    bot_posts,
+    channel_of,
+    start_rps,
+    umpire,
+)
+
+
+async def play_prompt(world: World, up, match, seat: int) -> None:
+    prompt = next(p for p in match.prompts if p.seat == seat)
+    user = [world.alice, world.bob][seat]
+    await world.fake.send_user_message(user, channel_of(world, match, f"seat{seat}"),
+                                       prompt.choices[0])
+    await world.fake.wait_for(lambda: prompt.key not in {p.key for p in match.prompts})
+
+
+async def test_restart_mid_match_continues_without_losing_or_duplicating(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, drain=False) as up:
+        match = await start_rps(world, up)
+        match_id = match.id
+        await play_prompt(world, up, match, 0)
+        await play_prompt(world, up, match, 1)
+        await play_prompt(world, up, match, 0)
+        await up.idle(fake)
+        delivered = [m.id for m in await up.service.repo.messages(match_id)]
+        # Discord rate-limits the next send for long: bob's move is stored, not yet posted.
+        fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=30)
+        await play_prompt(world, up, match, 1)
+        await fake.wait_for(lambda: fake.request_log[-1].status == 429)
+        seq = match.seq
+        armed = {k: c.limit_at for k, c in match.clocks.items() if c.status == "armed"}
+        assert armed and seq == 4
+        await asyncio.sleep(0.1)  # a few heartbeats
+    stopped = asyncio.get_running_loop().time()
+    undelivered = await _undelivered(world)
+    assert len(undelivered) == 4  # room, both tables, host log of bob's move
+    # Crash between "posted" and "marked delivered": the last three posts are sent again.
+    await _unmark(world, delivered[-3:])
+    await asyncio.sleep(1.0)  # the bot is down for a second
+
+    requests_before = len(fake.requests)
+    async with umpire(world) as up:
+        downtime = asyncio.get_running_loop().time() - stopped
+        match = up.service.matches[match_id]
+        assert match.seq == seq and match.status == "active"
+        for key, limit in armed.items():  # clocks resumed with the time they had left
+            shift = (match.clocks[key].limit_at - limit).total_seconds()
+            assert 0.9 <= shift <= downtime + 0.2, (key, shift, downtime)
+        await up.idle(fake)
+        assert await _undelivered(world) == []
+        nonces = [str((j or {}).get("nonce")) for m, p, j in fake.requests[requests_before:]
+                  if m == "POST" and p.endswith("/messages")]
+        assert nonces[:7] == [str(i) for i in sorted([*delivered[-3:], *undelivered])]
+        assert all((j or {}).get("enforce_nonce") for m, p, j in fake.requests[requests_before:]
+                   if m == "POST" and p.endswith("/messages"))
+        # Continue to the end, partly with buttons posted before the restart.
+        table0 = channel_of(world, match, "seat0")
+        message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
+        await fake.click_button(world.alice, message, message.iter_components()[0]["custom_id"])
+        await fake.wait_for(lambda: match.seq == seq + 1)
+        while match.status == "active":
+            for prompt in list(match.prompts):
+                await play_prompt(world, up, match, prompt.seat)
+        await up.idle(fake)
+        await assert_channels_match_outbox(world, up, match)
+    assert match.status == "finished"
+
+
+async def test_rest_calls_per_action_are_one_message_per_audience(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        for seat in (0, 1, 0, 1):
+            start = len(fake.requests)
+            await play_prompt(world, up, match, seat)
+            await up.idle(fake)
+            calls = fake.requests[start:]
+            outbox = [m for m in await up.service.repo.messages(match.id) if m.seq == match.seq]
+            per_audience = Counter(m.audience for m in outbox)
+            assert max(per_audience.values()) == 1
+            assert [(m, p) for m, p, _ in calls] == [
+                ("POST", f"/channels/{channel_of(world, match, m.audience).id}/messages")
+                for m in outbox]
+        # A click: one interaction callback plus the same one message per audience.
+        table0 = channel_of(world, match, "seat0")
+        message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
+        start = len(fake.requests)
+        await fake.click_button(world.alice, message, message.iter_components()[0]["custom_id"])
+        await fake.wait_for(lambda: match.seq == 5)
+        await up.idle(fake)
+        calls = [(m, p) for m, p, _ in fake.requests[start:]]
+        assert sum(1 for m, p in calls if p.startswith("/interactions/")) == 1
+        posts = [p for m, p in calls if p.endswith("/messages")]
+        outbox = [m for m in await up.service.repo.messages(match.id) if m.seq == 5]
+        assert len(posts) == len(outbox) == len({m.audience for m in outbox})
+        assert len(calls) == len(posts) + 1
+
+
+async def _undelivered(world: World) -> list[int]:
+    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(sa.text("SELECT id FROM outbox WHERE delivered_at IS NULL"))
+            return [r[0] for r in rows]
+    finally:
+        await engine.dispose()
+
+
+async def _unmark(world: World, ids: list[int]) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.text(
+                f"UPDATE outbox SET delivered_at = NULL WHERE id IN ({','.join(map(str, ids))})"))
+    finally:
+        await engine.dispose()
