@@ -186,8 +186,8 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Match #{live.id}: the pending decisions were closed.", ephemeral=True)
 
     @match.command(name="abort", description="End a match with no winner")
-    async def abort(self, ctx: commands.Context[Any], reason: str = "aborted by the hosts",
-                    match: int | None = None) -> None:
+    async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
+                    reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
         await self.service.abort(live.id, reason)
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
@@ -197,7 +197,7 @@ class HostCog(commands.Cog, name="Host"):
                            "advantage holder, 2 = the other (for a bot seat)")
     async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
                     seat: app_commands.Range[int, 1, 2] | None = None,
-                    reason: str = "awarded by the hosts", match: int | None = None) -> None:
+                    match: int | None = None, *, reason: str = "awarded by the hosts") -> None:
         live = self.resolve(ctx, match)
         if player is not None:
             winner = live.seat_of(f"discord:{player.id}")
