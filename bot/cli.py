@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a match in the terminal against a built-in bot")
     play.add_argument("game", metavar="GAME", help=f"the game ({_games_help()})")
-    play.add_argument("--bot", help="the opponent bot (default: the game's strongest)")
+    play.add_argument("--bot", help="the opponent bot (default: the game's strongest); for "
+                      "rps-poker also an arena bot file, e.g. --bot mybot.py")
     play.add_argument("--seat", type=int, choices=(0, 1), default=0,
                       help="0: you hold the advantage (default); 1: the bot does")
     play.add_argument("--seed", help="seed for a reproducible match")

@@ -50,6 +50,7 @@ class Scheduler:
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+        self._stopping = False
 
     def set(self, token: Hashable, when: datetime | None) -> None:
         """Arm (or re-arm) `token` for `when`; None disarms it."""
@@ -72,6 +73,8 @@ class Scheduler:
             self._task = asyncio.create_task(self._run(), name="umpire-scheduler")
 
     async def stop(self) -> None:
+        self._stopping = True
+        self._changed.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -84,7 +87,7 @@ class Scheduler:
                 await task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._changed.clear()
             now = self._now()
             due = [t for t, when in self._due.items() if when <= now]
@@ -95,8 +98,11 @@ class Scheduler:
                 task.add_done_callback(self._running.discard)
             if self._due:
                 delay = max(0.0, (min(self._due.values()) - self._now()).total_seconds())
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancellation that arrives as the event is set, and stop() would then hang.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), timeout=delay)
+                    async with asyncio.timeout(delay):
+                        await self._changed.wait()
             else:
                 await self._changed.wait()
 

@@ -61,8 +61,8 @@ class Delivery:
             return
         try:
             await self.repo.mark_delivered(ids, self.now())
-        except Exception:
-            self._delivered[:0] = ids  # keep them for the next flush
+        except BaseException:  # failed or cancelled: keep them for the next flush
+            self._delivered[:0] = ids
             raise
 
     async def stop(self) -> None:

@@ -45,6 +45,9 @@ class LiveMatch:
     def refresh_prompts(self) -> None:
         self.prompts = self.game.prompts(self.state) if self.status in ("active", "paused") else []
 
+    def prompt_pending(self, key: str) -> bool:
+        return any(p.key == key for p in self.prompts)
+
     def seat_of(self, user_id: str) -> int | None:
         for seat, p in enumerate(self.players):
             if p.id == user_id:

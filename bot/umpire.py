@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
@@ -62,6 +63,8 @@ class MatchService:
         self.delivery = Delivery(repo, transport, now)
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._bot_tries: dict[tuple[int, str], int] = {}
+        self.resolve_bot = resolve_bot
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
@@ -160,9 +163,10 @@ class MatchService:
 
     # --- players' moves -------------------------------------------------------------------
     async def submit(self, match_id: int, user_id: str, text: str, *,
-                     table_of: int | None = None) -> Reply:
+                     table_of: int | None = None, prompt_key: str | None = None) -> Reply:
         """A message a person typed: in the public room (`table_of` None) or in the table
-        channel of seat `table_of`."""
+        channel of seat `table_of`. `prompt_key` (a button click) names the decision the text
+        answers: if that decision is no longer open, nothing is applied."""
         match = self.matches.get(match_id)
         if match is None:
             return Reply(False, "There is no running match here.", ignored=True)
@@ -176,6 +180,9 @@ class MatchService:
             if refusal:
                 return Reply(False, refusal)
             pending = [p for p in match.prompts if p.seat == seat]
+            if prompt_key is not None and prompt_key not in {p.key for p in pending}:
+                return Reply(False, "That choice is no longer open: the decision was already "
+                                    "made or its time ran out.")
             try:
                 command = match.game.parse(match.state, seat, text)
             except ParseError as exc:
@@ -370,7 +377,8 @@ class MatchService:
                 continue
             task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
             self._bot_tasks[key] = task
-            task.add_done_callback(lambda _t, k=key: self._bot_tasks.pop(k, None))
+            task.add_done_callback(
+                lambda t, k=key: self._bot_tasks.pop(k) if self._bot_tasks.get(k) is t else None)
 
     async def _bot_move(self, match_id: int, key: str, bot_name: str) -> None:
         if self.bot_think:
@@ -381,22 +389,41 @@ class MatchService:
         if match is None:
             return
         async with match.lock:
+            # Unregister first: after this move the same prompt may stay open (a resubmittable
+            # decision), and the bot must then be scheduled again.
+            self._bot_tasks.pop((match_id, key), None)
             prompt = next((p for p in match.prompts if p.key == key), None)
             if prompt is None or match.status != "active":
                 return
+            tries = self._bot_tries.get((match_id, key), 0) + 1
+            self._bot_tries[(match_id, key)] = tries
             rng = random.Random(f"{match.seed}:{match.seq}:{key}")
-            factory = match.game.bots().get(bot_name)
-            command: Command | None = None
-            if factory is not None:
-                try:
-                    command = factory().choose(match.game.view(match.state, prompt.seat), prompt, rng)
-                    match.game.check(match.state, prompt.seat, command)
-                except Exception:
-                    log.exception("bot %s failed in match %s; playing at random", bot_name, match_id)
-                    command = None
-            if command is None:
-                command = match.game.random_command(match.state, prompt, rng)
-            await self._accept(match, prompt.seat, command, "bot")
+            command = self._bot_command(match, prompt, bot_name, rng) if tries <= 3 else None
+            reply = await self._accept(match, prompt.seat, command, "bot") if command else None
+            # A bot that cannot settle a decision gets the decision's timeout outcome rather
+            # than leaving the match waiting.
+            stuck = reply is None or not reply.accepted
+            if stuck and prompt.on_timeout != OnTimeout.NOTHING and match.prompt_pending(key):
+                await self._accept(match, prompt.seat, Timeout(prompt_key=key), "bot")
+
+    def _bot_command(self, match: LiveMatch, prompt: Prompt, bot_name: str,
+                     rng: random.Random) -> Command | None:
+        """The bot's decision, or the game's random player if the bot fails or is illegal."""
+        factory = self.resolve_bot(match.game, bot_name)
+        if factory is not None:
+            try:
+                command = factory().choose(match.game.view(match.state, prompt.seat), prompt, rng)
+                match.game.check(match.state, prompt.seat, command)
+                return command
+            except Exception:
+                log.exception("bot %s failed in match %s; playing at random", bot_name, match.id)
+        try:
+            command = match.game.random_command(match.state, prompt, rng)
+            match.game.check(match.state, prompt.seat, command)
+            return command
+        except Exception:
+            log.exception("no legal random move for %s in match %s", prompt.key, match.id)
+            return None
 
     # --- host actions ---------------------------------------------------------------------
     async def pause(self, match_id: int) -> None:
@@ -531,10 +558,21 @@ class MatchService:
                     self.matches[m].status in ("finished", "aborted") for m in match_ids))
         await asyncio.wait_for(done(), timeout)
 
+    async def load(self, match_id: int) -> LiveMatch:
+        """A match by id, loading an ended one from the store (only running matches are kept
+        in memory across a restart)."""
+        match = self.matches.get(match_id)
+        if match is None:
+            stored = await self.repo.load_match(match_id)
+            if stored is None:
+                raise UmpireError(f"There is no match #{match_id}.")
+            match = self.matches.setdefault(match_id, LiveMatch.from_store(stored))
+        return match
+
     async def export(self, match_id: int) -> dict[str, Any]:
         """The whole record: settings, players, actions, every message; the seed and the
         secrets only once the match has ended."""
-        match = self._get(match_id)
+        match = await self.load(match_id)
         ended = match.status in ("finished", "aborted")
         actions = await self.repo.actions(match_id)
         messages = await self.repo.messages(match_id)

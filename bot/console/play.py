@@ -13,6 +13,7 @@ import json
 import sys
 from typing import TextIO
 
+from bot.bots import known_bot
 from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service
@@ -103,20 +104,25 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
 
 async def run_play(game_name: str, *, bot: str | None, seat: int, seed: str | None,
                    db: str | None, name: str, show_log: bool = False,
-                   stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> dict | None:  # type: ignore[type-arg]
+                   stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                   bot_think: float = 0.5) -> dict | None:  # type: ignore[type-arg]
     game = get_game(game_name)
     bots = game.bots()
     bot_name = bot or next(iter(bots), None)
-    if bot_name is None or bot_name not in bots:
-        raise UmpireError(f"Unknown bot {bot!r} for {game.title}. Bots: {', '.join(bots)}.")
+    if bot_name and bot_name.endswith((".py", ".js")) and not bot_name.startswith("file:"):
+        bot_name = f"file:{bot_name}"  # an arena bot file (RPS Poker)
+    if bot_name is None or not known_bot(game, bot_name):
+        raise UmpireError(f"Unknown bot {bot!r} for {game.title}. Bots: {', '.join(bots)}"
+                          + (", or an arena bot file (.py/.js)." if game.slug == "rps-poker" else "."))
     human = PlayerRef(id=HUMAN_ID, name=name)
-    opponent = PlayerRef(id=f"bot:{bot_name}", name=f"{bot_name} (bot)", bot=bot_name)
+    label = bot_name.rsplit("/", 1)[-1] if bot_name.startswith("file:") else bot_name
+    opponent = PlayerRef(id=f"bot:{bot_name}", name=f"{label} (bot)", bot=bot_name)
     players = [human, opponent]
     transport = TerminalTransport(seat, out, show_log)
     print(f"{game.title}: you ({name}) against the {bot_name} bot. You hold "
           f"{'the advantage (seat 0)' if seat == 0 else 'seat 1'}. Type /help for help.",
           file=out, flush=True)
-    async with local_service(transport, db=db, bot_think=0.5) as service:
+    async with local_service(transport, db=db, bot_think=bot_think) as service:
         match = await service.start_match(game.slug, players, advantage=seat if seat == 0 else 1,
                                           seed=seed)
         queue: asyncio.Queue[str | None] = asyncio.Queue()

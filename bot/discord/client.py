@@ -111,7 +111,7 @@ class UmpireBot(commands.Bot):
         place = self.place_of(channel_id)
         table_of = place.seat if place is not None and place.match_id == match_id else None
         reply = await self.service.submit(match_id, f"discord:{user_id}", prompt.choices[index],
-                                          table_of=table_of)
+                                          table_of=table_of, prompt_key=key)
         if reply.ignored:
             return "Only the players of this match can choose here.", False
         return reply.message, reply.accepted

@@ -17,6 +17,7 @@ from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
 from bot.transport import PlayerRef
+from bot.umpire import UmpireError
 from games.registry import all_games, get_game
 
 if TYPE_CHECKING:
@@ -229,6 +230,11 @@ class HostCog(commands.Cog, name="Host"):
 
     @match.command(name="export", description="The match record: JSON and a readable transcript")
     async def export(self, ctx: commands.Context[Any], match: int | None = None) -> None:
+        if match is not None and match not in self.service.matches:
+            try:  # an ended match is not kept in memory after a restart: load its record
+                await self.service.load(match)
+            except UmpireError as exc:
+                raise Refusal(str(exc)) from exc
         live = self.resolve(ctx, match)
         await ctx.defer(ephemeral=True)
         record = await self.service.export(live.id)

@@ -152,3 +152,36 @@ async def test_restart_continues_the_match_and_resends_undelivered(db_url):
     assert await service.repo.count_undelivered() == 0
     await service.stop()
     await engine.dispose()
+
+
+async def test_a_click_for_a_decision_no_longer_open_applies_nothing(sqlite_service):
+    service, _ = sqlite_service
+    match = await service.start_match("duel", [ANN, BOB])
+    await service.submit(match.id, ANN.id, "pick 4", table_of=0)
+    await service.submit(match.id, BOB.id, "pick 5", table_of=1)
+    stale = await service.submit(match.id, ANN.id, "pick 6", table_of=0, prompt_key="r1:s0")
+    assert not stale.accepted and "no longer open" in stale.message
+    assert match.seq == 2
+    fresh = await service.submit(match.id, ANN.id, "pick 6", table_of=0, prompt_key="r2:s0")
+    assert fresh.accepted and match.seq == 3
+
+
+async def test_an_ended_match_can_be_exported_after_a_restart(db_url):
+    engine = create_engine(db_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    match = await service.start_match("duel", [ANN, BOB], seed="exported", settings={"rounds": 1})
+    await service.submit(match.id, ANN.id, "pick 2", table_of=0)
+    await service.submit(match.id, BOB.id, "pick 3", table_of=1)
+    await service.stop()
+    await engine.dispose()
+    engine = create_engine(db_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    assert match.id not in service.matches  # only running matches are reloaded
+    record = await service.export(match.id)
+    assert record["seed"] == "exported" and record["result"]["winner"] == 1
+    with pytest.raises(UmpireError, match="no match #99"):
+        await service.export(99)
+    await service.stop()
+    await engine.dispose()
