@@ -1,0 +1,101 @@
+"""Decoder's clocks through the real match service, under fast-forwarded loop time.
+
+The turn timer (90 s for the player on turn, 60 s for the opponent's responses) runs first,
+then the player's 5-minute time bank, charged in 5-second steps; a player whose bank runs
+out during any of their decisions loses. Reminders come at 30, 15 and 5 s left and at every
+30 s of bank used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from games.decoder.commands import TakeTurn
+from tests.bot.conftest import ANN, BOB
+
+pytestmark = pytest.mark.looptime
+
+
+async def _to_first_turn(service, match) -> None:
+    """Host locks the puzzle times; both players make their setup choices at once."""
+    rng = random.Random(0)
+    await service.expire(match.id)  # the host locks setup: pending tuning prompts time out
+    while any(p.kind in ("rarity", "hand") for p in match.prompts):
+        for p in list(match.prompts):
+            reply = await service.submit_command(
+                match.id, p.seat, match.game.random_command(match.state, p, rng))
+            assert reply.accepted, reply.message
+    assert match.state.phase == "play"
+
+
+async def _turn_prompt(match):
+    (prompt,) = match.prompts
+    assert prompt.time_limit == 90 and prompt.bank == 300
+    return prompt
+
+
+async def test_active_player_reminders_then_bank_then_loss(memory_service):
+    service, transport, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="clock-active")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    where = "public" if not prompt.private else f"seat{prompt.seat}"
+    seen: list[str] = []
+
+    async def reminders() -> list[str]:
+        await service.delivery.drain()
+        new = [t for t in transport.texts(match.id, where) if t.startswith("⏰") and t not in seen]
+        seen.extend(new)
+        return new
+
+    await asyncio.sleep(59.5)
+    assert await reminders() == []
+    await asyncio.sleep(1)
+    assert await reminders() == [f"⏰ {{P{prompt.seat}}}, 30 s left for your decision ({prompt.kind})."]
+    await asyncio.sleep(15)
+    assert [r[-30:] for r in await reminders()] == ["15 s left for your decision (turn)."[-30:]]
+    await asyncio.sleep(10)
+    assert "5 s left" in (await reminders())[0]
+    await asyncio.sleep(5)
+    assert "time bank of 300 s is running" in (await reminders())[0]
+    await asyncio.sleep(30)
+    assert "has used 30 s of their time bank (270 s left)" in (await reminders())[0]
+    await asyncio.sleep(269)  # 389.5 s since the turn began (90 s + the 300 s bank = 390 s)
+    assert match.status == "active"
+    await asyncio.sleep(1)
+    assert match.status == "finished"
+    assert match.result["winner"] == 1 - prompt.seat and "time" in match.result["reason"]
+
+
+async def test_bank_is_charged_in_five_second_steps(memory_service):
+    service, _, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="clock-steps")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    await asyncio.sleep(102)  # 12 s over the turn timer: three 5 s steps
+    rng = random.Random(1)
+    command = match.game.random_command(match.state, prompt, rng)
+    assert (await service.submit_command(match.id, prompt.seat, command)).accepted
+    assert match.state.seats[prompt.seat].bank == 285
+    assert match.state.seats[1 - prompt.seat].bank == 300
+
+
+async def test_responding_player_loses_when_their_bank_runs_out(memory_service):
+    service, _, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="clock-respond")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    rng = random.Random(2)
+    ask = next(c for c in (match.game.random_command(match.state, prompt, rng) for _ in range(500))
+               if isinstance(c, TakeTurn) and c.action == "ask")
+    assert (await service.submit_command(match.id, prompt.seat, ask)).accepted
+    (response,) = match.prompts
+    responder = response.seat
+    assert responder == 1 - prompt.seat and response.time_limit == 60
+    await asyncio.sleep(359.5)  # 60 s to respond + the 300 s bank
+    assert match.status == "active"
+    await asyncio.sleep(1)
+    assert match.status == "finished" and match.result["winner"] == prompt.seat
