@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.discord.components import ChoiceButton, ChoiceSelect
+from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.transport import DiscordTransport
 from bot.umpire import MatchService
 
@@ -51,7 +51,7 @@ class UmpireBot(commands.Bot):
         from bot.discord.play import PlayCog
         from bot.discord.rules import RulesCog
 
-        self.add_dynamic_items(ChoiceButton, ChoiceSelect)  # clicks on any earlier message
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier message
         await self.add_cog(HostCog(self))
         await self.add_cog(PlayCog(self))
         await self.add_cog(RulesCog(self))
@@ -91,26 +91,43 @@ class UmpireBot(commands.Bot):
         return self.places.get(channel_id) if channel_id is not None else None
 
     # --- a click on a choice --------------------------------------------------------------
-    async def submit_choice(self, user_id: int, channel_id: int | None, match_id: int, key: str,
-                            index: int) -> tuple[str, bool]:
-        """(refusal, accepted) for a click on choice `index` of prompt `key`."""
+    def click_refusal(self, user_id: int, match_id: int, key: str) -> str | None:
+        """Why a click on decision `key` cannot be taken now, or None."""
         match = self.service.matches.get(match_id)
         if match is None:
-            return "This match is no longer running.", False
+            return "This match is no longer running."
         prompt = next((p for p in match.prompts if p.key == key), None)
         if prompt is None or match.status not in ("active", "paused"):
             return ("That choice is no longer open: the decision was already made or its "
-                    "time ran out."), False
+                    "time ran out.")
         seat = match.seat_of(f"discord:{user_id}")
         if seat is None:
-            return "Only the players of this match can choose here.", False
+            return "Only the players of this match can choose here."
         if seat != prompt.seat:
-            return f"This choice is for {match.players[prompt.seat].name}, not for you.", False
+            return f"This choice is for {match.players[prompt.seat].name}, not for you."
+        return None
+
+    async def submit_choice(self, user_id: int, channel_id: int | None, match_id: int, key: str,
+                            index: int) -> tuple[str, bool]:
+        """(refusal, accepted) for a click on choice `index` of prompt `key`."""
+        refusal = self.click_refusal(user_id, match_id, key)
+        if refusal:
+            return refusal, False
+        prompt = next(p for p in self.service.matches[match_id].prompts if p.key == key)
         if index not in range(len(prompt.choices)):
             return "That option is no longer offered; type your move instead.", False
+        return await self.submit_text(user_id, channel_id, match_id, key, prompt.choices[index])
+
+    async def submit_text(self, user_id: int, channel_id: int | None, match_id: int, key: str,
+                          text: str) -> tuple[str, bool]:
+        """(refusal, accepted) for a component's text answering decision `key`, submitted as
+        if typed in the channel of the component."""
+        refusal = self.click_refusal(user_id, match_id, key)
+        if refusal:
+            return refusal, False
         place = self.place_of(channel_id)
         table_of = place.seat if place is not None and place.match_id == match_id else None
-        reply = await self.service.submit(match_id, f"discord:{user_id}", prompt.choices[index],
+        reply = await self.service.submit(match_id, f"discord:{user_id}", text,
                                           table_of=table_of, prompt_key=key)
         if reply.ignored:
             return "Only the players of this match can choose here.", False

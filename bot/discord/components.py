@@ -2,8 +2,24 @@
 
 Restart-proof: the items are `DynamicItem`s registered on the bot, their custom ids carry the
 match id, the prompt key and the choice, so a click after a restart still finds its match.
-A click submits the choice's text through the service exactly as if the player had typed
-it where the message is; a click on a decision that is no longer pending is refused.
+A click submits a text through the service exactly as if the player had typed it where the
+message is; a click on a decision that is no longer pending is refused.
+
+Items (custom ids):
+- `ChoiceButton` `ump:b:<match>:<index>:<key>` / `ChoiceSelect` `ump:s:<match>:<key>`: choice
+  `index` of the prompt's `choices`.
+- `OrderedSelect` `ump:o:<match>:<count>:<picked,...>:<key>`: pick `count` options one after
+  the other (reveal order); each pick but the last answers with a private (ephemeral) menu of
+  the remaining options, the last submits the picked values joined by spaces.
+- `MultiSelect` `ump:m:<match>:<verb>:<key>`: pick several values at once (order irrelevant);
+  submits `<verb> <values...>`.
+- `PrivateButton` `ump:p:<match>:<verb>:<key>`: a button in the public room that answers the
+  clicker privately with a menu built from their own view (the game's `private_options`
+  hook), so a public decision over a secret (a letter of your hand) needs no typing and
+  leaks nothing; the menu submits `<verb> <value>`.
+
+Games choose their own layout with the `components` hook (`bot/discord/games/`); without
+one, a prompt gets one row: buttons for a few short choices, else a select menu (<= 25).
 """
 
 from __future__ import annotations
@@ -11,6 +27,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,11 +36,43 @@ from bot.discord.games import hooks_for
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
+    from bot.live import LiveMatch
 
 log = logging.getLogger(__name__)
 
 MAX_ROWS = 5
 MAX_OPTIONS = 25
+BUTTONS_PER_ROW = 5
+Style = discord.ButtonStyle
+
+
+@dataclass(frozen=True)
+class PromptContext:
+    """One decision a message asks for, as a game hook sees it when the message is sent."""
+
+    match_id: int
+    prompt: dict[str, Any]  # the outbox payload: key, seat, kind, choices, deadline
+    #: The running match while this decision is still pending (so its state is the one the
+    #: decision was asked in), else None (a late delivery of a stale decision).
+    live: LiveMatch | None
+
+    @property
+    def key(self) -> str:
+        return str(self.prompt["key"])
+
+    @property
+    def choices(self) -> list[str]:
+        return list(self.prompt.get("choices") or [])
+
+    def button(self, choice: str, label: str | None = None,
+               style: Style = Style.primary) -> ChoiceButton:
+        """A button submitting one of the prompt's choices (by its index)."""
+        return ChoiceButton(self.match_id, self.key, self.choices.index(choice),
+                            (label or choice)[:80], style=style)
+
+
+def pending(live: LiveMatch | None, key: str) -> LiveMatch | None:
+    return live if live is not None and live.prompt_pending(key) else None
 
 
 def _button_id(match_id: int, key: str, index: int) -> str:
@@ -34,31 +83,79 @@ def _select_id(match_id: int, key: str) -> str:
     return f"ump:s:{match_id}:{key}"
 
 
-def build_view(match_id: int, game: str, prompts: Sequence[dict[str, Any]]) -> discord.ui.View | None:
-    """One row per prompt: buttons for a few short choices, else a select menu (<= 25)."""
+def default_rows(ctx: PromptContext, game: str) -> list[list[discord.ui.Item[Any]]]:
+    """Buttons for a few short choices (up to `max_buttons`, 5 a row), else a select menu."""
+    hooks = hooks_for(game)
+    choices = ctx.choices[:MAX_OPTIONS]
+    if not choices:
+        return []
+    labels = [hooks.label(c)[:80] or c[:80] for c in choices]
+    if len(choices) <= hooks.max_buttons and all(len(x) <= hooks.short_label for x in labels):
+        buttons = [ChoiceButton(ctx.match_id, ctx.key, i, label, style=hooks.style(choices[i]))
+                   for i, label in enumerate(labels)]
+        return [buttons[i:i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+    return [[ChoiceSelect(ctx.match_id, ctx.key, labels)]]
+
+
+def build_view(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
+               live: LiveMatch | None = None) -> discord.ui.View | None:
+    """The rows of every prompt of a message (the game's `components` hook, else the default),
+    as long as they fit in Discord's five rows."""
     hooks = hooks_for(game)
     view = discord.ui.View(timeout=None)
-    rows = 0
+    used = 0
     for prompt in prompts:
-        choices = list(prompt.get("choices") or [])[:MAX_OPTIONS]
         key = str(prompt["key"])
-        if not choices or rows >= MAX_ROWS or len(_select_id(match_id, key)) > 90:
+        if len(_select_id(match_id, key)) > 70:  # room for the longest custom id prefix
             continue
-        labels = [hooks.label(c)[:80] or c[:80] for c in choices]
-        if len(choices) <= hooks.max_buttons and all(len(x) <= hooks.short_label for x in labels):
-            for i, label in enumerate(labels):
-                view.add_item(ChoiceButton(match_id, key, i, label, row=rows))
-        else:
-            view.add_item(ChoiceSelect(match_id, key, labels, row=rows))
-        rows += 1
-    return view if rows else None
+        ctx = PromptContext(match_id, prompt, pending(live, key))
+        rows = _safely(hooks.components, ctx) if hooks.components is not None else None
+        if rows is None:
+            rows = default_rows(ctx, game)
+        rows = [r for r in rows if r]
+        if used + len(rows) > MAX_ROWS:
+            continue
+        for row in rows:
+            for item in row:
+                item.row = used
+                view.add_item(item)
+            used += 1
+    return view if used else None
 
 
+def notes_for(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
+              live: LiveMatch | None, audience: str) -> list[str]:
+    """The game's helper notes for a message: per prompt (`note`), then its `status`."""
+    hooks = hooks_for(game)
+    out: list[str] = []
+    if hooks.note is not None:
+        for prompt in prompts:
+            ctx = PromptContext(match_id, prompt, pending(live, str(prompt["key"])))
+            text = _safely(hooks.note, ctx)
+            if text:
+                out.append(text)
+    if hooks.status is not None and live is not None and live.status in ("active", "paused"):
+        text = _safely(hooks.status, live, audience)
+        if text:
+            out.append(text)
+    return out
+
+
+def _safely(hook: Any, *args: Any) -> Any:
+    """A game hook's result, or None if it failed (a helper never stops a delivery)."""
+    try:
+        return hook(*args)
+    except Exception:
+        log.exception("Discord hook %s failed", getattr(hook, "__name__", hook))
+        return None
+
+
+# --- items ----------------------------------------------------------------------------------
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ump:b:(?P<match>\d+):(?P<index>\d+):(?P<key>.+)"):
     def __init__(self, match_id: int, key: str, index: int, label: str = "?", *,
-                 row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                 row: int | None = None, style: Style = Style.primary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=_button_id(match_id, key, index), row=row))
         self.match_id, self.key, self.index = match_id, key, index
 
@@ -71,14 +168,18 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await choose(interaction, self.match_id, self.key, self.index)
 
 
+def _options(labels: Sequence[str]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=label[:100], value=str(i))
+            for i, label in enumerate(labels)] or [discord.SelectOption(label="?")]
+
+
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ump:s:(?P<match>\d+):(?P<key>.+)"):
     def __init__(self, match_id: int, key: str, labels: Sequence[str] = (), *,
-                 row: int | None = None) -> None:
-        options = [discord.SelectOption(label=label[:100], value=str(i))
-                   for i, label in enumerate(labels)] or [discord.SelectOption(label="?")]
-        super().__init__(discord.ui.Select(custom_id=_select_id(match_id, key), options=options,
-                                           placeholder="Choose…", row=row))
+                 row: int | None = None, placeholder: str = "Choose…") -> None:
+        super().__init__(discord.ui.Select(custom_id=_select_id(match_id, key),
+                                           options=_options(labels), placeholder=placeholder,
+                                           row=row))
         self.match_id, self.key = match_id, key
 
     @classmethod
@@ -94,9 +195,140 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await choose(interaction, self.match_id, self.key, int(values[0]))
 
 
+Option = tuple[str, str]  # (label, value)
+
+
+def _value_options(options: Sequence[Option]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=label[:100], value=value[:100])
+            for label, value in options[:MAX_OPTIONS]] or [discord.SelectOption(label="?")]
+
+
+class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                    template=r"ump:o:(?P<match>\d+):(?P<count>\d):(?P<picked>[^:]*):(?P<key>.+)"):
+    """Pick `count` options in order: the first menu sits on the decision's message; each
+    later one is answered privately to the clicker, its custom id carrying the picks so far."""
+
+    def __init__(self, match_id: int, key: str, count: int, options: Sequence[Option] = (), *,
+                 picked: Sequence[str] = (), placeholder: str = "Choose…",
+                 row: int | None = None) -> None:
+        custom_id = f"ump:o:{match_id}:{count}:{','.join(picked)}:{key}"
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=_value_options(options),
+                                           placeholder=placeholder[:150], row=row))
+        self.match_id, self.key, self.count, self.picked = match_id, key, count, list(picked)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> OrderedSelect:
+        picked = [p for p in match["picked"].split(",") if p]
+        out = cls(int(match["match"]), match["key"], int(match["count"]), picked=picked)
+        out.item.options = list(item.options)
+        return out
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        values = self.item.values
+        labels = {o.value: o.label for o in self.item.options}
+        if not values or values[0] in self.picked:
+            await interaction.response.send_message("Pick one of the options.", ephemeral=True)
+            return
+        picked = [*self.picked, values[0]]
+        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key)
+        if refusal:
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
+        so_far = ", then ".join(labels.get(v, v) for v in picked)
+        if len(picked) < self.count:
+            rest = [(o.label, o.value) for o in self.item.options if o.value not in picked]
+            view = discord.ui.View(timeout=None)
+            n = len(picked) + 1
+            view.add_item(OrderedSelect(self.match_id, self.key, self.count, rest, picked=picked,
+                                        placeholder=f"Card {n} (revealed {_ordinal(n)})…"))
+            await interaction.response.send_message(
+                f"So far: {so_far}. Now pick the {_ordinal(n)} (only you see this).",
+                view=view, ephemeral=True)
+            return
+        await submit_text(interaction, self.match_id, self.key, " ".join(picked),
+                          done=f"Submitted: {so_far}.")
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"#{n}")
+
+
+class MultiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"ump:m:(?P<match>\d+):(?P<verb>[a-z ]*):(?P<key>.+)"):
+    """Pick several values at once; submits `<verb> <values...>`."""
+
+    def __init__(self, match_id: int, key: str, verb: str, options: Sequence[Option] = (), *,
+                 count: int = 1, placeholder: str = "Choose…", row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"ump:m:{match_id}:{verb}:{key}", options=_value_options(options),
+            min_values=count, max_values=count, placeholder=placeholder[:150], row=row))
+        self.match_id, self.key, self.verb = match_id, key, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> MultiSelect:
+        out = cls(int(match["match"]), match["key"], match["verb"])
+        out.item.options = list(item.options)
+        return out
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        if not values:
+            await interaction.response.send_message("Pick from the options.", ephemeral=True)
+            return
+        labels = {o.value: o.label for o in self.item.options}
+        text = " ".join([self.verb, *values]).strip()
+        await submit_text(interaction, self.match_id, self.key, text,
+                          done=f"Submitted: {self.verb} {' '.join(labels.get(v, v) for v in values)}.")
+
+
+class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ump:p:(?P<match>\d+):(?P<verb>[a-z ]*):(?P<key>.+)"):
+    """A public button answered with a private menu of the clicker's own options."""
+
+    def __init__(self, match_id: int, key: str, verb: str, label: str = "Choose…", *,
+                 style: Style = Style.secondary, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, row=row,
+                                           custom_id=f"ump:p:{match_id}:{verb}:{key}"))
+        self.match_id, self.key, self.verb = match_id, key, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:
+        return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key)
+        live = bot.service.matches.get(self.match_id)
+        hooks = hooks_for(live.game.slug) if live is not None else None
+        if refusal or live is None or hooks is None or hooks.private_options is None:
+            await interaction.response.send_message(refusal or "Type your move instead.",
+                                                    ephemeral=True)
+            return
+        seat = live.seat_of(f"discord:{interaction.user.id}")
+        prompt = next(p for p in live.prompts if p.key == self.key)
+        options = hooks.private_options(live, prompt, seat)
+        if not options:
+            await interaction.response.send_message("Nothing to choose; type your move.",
+                                                    ephemeral=True)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(MultiSelect(self.match_id, self.key, self.verb, options, count=1,
+                                  placeholder=self.item.label or "Choose…"))
+        await interaction.response.send_message("Only you see this menu:", view=view,
+                                                ephemeral=True)
+
+
+DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, OrderedSelect, MultiSelect, PrivateButton)
+
+
+# --- submitting -------------------------------------------------------------------------------
 async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
                  index: int) -> None:
-    """A click: refuse it if stale or not the clicker's, else submit the choice's text."""
+    """A click on a choice: refuse it if stale or not the clicker's, else submit its text."""
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
         refusal, accepted = await bot.submit_choice(interaction.user.id, interaction.channel_id,
@@ -105,6 +337,27 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
         log.exception("choice %s/%s/%s failed", match_id, key, index)
         refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
     if accepted:
+        await interaction.response.defer()
+    else:
+        await interaction.response.send_message(refusal, ephemeral=True)
+
+
+async def submit_text(interaction: discord.Interaction[Any], match_id: int, key: str, text: str,
+                      *, done: str) -> None:
+    """A menu's text for decision `key`: submitted as typed where the menu is; on a private
+    (ephemeral) menu, success replaces the menu with `done`."""
+    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    try:
+        refusal, accepted = await bot.submit_text(interaction.user.id, interaction.channel_id,
+                                                  match_id, key, text)
+    except Exception:
+        log.exception("menu %s/%s failed", match_id, key)
+        refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
+    message = interaction.message
+    ephemeral = message is not None and message.flags.ephemeral
+    if accepted and ephemeral:
+        await interaction.response.edit_message(content=done, view=None)
+    elif accepted:
         await interaction.response.defer()
     else:
         await interaction.response.send_message(refusal, ephemeral=True)

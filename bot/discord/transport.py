@@ -22,7 +22,7 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
-from bot.discord.components import build_view
+from bot.discord.components import build_view, notes_for
 from bot.discord.render import render, seat_mentions, split
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, TransportError
@@ -63,7 +63,11 @@ class DiscordTransport:
             return
         text = render(message.text, match.players)
         prompts = list(message.payload.get("prompts") or [])
-        view = build_view(match.id, match.game, prompts) if prompts else None
+        live = self.service.matches.get(match.id) if self.service is not None else None
+        view = build_view(match.id, match.game, prompts, live) if prompts else None
+        notes = notes_for(match.id, match.game, prompts, live, message.audience)
+        embeds = [discord.Embed(description=render("\n".join(notes), match.players)[:4096],
+                                colour=discord.Colour.dark_grey())] if notes else []
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(u) for u in seat_mentions(match, message.text)])
@@ -74,6 +78,7 @@ class DiscordTransport:
             with handle_message_parameters(
                 content=part, nonce=nonce, allowed_mentions=mentions,
                 view=view if (last and view is not None) else discord.utils.MISSING,
+                embeds=embeds if (last and embeds) else discord.utils.MISSING,
             ) as params:
                 params.payload["enforce_nonce"] = True  # type: ignore[index]
                 try:

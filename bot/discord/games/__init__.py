@@ -12,12 +12,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.discord.components import Option, PromptContext
+    from bot.live import LiveMatch
+    from games.core import Prompt
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 
 def _same(choice: str) -> str:
     return choice
+
+
+def _primary(choice: str) -> discord.ButtonStyle:
+    return discord.ButtonStyle.primary
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,19 @@ class GameHooks:
     #: more become a select menu.
     max_buttons: int = 5
     short_label: int = 25
+    #: The colour of a choice's button.
+    style: Callable[[str], discord.ButtonStyle] = field(default=_primary)
+    #: Rows of items for one decision (see `bot.discord.components`), or None for the
+    #: default buttons / menu. `ctx.live` is None when the decision is no longer pending.
+    components: Callable[[PromptContext], list[list[Any]] | None] | None = None
+    #: A helper note for one decision, shown under its message (an embed); None for none.
+    #: It goes to the decision's audience: secrets only in a private decision's note.
+    note: Callable[[PromptContext], str | None] | None = None
+    #: A public status line (e.g. time banks) for a message to `audience` ("public",
+    #: "seat0", ...) while the match runs; None for none.
+    status: Callable[[LiveMatch, str], str | None] | None = None
+    #: (label, value) options a `PrivateButton` shows privately to the player of `seat`.
+    private_options: Callable[[LiveMatch, Prompt, int], list[Option]] | None = None
 
     def rules_text(self, limit: int = 1800) -> str:
         """The summary, then the start of the game's rules page, cut at a paragraph."""
