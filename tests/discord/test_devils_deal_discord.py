@@ -1,0 +1,132 @@
+"""Devil's Deal on Discord with its own components: alice (seat 0) against the built-in
+`dealer` seat, played with buttons and menus only: starter and refill buttons, the sum helper
+under a division, the private-card menus in her table channel, betting buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord.games.devils_deal import best_takes, legal_cards, sum_helper
+from games.devils_deal.cards import number, render
+from games.devils_deal.partition import best_division
+from games.devils_deal.rules import pair_options
+from tests.discord.conftest import (
+    World,
+    assert_channels_match_outbox,
+    bot_posts,
+    channel_of,
+    umpire,
+)
+from tests.discord.test_other_games import start_vs_bot
+
+DANGER, SUCCESS = 4, 3
+
+
+def with_key(world: World, channel: Any, key: str) -> Any:
+    """The bot's latest message in `channel` whose components answer decision `key`."""
+    return next(m for m in reversed(bot_posts(world, channel))
+                if any(c["custom_id"].endswith(f":{key}") for c in m.iter_components()))
+
+
+def embed_text(message: Any) -> str:
+    return "\n".join(e.get("description") or "" for e in message.embeds)
+
+
+async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-buttons",
+                                   settings="starting_chips=12")
+        room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
+        seen: dict[str, int] = {}
+        stale: tuple[Any, str, str] | None = None
+        while match.status == "active":
+            await fake.wait_for(lambda: match.status != "active" or
+                                any(p.seat == 0 for p in match.prompts), 10)
+            if match.status != "active":
+                break
+            await up.idle(fake)
+            prompt = next(p for p in match.prompts if p.seat == 0)
+            seen[prompt.kind] = seen.get(prompt.kind, 0) + 1
+            state = match.state
+            if prompt.kind == "private_cards":
+                message = with_key(world, table, prompt.key)
+                [menu] = message.iter_components()
+                legal = sorted({a for a, _ in pair_options(state.pools[0], state.community)},
+                               key=lambda c: (number(c), c))
+                assert legal == legal_cards(state.pools[0], state.community)
+                # Only her legal cards: distinct pool cards other than the community card.
+                assert [o["value"] for o in menu["options"]] == legal
+                assert [o["label"] for o in menu["options"]] == [render(c) for c in legal]
+                assert state.community not in [o["value"] for o in menu["options"]]
+                first, second = legal[-1], legal[0]
+                step = await fake.select(world.alice, message, menu["custom_id"], [first])
+                private = step.original
+                assert step.response.ephemeral and private is not None
+                [menu2] = private.iter_components()
+                assert [o["value"] for o in menu2["options"]] == [c for c in legal if c != first]
+                assert match.state.private[0] is None  # nothing submitted after one pick
+                done = await fake.select(world.alice, private, menu2["custom_id"], [second])
+                assert done.response.type == 7 and "Submitted" in done.original.content
+                await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+                assert match.state.private[0] == [first, second] or match.status != "active"
+                if stale is None:  # the same menu again, the decision made: refused
+                    seq = match.seq
+                    again = await fake.select(world.alice, message, menu["custom_id"], [second])
+                    assert again.response.ephemeral and "no longer open" in again.response.content
+                    assert match.seq == seq
+                stale = (message, menu["custom_id"], first)
+                continue
+            where = room
+            message = with_key(world, where, prompt.key)
+            buttons = {c["label"]: c for c in message.iter_components() if c["type"] == 2}
+            if prompt.kind == "choose_starter":
+                label = "I start"
+            elif prompt.kind == "refill_offer":
+                assert buttons["Yes, refill"]["style"] == SUCCESS
+                label = "Yes, refill" if seen[prompt.kind] == 1 else "No"
+            elif prompt.kind == "division":
+                offered = state.refill.offered
+                helper = embed_text(message)
+                assert helper == sum_helper(offered)
+                assert f"total {sum(number(c) for c in offered)}" in helper
+                # The best listed figure is what the bots' exhaustive search can take.
+                top = max(t for t, _ in best_takes([number(c) for c in offered]).values())
+                assert top == best_division(offered, [1.0] * len(offered))[2]
+                label = "Take nothing"
+            elif prompt.kind == "take":
+                label = next(iter(buttons)) if buttons else None
+                if label is None:  # many set-aside cards: a menu
+                    [menu] = message.iter_components()
+                    await fake.select(world.alice, message, menu["custom_id"], ["0"])
+                    await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+                    continue
+            else:
+                assert prompt.kind == "bet"
+                assert buttons["Fold"]["style"] == DANGER
+                calls = [x for x in buttons if x.startswith("Call")]
+                raises = [x for x in buttons if x.startswith("Raise")]
+                assert raises or calls
+                assert "raise N" in embed_text(message)
+                label = calls[0] if calls else raises[0]
+                if calls:
+                    assert buttons[label]["style"] == SUCCESS
+            inter = await fake.click_button(world.alice, message, buttons[label]["custom_id"])
+            assert inter.response.type == 6, inter.response.content
+            await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+        await up.idle(fake)
+        assert match.status == "finished"
+        assert {"refill_offer", "division", "private_cards", "bet"} <= set(seen), seen
+        await assert_channels_match_outbox(world, up, match)
+
+        # A click on the first private-card menu of an earlier round is refused, privately.
+        assert stale is not None
+        message, custom_id, first = stale
+        refused = await fake.select(world.alice, message, custom_id, [first])
+        assert refused.response.ephemeral and "no longer open" in refused.response.content
+
+        # Nothing secret in the room: no private-card menu, no "your private cards" line.
+        for m in bot_posts(world, room):
+            assert not any(c["custom_id"].startswith("ump:o:") for c in m.iter_components())
+            assert "Your private cards" not in m.content + embed_text(m)
+        assert any("Your private cards" in m.content for m in bot_posts(world, table))
