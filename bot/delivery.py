@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 class Delivery:
     def __init__(self, repo: Repository, transport: Transport, now: Callable[[], datetime],
-                 *, retries: int = 5, backoff: float = 0.5, flush_every: float = 0.05) -> None:
+                 *, retries: int = 5, backoff: float = 0.5, flush_every: float = 0.5) -> None:
         self.repo = repo
         self.transport = transport
         self.now = now
@@ -31,7 +31,6 @@ class Delivery:
         self.flush_every = flush_every
         self._queues: dict[int, asyncio.Queue[tuple[MatchInfo, StoredMessage]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._delivered: list[int] = []
         self._flusher: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
@@ -56,14 +55,9 @@ class Delivery:
         await self.flush()
 
     async def flush(self) -> None:
-        ids, self._delivered = self._delivered, []
-        if not ids:
-            return
-        try:
-            await self.repo.mark_delivered(ids, self.now())
-        except BaseException:  # failed or cancelled: keep them for the next flush
-            self._delivered[:0] = ids
-            raise
+        """Store the delivery marks not yet stored (normally they ride along with the next
+        command's transaction; this commits them when no command came)."""
+        await self.repo.flush_delivered()
 
     async def stop(self) -> None:
         tasks = [*self._workers.values(), *([self._flusher] if self._flusher else [])]
@@ -106,7 +100,7 @@ class Delivery:
                 await asyncio.sleep(self.backoff * (2 ** attempt))
             else:
                 break
-        self._delivered.append(message.id)
+        self.repo.queue_delivered([message.id], self.now())
 
     async def _flush_loop(self) -> None:
         while True:

@@ -25,7 +25,7 @@ from bot.store.models import (
     ServiceStateRow,
     SnapshotRow,
 )
-from bot.store.writer import BatchWriter
+from bot.store.writer import BatchWriter, Extra
 
 ACTIVE_STATUSES = ("active", "paused")
 HEARTBEAT_KEY = "heartbeat"
@@ -99,7 +99,10 @@ class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         url = engine.url.render_as_string(hide_password=False)
-        self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url))
+        self._delivered: list[int] = []
+        self._delivered_at: datetime | None = None
+        self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url),
+                                  extras=self._take_delivered)
 
     async def close(self) -> None:
         await self.writer.close()
@@ -282,13 +285,35 @@ class Repository:
         return [_message(r) for r in rows]
 
     async def mark_delivered(self, ids: list[int], now: datetime) -> None:
-        if not ids:
-            return
+        """Record that these messages were delivered, now (own transaction)."""
+        self.queue_delivered(ids, now)
+        await self.flush_delivered()
 
-        def mark(conn: Connection) -> None:
+    def queue_delivered(self, ids: list[int], now: datetime) -> None:
+        """Record delivered messages with the next transaction (no fsync of their own while
+        moves are being stored; a crash before then only means they are sent again)."""
+        self._delivered.extend(ids)
+        self._delivered_at = now
+
+    async def flush_delivered(self) -> None:
+        """Store queued delivery marks now, if no other transaction has taken them."""
+        if self._delivered:
+            await self.writer.run(lambda conn: None)
+
+    def _take_delivered(self) -> Extra | None:
+        if not self._delivered or self._delivered_at is None:
+            return None
+        ids, now = self._delivered, self._delivered_at
+        self._delivered = []
+
+        def apply(conn: Connection) -> None:
             conn.execute(update(OutboxRow).where(OutboxRow.id.in_(ids))
                          .values(delivered_at=now, attempts=OutboxRow.attempts + 1))
-        await self.writer.run(mark)
+
+        def undo() -> None:
+            self._delivered[:0] = ids
+
+        return Extra((apply, undo))
 
     async def count_undelivered(self) -> int:
         async with self.engine.connect() as conn:

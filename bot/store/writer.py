@@ -33,6 +33,11 @@ Job = tuple[str, Any, asyncio.Future[Any]]  # ("write", item, future) | ("run", 
 BulkFn = Callable[[Connection, list[Any]], list[Any]]
 
 
+class Extra(tuple[Callable[[Connection], None], Callable[[], None]]):
+    """Work that rides along in the next transaction (apply, undo-if-it-failed): e.g. marking
+    delivered messages, so that they cost no transaction of their own while moves flow."""
+
+
 class BatchWriter(Generic[W]):
     """Queues writes; one task commits everything queued in one transaction.
 
@@ -44,8 +49,10 @@ class BatchWriter(Generic[W]):
 
     def __init__(self, engine: AsyncEngine, bulk: BulkFn, *, sync_engine: Engine | None = None,
                  max_batch: int = 500,
-                 key: Callable[[Any], Any] = lambda item: item[0].match_id) -> None:
+                 key: Callable[[Any], Any] = lambda item: item[0].match_id,
+                 extras: Callable[[], Extra | None] = lambda: None) -> None:
         self.engine = engine
+        self.extras = extras
         self.sync_engine = sync_engine
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="umpire-writer") if sync_engine else None
         self.bulk = bulk
@@ -126,20 +133,29 @@ class BatchWriter(Generic[W]):
         flush()
         return results
 
-    async def _transaction(self, batch: list[Job]) -> list[Any]:
+    async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
+        def store(conn: Connection) -> list[Any]:
+            results = self._store(conn, batch)
+            if extra is not None:
+                extra[0](conn)
+            return results
+
         if self.sync_engine is not None and self._thread is not None:
             def in_thread() -> list[Any]:
                 assert self.sync_engine is not None
                 with self.sync_engine.begin() as conn:
-                    return self._store(conn, batch)
+                    return store(conn)
             return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
         async with self.engine.begin() as conn:
-            return await conn.run_sync(self._store, batch)
+            return await conn.run_sync(store)
 
     async def _commit(self, batch: list[Job]) -> None:
+        extra = self.extras()
         try:
-            results = await self._transaction(batch)
+            results = await self._transaction(batch, extra)
         except Exception as exc:
+            if extra is not None:
+                extra[1]()  # put the ride-along work back for the next transaction
             if len(batch) == 1:
                 _settle(batch[0][2], exc=exc)
                 return
@@ -148,6 +164,10 @@ class BatchWriter(Generic[W]):
             for job in batch:
                 await self._commit([job])
             return
+        except BaseException:  # cancelled: the ride-along work may not have been stored
+            if extra is not None:
+                extra[1]()
+            raise
         self.batches += 1
         self.items += len(batch)
         for (_, _, future), result in zip(batch, results, strict=True):

@@ -103,6 +103,14 @@ class MemoryRepository:
     async def undelivered(self) -> list[StoredMessage]:
         return [copy.copy(m) for m in self.outbox if m.delivered_at is None]
 
+    def queue_delivered(self, ids: list[int], now: datetime) -> None:
+        for m in self.outbox:
+            if m.id in ids:
+                m.delivered_at = now
+
+    async def flush_delivered(self) -> None:
+        return None
+
     async def mark_delivered(self, ids: list[int], now: datetime) -> None:
         for m in self.outbox:
             if m.id in ids:
