@@ -130,3 +130,33 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
             assert not any(c["custom_id"].startswith("ump:o:") for c in m.iter_components())
             assert "Your private cards" not in m.content + embed_text(m)
         assert any("Your private cards" in m.content for m in bot_posts(world, table))
+
+
+async def test_private_card_menus_work_after_a_restart(world: World) -> None:
+    """The first menu posted before a restart, and its private second step, after it."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-restart")
+        room = channel_of(world, match, "public")
+        while not any(p.kind == "private_cards" and p.seat == 0 for p in match.prompts):
+            await fake.wait_for(lambda: any(p.seat == 0 for p in match.prompts), 10)
+            prompt = next(p for p in match.prompts if p.seat == 0)
+            if prompt.kind == "private_cards":
+                break
+            text = {"choose_starter": "me", "refill_offer": "no"}.get(prompt.kind, "nothing")
+            await fake.send_user_message(world.alice, room, text)
+            await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+        key = next(p.key for p in match.prompts if p.seat == 0)
+        match_id = match.id
+    async with umpire(world) as up:
+        match = up.service.matches[match_id]
+        table = channel_of(world, match, "seat0")
+        message = with_key(world, table, key)
+        [menu] = message.iter_components()
+        first, second = menu["options"][0]["value"], menu["options"][1]["value"]
+        step = await fake.select(world.alice, message, menu["custom_id"], [first])
+        [menu2] = step.original.iter_components()
+        done = await fake.select(world.alice, step.original, menu2["custom_id"], [second])
+        assert done.response.type == 7
+        await fake.wait_for(lambda: not match.prompt_pending(key), 10)
+        assert (await up.service.repo.actions(match.id))[-1].command["first"] == first
