@@ -1,0 +1,93 @@
+"""The service on PostgreSQL (asyncpg): the same store code as SQLite, through run_sync."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import AsyncIterator, Iterator
+
+import asyncpg
+import pytest
+
+from bot.store.database import create_engine
+from bot.store.repository import Repository
+from bot.transport import PlayerRef
+from bot.umpire import MatchService
+from tests.bot import pg_server
+from tests.bot.conftest import ANN, BOB
+from tests.support.transport import RecordingTransport
+
+pytestmark = pytest.mark.skipif(not pg_server.available(),
+                                reason="PostgreSQL binaries are not installed on this machine")
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def pg_template() -> Iterator[str]:
+    with pg_server.postgres_server() as template:
+        yield template
+
+
+@pytest.fixture
+async def pg_url(pg_template: str) -> AsyncIterator[str]:
+    name = f"umpire_test_{next(_names)}"
+    admin = pg_template.format(db="postgres").replace("postgresql+asyncpg", "postgresql")
+    conn = await asyncpg.connect(admin)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    yield pg_template.format(db=name)
+
+
+async def test_matches_play_concurrently_and_survive_a_restart_on_postgres(pg_url: str):
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine), RecordingTransport(), snapshot_every=3)
+    await service.start()
+    matches = [await service.start_match("rps-poker", [PlayerRef(f"a{i}", "A"), PlayerRef(f"b{i}", "B")],
+                                         seed=f"pg{i}") for i in range(10)]
+
+    async def play(match_id: int, moves: int) -> None:
+        rng = random.Random(match_id)
+        match = service.matches[match_id]
+        for _ in range(moves):
+            prompt = rng.choice(match.prompts)
+            reply = await service.submit_command(match_id, prompt.seat,
+                                                 match.game.random_command(match.state, prompt, rng))
+            assert reply.accepted, reply.message
+
+    await asyncio.gather(*(play(m.id, 9) for m in matches))
+    assert service.repo.writer.items > service.repo.writer.batches, "writes shared transactions"
+    states = {m.id: m.state.model_dump_json() for m in matches}
+    await service.delivery.drain()
+    await service.stop()
+    await engine.dispose()
+
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    assert {m: service.matches[m].state.model_dump_json() for m in states} == states
+    assert await service.repo.count_undelivered() == 0
+    match = service.matches[matches[0].id]
+    rng = random.Random(0)
+    while match.status == "active":
+        prompt = rng.choice(match.prompts)
+        assert (await service.submit_command(match.id, prompt.seat,
+                                             match.game.random_command(match.state, prompt, rng))).accepted
+    record = await service.export(match.id)
+    assert record["seed"] == "pg0" and len(record["actions"]) == match.seq
+    await service.stop()
+    await engine.dispose()
+
+
+async def test_refusals_and_text_moves_on_postgres(pg_url: str):
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    match = await service.start_match("duel", [ANN, BOB])
+    assert (await service.submit(match.id, ANN.id, "pick 5")).delete
+    assert (await service.submit(match.id, ANN.id, "pick 5", table_of=0)).accepted
+    assert (await service.submit(match.id, BOB.id, "pick 6", table_of=1)).accepted
+    actions = await service.repo.actions(match.id)
+    assert [a.command["number"] for a in actions] == [5, 6]
+    await service.stop()
+    await engine.dispose()
