@@ -531,6 +531,14 @@ class MatchService:
         match = self._get(match_id)
         return match.game.view(match.state, seat).model_dump(mode="json")
 
+    def describe(self, match_id: int, user_id: str) -> str:
+        """What this person may know of the match (a player's own view; spectators' otherwise),
+        for a player who asks: their pool, hand, tanks..."""
+        match = self._get(match_id)
+        seat = match.seat_of(user_id)
+        text = match.game.describe(match.state, seat)
+        return render_names(text, match.names)
+
     def status_text(self, match_id: int) -> str:
         match = self._get(match_id)
         names = match.names

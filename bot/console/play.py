@@ -26,7 +26,8 @@ HUMAN_ID = "console:you"
 HELP = """Type your move as you would in Discord (e.g. `keep R3`, `play 2`, `raise 3`).
 Console commands:
   /help            this text
-  /view            what you know now (your private view)
+  /view            what you know now: your pool, hand, tanks... (private)
+  /json            the same, as the full JSON view
   /status          whose decision it is and the clocks
   /room TEXT       send TEXT to the public game room
   /table TEXT      send TEXT to your private table channel
@@ -76,6 +77,8 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
             if cmd == "help":
                 print(HELP, file=out)
             elif cmd == "view":
+                print(service.describe(match_id, HUMAN_ID), file=out)
+            elif cmd == "json":
                 print(json.dumps(service.view(match_id, seat), indent=2, ensure_ascii=False),
                       file=out)
             elif cmd == "status":

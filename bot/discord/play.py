@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.discord.render import render_plain
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
@@ -44,6 +45,31 @@ class PlayCog(commands.Cog, name="Play"):
             await self._withdraw(message, place.match_id, reply.message)
             return
         await self._answer(message, reply.message)
+
+    @commands.hybrid_command(
+        name="mine", description="What you know in your match: your pool, hand, tanks (private)")
+    async def mine(self, ctx: commands.Context[Any]) -> None:
+        """A player's own view, as the seeds allow ("ask any time, in private")."""
+        user_id = f"discord:{ctx.author.id}"
+        service = self.bot.service
+        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        match_id = place.match_id if place is not None else None
+        if match_id is None:
+            mine = [m for m in service.matches.values()
+                    if m.status in ("active", "paused") and m.seat_of(user_id) is not None]
+            match_id = mine[0].id if len(mine) == 1 else None
+        match = service.matches.get(match_id) if match_id is not None else None
+        seat = match.seat_of(user_id) if match is not None else None
+        if match is None or seat is None:
+            await ctx.send("You are not playing a match here.", ephemeral=True)
+            return
+        private = ctx.interaction is not None or (place is not None and place.seat == seat)
+        if not private:
+            await ctx.send("Ask with `/mine` (only you see the answer), or type "
+                           f"`{ctx.prefix}mine` in your table channel.")
+            return
+        text = render_plain(service.describe(match.id, user_id), match.players)
+        await ctx.send(f"**Match #{match.id}, what you know:**\n{text}", ephemeral=True)
 
     async def _answer(self, message: discord.Message, text: str) -> None:
         try:

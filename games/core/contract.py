@@ -228,6 +228,11 @@ class Game(ABC, Generic[StateT]):
     def view(self, state: StateT, seat: int | None) -> BaseModel:
         """What `seat` may know (None: a spectator)."""
 
+    def describe(self, state: StateT, seat: int | None) -> str:
+        """What `seat` knows, as plain text for a player who asks ("what is my pool?").
+        Default: the seat's view, field by field; games may override with a nicer summary."""
+        return describe_model(self.view(state, seat))
+
     @abstractmethod
     def secrets(self, state: StateT) -> list[Secret]:
         """Hidden information now, for the leak checks of the conformance harness."""
@@ -284,6 +289,29 @@ class Game(ABC, Generic[StateT]):
         """check, then apply."""
         self.check(state, seat, command)
         return self.apply(state, seat, command)
+
+
+def describe_model(model: BaseModel) -> str:
+    """A readable "Field name: value" listing of a view (empty fields left out)."""
+    lines = []
+    for name, value in model.model_dump(mode="json").items():
+        if value in (None, "", [], {}):
+            continue
+        label = name.replace("_", " ").capitalize()
+        lines.append(f"{label}: {_plain(value)}")
+    return "\n".join(lines)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value) if all(
+            not isinstance(v, dict | list) for v in value) else "; ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        if "label" in value:
+            return str(value["label"])
+        return ", ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items()
+                         if v not in (None, "", [], {}))
+    return str(value)
 
 
 def _discriminated_union(types: Sequence[type[Command]]) -> Any:

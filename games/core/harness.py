@@ -76,6 +76,7 @@ def _visible_text(game: Game, state: BaseModel, events: Sequence[Event], prompts
             parts.append(p.timeout_text)
             parts.extend(p.choices)  # buttons are seen where the decision is made
     parts.append(game.view(state, viewer).model_dump_json())
+    parts.append(game.describe(state, viewer))
     return "\n".join(parts)
 
 

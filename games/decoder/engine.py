@@ -45,6 +45,7 @@ from games.decoder.letters import (
     RARITY_ORDER,
     render_letters,
 )
+from games.decoder.views import DecoderView
 from games.decoder.settings import DecoderSettings, generate_times
 from games.decoder.state import ClueAnswer, DecoderState, Offer, SeatState, Tank, TurnRecord
 from games.decoder.text import (
@@ -873,6 +874,25 @@ class DecoderGame(Game[DecoderState]):
                        score=(len(state.seats[0].hand), len(state.seats[1].hand)))
 
     # ------------------------------------------------------------------ information
+    def describe(self, state: DecoderState, seat: int | None) -> str:
+        """For a player: their hand and their tanks (used/unused, with recharge times, as the
+        seed lets them ask any time); for everyone: banks, hand sizes, revealed letters."""
+        v = self.view(state, seat)
+        assert isinstance(v, DecoderView)
+        lines: list[str] = []
+        if seat is not None:
+            if v.hand:
+                lines.append(f"Your hand: {render_letters(v.hand)}")
+            lines.append("Your tanks: " + "; ".join(t.label for t in v.players[seat].tanks))
+        for pv in v.players:
+            tiles = "not chosen yet" if pv.hand_size is None else f"{pv.hand_size} tiles"
+            lines.append(f"{P(pv.seat)}: time bank {pv.bank} s, hand {tiles}.")
+        if v.revealed:
+            lines.append("Revealed letters: " + ", ".join(v.revealed))
+        if v.used_words:
+            lines.append("Used words: " + ", ".join(v.used_words))
+        return "\n".join(lines)
+
     def view(self, state: DecoderState, seat: int | None) -> BaseModel:
         from games.decoder.views import build_view
 

@@ -47,6 +47,7 @@ from games.devils_deal.commands import (
     RefillAnswer,
     Take,
 )
+from games.devils_deal.views import DevilsDealView
 from games.devils_deal.settings import DevilsDealSettings, reminders_for
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase
 from games.devils_deal.text import p
@@ -331,6 +332,24 @@ class DevilsDeal(Game[DevilsDealState]):
                        score=(state.chips[0], state.chips[1]))
 
     # --- information --------------------------------------------------------------------
+    def describe(self, state: DevilsDealState, seat: int | None) -> str:
+        """Chips, pool sizes, and for a player their own pool and private cards."""
+        v = self.view(state, seat)
+        assert isinstance(v, DevilsDealView)
+        lines = [f"Chips: {p(0)} {v.chips[0]}, {p(1)} {v.chips[1]}. Pools: {p(0)} "
+                 f"{v.pool_sizes[0]} cards, {p(1)} {v.pool_sizes[1]} cards."]
+        if v.my_pool is not None:
+            lines.append(f"Your pool ({len(v.my_pool)}/{v.pool_limit}): "
+                         f"{render_all(sort_cards(v.my_pool))}")
+        if v.community:
+            lines.append(f"Community card: {render(v.community)}")
+        if v.my_private:
+            lines.append(f"Your private cards: {render(v.my_private[0])} (revealed first), "
+                         f"then {render(v.my_private[1])}")
+        if v.pot:
+            lines.append(f"Pot: {v.pot}")
+        return "\n".join(lines)
+
     def view(self, state: DevilsDealState, seat: int | None) -> BaseModel:
         from games.devils_deal.views import build_view
 

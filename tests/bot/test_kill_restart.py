@@ -75,11 +75,23 @@ async def _check_store(db: Path, accepted: Path) -> int:
 
 
 def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    started: list[subprocess.Popen[str]] = []
+    try:
+        _kill_and_restart(tmp_path, started)
+    finally:  # never leave a worker behind, even when an assertion failed
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def _kill_and_restart(tmp_path: Path, started: list[subprocess.Popen[str]]) -> None:
     db, accepted, delivered = tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "delivered"
     rng = random.Random(20261121)
     kills = 0
     for _ in range(6):
         proc = _start(db, accepted, delivered)
+        started.append(proc)
         time.sleep(rng.uniform(0.2, 1.2))
         before = asyncio.run(_armed_clocks(db))
         killed_at = datetime.now(UTC)
@@ -88,6 +100,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
         kills += 1
         asyncio.run(_check_store(db, accepted))
         restarted = _start(db, accepted, delivered)
+        started.append(restarted)
         resumed_at = datetime.now(UTC)
         after = asyncio.run(_armed_clocks(db))
         for key, old_deadline in before.items():
@@ -99,6 +112,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
         os.kill(restarted.pid, signal.SIGKILL)
         restarted.wait()
     final = _start(db, accepted, delivered, finish=True)
+    started.append(final)
     out, err = final.communicate(timeout=180)
     assert final.returncode == 0 and "FINISHED" in out, err
     actions = asyncio.run(_check_store(db, accepted))
