@@ -45,7 +45,6 @@ from games.decoder.letters import (
     RARITY_ORDER,
     render_letters,
 )
-from games.decoder.views import DecoderView
 from games.decoder.settings import DecoderSettings, generate_times
 from games.decoder.state import ClueAnswer, DecoderState, Offer, SeatState, Tank, TurnRecord
 from games.decoder.text import (
@@ -57,6 +56,7 @@ from games.decoder.text import (
     timer_token,
     yes_no,
 )
+from games.decoder.views import DecoderView
 from games.decoder.wordlist import MAX_LENGTH, MIN_LENGTH, load_words
 
 P = seat_name

@@ -47,10 +47,10 @@ from games.devils_deal.commands import (
     RefillAnswer,
     Take,
 )
-from games.devils_deal.views import DevilsDealView
 from games.devils_deal.settings import DevilsDealSettings, reminders_for
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase
 from games.devils_deal.text import p
+from games.devils_deal.views import DevilsDealView
 
 CALL_WORD = "'call', "
 LIMITS = betting.BettingLimits(min_raise=1, cap_by_opponent=True, cap_by_own=True)
