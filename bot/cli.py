@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="0: you hold the advantage (default); 1: the bot does")
     play.add_argument("--seed", help="seed for a reproducible match")
     play.add_argument("--db", help="database path or URL (default: a temporary SQLite file)")
-    play.add_argument("--name", default="You", help="your name in the match")
+    play.add_argument("--name", default="Player", help="your name in the match (default: Player)")
     play.add_argument("--show-log", action="store_true",
                       help="also show the host log (every secret: for learning the rules)")
 
