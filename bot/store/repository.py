@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.store.bulk import Bulk, insert_of, update_of
 from bot.store.database import sync_writer_engine
 from bot.store.migrate import migrate
 from bot.store.models import (
@@ -133,52 +135,37 @@ class Repository:
 
     @staticmethod
     def _apply_writes(conn: Connection,
-                            items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
+                      items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
         """Apply writes of distinct matches with one statement per table (bulk)."""
-        actions = [dict(match_id=w.match_id, seq=w.seq, seat=w.action[0], command=w.action[1],
-                        source=w.action[2], created_at=now) for w, now in items if w.action]
-        if actions:
-            conn.execute(insert(ActionRow), actions)
-        snapshots = [dict(match_id=w.match_id, seq=w.seq, state=w.snapshot, created_at=now)
-                     for w, now in items if w.snapshot is not None]
-        if snapshots:
-            conn.execute(insert(SnapshotRow), snapshots)
+        _INSERT_ACTION.run(conn, [
+            dict(match_id=w.match_id, seq=w.seq, seat=w.action[0], command=w.action[1],
+                 source=w.action[2], created_at=now) for w, now in items if w.action])
+        _INSERT_SNAPSHOT.run(conn, [
+            dict(match_id=w.match_id, seq=w.seq, state=w.snapshot, created_at=now)
+            for w, now in items if w.snapshot is not None])
         outbox = [dict(match_id=w.match_id, seq=w.seq, audience=m.audience, text=m.text,
                        payload=m.payload, created_at=now, attempts=0)
                   for w, now in items for m in w.outbox]
-        all_ids: list[int] = []
-        if outbox:
-            result = conn.execute(
-                insert(OutboxRow).returning(OutboxRow.id, sort_by_parameter_order=True), outbox)
-            all_ids = [int(i) for i in result.scalars().all()]
-        clocks_new = [dict(match_id=w.match_id, prompt_key=c.key, seat=c.seat,
-                           started_at=c.started_at, limit_at=c.limit_at,
-                           deadline_at=c.deadline_at, reminders_sent=c.reminders_sent,
-                           status=c.status) for w, _ in items for c in w.clocks_new]
-        if clocks_new:
-            conn.execute(insert(DeadlineRow), clocks_new)
-        clocks_changed = [dict(m=w.match_id, k=c.key, s=c.started_at, l=c.limit_at,
-                               d=c.deadline_at, r=c.reminders_sent, st=c.status)
-                          for w, _ in items for c in w.clocks_changed]
-        if clocks_changed:
-            conn.execute(
-                update(DeadlineRow)
-                .where(DeadlineRow.match_id == bindparam("m"), DeadlineRow.prompt_key == bindparam("k"))
-                .values(started_at=bindparam("s"), limit_at=bindparam("l"),
-                        deadline_at=bindparam("d"), reminders_sent=bindparam("r"),
-                        status=bindparam("st")),
-                clocks_changed)
+        all_ids = _insert_outbox(conn, outbox)
+        _INSERT_DEADLINE.run(conn, [
+            dict(match_id=w.match_id, prompt_key=c.key, seat=c.seat, started_at=c.started_at,
+                 limit_at=c.limit_at, deadline_at=c.deadline_at,
+                 reminders_sent=c.reminders_sent, status=c.status)
+            for w, _ in items for c in w.clocks_new])
+        _UPDATE_DEADLINE.run(conn, [
+            dict(key_match_id=w.match_id, key_prompt_key=c.key, set_started_at=c.started_at,
+                 set_limit_at=c.limit_at, set_deadline_at=c.deadline_at,
+                 set_reminders_sent=c.reminders_sent, set_status=c.status)
+            for w, _ in items for c in w.clocks_changed])
         by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for w, now in items:
             fields = dict(w.match_fields, updated_at=now)
             if w.action is not None:
                 fields["action_count"] = w.seq
             by_fields.setdefault(tuple(sorted(fields)), []).append(
-                {"b_id": w.match_id, **{f"b_{k}": v for k, v in fields.items()}})
+                {"key_id": w.match_id, **{f"set_{k}": v for k, v in fields.items()}})
         for keys, rows in by_fields.items():
-            conn.execute(
-                update(MatchRow).where(MatchRow.id == bindparam("b_id"))
-                .values({k: bindparam(f"b_{k}") for k in keys}), rows)
+            _update_match(keys).run(conn, rows)
         out: list[list[int]] = []
         position = 0
         for w, _ in items:
@@ -337,6 +324,38 @@ class Repository:
                 conn.execute(insert(ServiceStateRow), dict(
                     key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
         await self.writer.run(write)
+
+
+_INSERT_ACTION = insert_of(ActionRow.__table__,
+                           ["match_id", "seq", "seat", "command", "source", "created_at"])
+_INSERT_SNAPSHOT = insert_of(SnapshotRow.__table__, ["match_id", "seq", "state", "created_at"])
+_OUTBOX_COLUMNS = ["match_id", "seq", "audience", "text", "payload", "created_at", "attempts"]
+_INSERT_OUTBOX_WITH_ID = insert_of(OutboxRow.__table__, ["id", *_OUTBOX_COLUMNS])
+_INSERT_DEADLINE = insert_of(DeadlineRow.__table__, [
+    "match_id", "prompt_key", "seat", "started_at", "limit_at", "deadline_at", "reminders_sent",
+    "status"])
+_UPDATE_DEADLINE = update_of(DeadlineRow.__table__, ["match_id", "prompt_key"], [
+    "started_at", "limit_at", "deadline_at", "reminders_sent", "status"])
+
+
+@cache
+def _update_match(columns: tuple[str, ...]) -> Bulk:
+    return update_of(MatchRow.__table__, ["id"], list(columns))
+
+
+def _insert_outbox(conn: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert outbox rows; return their ids in order. On SQLite the single writer numbers them
+    itself (one bulk insert, no RETURNING); elsewhere the database does, with RETURNING."""
+    if not rows:
+        return []
+    if conn.dialect.name == "sqlite":
+        first = int(conn.exec_driver_sql("SELECT coalesce(max(id), 0) FROM outbox").scalar_one()) + 1
+        ids = list(range(first, first + len(rows)))
+        _INSERT_OUTBOX_WITH_ID.run(conn, [dict(row, id=i) for row, i in zip(rows, ids, strict=True)])
+        return ids
+    result = conn.execute(insert(OutboxRow).returning(OutboxRow.id, sort_by_parameter_order=True),
+                          rows)
+    return [int(i) for i in result.scalars().all()]
 
 
 def _clock(c: Any) -> ClockData:

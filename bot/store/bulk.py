@@ -1,0 +1,66 @@
+"""Bulk statements for the group-commit writer, compiled once.
+
+The writer's transaction is the hot path of every move. Building and compiling SQLAlchemy
+statements per transaction costs more than SQLite's work itself, so on SQLite each statement
+is compiled once per dialect and run with `exec_driver_sql` (one executemany, no compile
+step). Values go through the columns' own SQLAlchemy bind processors, so what is stored is
+exactly what SQLAlchemy would store. Other databases use `Connection.execute` as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import bindparam
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql import Executable
+from sqlalchemy.types import TypeEngine
+
+Processor = Callable[[Any], Any] | None
+
+
+class Bulk:
+    """One statement with named bind parameters of known types."""
+
+    def __init__(self, statement: Executable, types: Mapping[str, TypeEngine[Any]]) -> None:
+        self.statement = statement
+        self.types = dict(types)
+        self._compiled: dict[str, tuple[str, list[str], list[Processor]]] = {}
+
+    def _compile(self, dialect: Dialect) -> tuple[str, list[str], list[Processor]]:
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            compiled = self.statement.compile(dialect=dialect)
+            names = list(compiled.positiontup or [])
+            processors = [self.types[n].dialect_impl(dialect).bind_processor(dialect)
+                          for n in names]
+            found = self._compiled[dialect.name] = (compiled.string, names, processors)
+        return found
+
+    def run(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        if not rows:
+            return
+        if conn.dialect.name != "sqlite":
+            conn.execute(self.statement, list(rows))
+            return
+        sql, names, processors = self._compile(conn.dialect)
+        params = [tuple(p(row[n]) if p else row[n] for n, p in zip(names, processors, strict=True))
+                  for row in rows]
+        conn.exec_driver_sql(sql, params)
+
+
+def insert_of(table: Any, columns: Sequence[str]) -> Bulk:
+    """INSERT INTO table (columns) VALUES (:column, ...)."""
+    cols = {c: table.c[c] for c in columns}
+    statement = table.insert().values({c: bindparam(c, type_=col.type) for c, col in cols.items()})
+    return Bulk(statement, {c: col.type for c, col in cols.items()})
+
+
+def update_of(table: Any, keys: Sequence[str], columns: Sequence[str]) -> Bulk:
+    """UPDATE table SET column = :set_column ... WHERE key = :key_key AND ..."""
+    where = [table.c[k] == bindparam(f"key_{k}", type_=table.c[k].type) for k in keys]
+    values = {c: bindparam(f"set_{c}", type_=table.c[c].type) for c in columns}
+    types = {f"key_{k}": table.c[k].type for k in keys}
+    types.update({f"set_{c}": table.c[c].type for c in columns})
+    return Bulk(table.update().where(*where).values(values), types)

@@ -1,0 +1,49 @@
+"""What the group-commit writer stores reads back exactly (SQLite fast path and all)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.store.database import create_engine
+from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
+
+
+async def test_every_kind_of_row_round_trips(db_url):
+    engine = create_engine(db_url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, 20, 0, 0, 123456, tzinfo=UTC)
+    match_id = await repo.create_match(game="duel", settings={"rounds": 2}, seed="s",
+                                       commitment="c", players=[{"id": "a", "name": "Ä"}],
+                                       transport={"room": 1}, now=now)
+    clock = ClockData(key="r1:s0", seat=0, started_at=now, limit_at=now + timedelta(seconds=30),
+                      deadline_at=now + timedelta(seconds=90), reminders_sent=1)
+    ids = await repo.commit(MatchWrite(
+        match_id, 1, action=(0, {"type": "pick", "number": 4, "elapsed": 1.5}, "player"),
+        snapshot='{"x": 1}', outbox=[OutboxData("public", "hé 🟥7", {"prompts": [{"k": 1}]}),
+                                    OutboxData("seat0", "b")],
+        clocks_new=[clock]), now)
+    assert len(ids) == 2 and ids[1] == ids[0] + 1
+    clock.status, clock.reminders_sent = "armed", 2
+    clock.shifted(timedelta(seconds=5))
+    more = await repo.commit(MatchWrite(match_id, 1, outbox=[OutboxData("umpire", "c")],
+                                        clocks_changed=[clock], match_fields={"status": "paused"}),
+                             now)
+    assert more == [ids[1] + 1]
+    stored = await repo.load_match(match_id)
+    assert stored is not None
+    assert stored.row.status == "paused" and stored.row.action_count == 1
+    assert stored.snapshot == '{"x": 1}' and stored.actions == []
+    (loaded,) = stored.clocks
+    assert loaded == clock and loaded.started_at.tzinfo is not None
+    (action,) = await repo.actions(match_id)
+    assert action.command == {"type": "pick", "number": 4, "elapsed": 1.5}
+    assert action.created_at == now
+    messages = await repo.messages(match_id)
+    assert [(m.id, m.audience, m.text, m.payload) for m in messages] == [
+        (ids[0], "public", "hé 🟥7", {"prompts": [{"k": 1}]}), (ids[1], "seat0", "b", {}),
+        (more[0], "umpire", "c", {})]
+    await repo.mark_delivered(ids, now)
+    assert [m.id for m in await repo.undelivered()] == more
+    await repo.close()
+    await engine.dispose()
