@@ -593,6 +593,9 @@ class DecoderGame(Game[DecoderState]):
             tank.used = True
         me.timer = tank.units
         me.fills[state.turn] = tank.units
+        # The owner's running display of their tanks (issue 6): private, after every turn.
+        events.append(_ev("tanks.status", Audience.to(seat), self._tanks_status_text(state, seat),
+                          seat=seat, turn=state.turn))
         surge = " with Power Surge (the tank stays available)" if c.power_surge else ""
         head = f"{P(seat)} uses {tank.name}{surge}"
         if c.action == "ask":
@@ -860,6 +863,14 @@ class DecoderGame(Game[DecoderState]):
     @staticmethod
     def _timers_text(state: DecoderState) -> str:
         return "Recharge timers: " + ", ".join(timer_token(i, state.seats[i].timer) for i in (0, 1))
+
+    @staticmethod
+    def _tanks_status_text(state: DecoderState, seat: int) -> str:
+        me = state.seats[seat]
+        unused = [tank_token(seat, t.name, t.units) for t in me.tanks if not t.used]
+        used = [tank_token(seat, t.name, t.units) for t in me.tanks if t.used]
+        return (f"Your tanks now. Unused: {'; '.join(unused) or 'none'}. "
+                f"Used: {'; '.join(used) or 'none'}.")
 
     def _tanks_setup_text(self, state: DecoderState, seat: int) -> str:
         me = state.seats[seat]
