@@ -90,6 +90,14 @@ class Settings(BaseSettings):
 
 def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
     """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment."""
-    if config_file is not None:
-        os.environ["UMPIRE_CONFIG"] = config_file
-    return Settings(**overrides)
+    if config_file is None:
+        return Settings(**overrides)
+    previous = os.environ.get("UMPIRE_CONFIG")
+    os.environ["UMPIRE_CONFIG"] = config_file  # read by settings_customise_sources
+    try:
+        return Settings(**overrides)
+    finally:
+        if previous is None:
+            os.environ.pop("UMPIRE_CONFIG", None)
+        else:
+            os.environ["UMPIRE_CONFIG"] = previous

@@ -41,7 +41,7 @@ async def run(settings: Settings, token: str) -> int:
     from bot.store.repository import Repository
     from bot.umpire import MatchService
 
-    engine = create_engine(settings.database.url)
+    engine = create_engine(settings.database.url, echo=settings.database.echo)
     transport = DiscordTransport()
     service = MatchService(Repository(engine), transport, bot_think=settings.bots.think_seconds,
                            snapshot_every=settings.database.snapshot_every,
