@@ -109,3 +109,43 @@ def best_division(offered: Sequence[str], values: Sequence[float], *,
     if not best[1]:
         return [], None, 0.0
     return [cards_of(m, offered) for m in best[1]], best[2], best[0]
+
+
+def best_takes(numbers: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """For each pile sum that allows a division taking something: (the most cards a division
+    into piles of that sum can take, the piles of that division including the set-aside one).
+
+    Exact: for every set-aside pile of the sum, the most cards coverable by disjoint piles of
+    the same sum in the other cards (a memoised search on the lowest free card).
+    """
+    nums = tuple(numbers)
+    by_sum = subsets_by_sum(nums)
+    full = (1 << len(nums)) - 1
+    out: dict[int, tuple[int, int]] = {}
+    for target in sorted(by_sum):
+        masks = by_sum[target]
+        if 2 * target > sum(nums) or len(masks) < 2:
+            continue
+        by_low: dict[int, list[int]] = {}
+        for m in masks:
+            by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
+        memo: dict[int, tuple[int, int]] = {0: (0, 0)}
+
+        def pack(avail: int, by_low: dict[int, list[int]] = by_low,
+                 memo: dict[int, tuple[int, int]] = memo) -> tuple[int, int]:
+            hit = memo.get(avail)
+            if hit is not None:
+                return hit
+            low = avail & -avail
+            best = pack(avail ^ low)
+            for m in by_low.get(low.bit_length() - 1, ()):
+                if m & avail == m:
+                    cards, piles = pack(avail ^ m)
+                    best = max(best, (cards + m.bit_count(), piles + 1))
+            memo[avail] = best
+            return best
+
+        best = max((pack(full ^ aside) for aside in masks), default=(0, 0))
+        if best[1]:
+            out[target] = (best[0], best[1] + 1)
+    return out

@@ -42,6 +42,13 @@ def pair_options(pool: Sequence[str], community: str) -> list[tuple[str, str]]:
     return list(permutations(distinct, 2))
 
 
+def private_card_options(pool: Sequence[str], community: str) -> list[str]:
+    """The cards that can be one of the two private cards (each of them is in some legal
+    pair), lowest number first: what a card menu offers."""
+    return sorted({first for first, _ in pair_options(pool, community)},
+                  key=lambda c: (number(c), c))
+
+
 def can_choose_private(pool: Sequence[str], community: str) -> bool:
     return len({c for c in pool if c != community}) >= 2
 

@@ -21,7 +21,8 @@ import discord
 from bot.discord.components import OrderedSelect, PromptContext, Style
 from bot.discord.games import GameHooks
 from games.devils_deal.cards import number, render
-from games.devils_deal.partition import subsets_by_sum
+from games.devils_deal.partition import best_takes
+from games.devils_deal.rules import private_card_options
 
 TOP_SUMS = 6
 
@@ -63,18 +64,13 @@ def _bet_rows(ctx: PromptContext) -> list[list[Any]]:
     return [row for row in (calls_folds, raise_buttons[:5]) if row]
 
 
-def legal_cards(pool: Sequence[str], community: str) -> list[str]:
-    """The cards a player may pick as a private card: distinct, not the community card."""
-    return sorted({c for c in pool if c != community}, key=lambda c: (number(c), c))
-
-
 def _private_rows(ctx: PromptContext) -> list[list[Any]]:
     live = ctx.live
     if live is None:  # a stale decision: no menu
         return []
     state = live.state
     seat = int(ctx.prompt["seat"])
-    cards = legal_cards(state.pools[seat], state.community or "")
+    cards = private_card_options(state.pools[seat], state.community or "")
     if len(cards) < 2:
         return []
     options = [(render(c), c) for c in cards]
@@ -92,46 +88,6 @@ def components(ctx: PromptContext) -> list[list[Any]] | None:
 
 
 # --- the sum helper ----------------------------------------------------------------------------
-def best_takes(numbers: Sequence[int]) -> dict[int, tuple[int, int]]:
-    """For each pile sum that allows a division taking something: (the most cards a division
-    into piles of that sum can take, the piles of that division including the set-aside one).
-
-    Exact: for every set-aside pile of the sum, the most cards coverable by disjoint piles of
-    the same sum in the other cards (a memoised search on the lowest free card).
-    """
-    nums = tuple(numbers)
-    by_sum = subsets_by_sum(nums)
-    full = (1 << len(nums)) - 1
-    out: dict[int, tuple[int, int]] = {}
-    for target in sorted(by_sum):
-        masks = by_sum[target]
-        if 2 * target > sum(nums) or len(masks) < 2:
-            continue
-        by_low: dict[int, list[int]] = {}
-        for m in masks:
-            by_low.setdefault((m & -m).bit_length() - 1, []).append(m)
-        memo: dict[int, tuple[int, int]] = {0: (0, 0)}
-
-        def pack(avail: int, by_low: dict[int, list[int]] = by_low,
-                 memo: dict[int, tuple[int, int]] = memo) -> tuple[int, int]:
-            hit = memo.get(avail)
-            if hit is not None:
-                return hit
-            low = avail & -avail
-            best = pack(avail ^ low)
-            for m in by_low.get(low.bit_length() - 1, ()):
-                if m & avail == m:
-                    cards, piles = pack(avail ^ m)
-                    best = max(best, (cards + m.bit_count(), piles + 1))
-            memo[avail] = best
-            return best
-
-        best = max((pack(full ^ aside) for aside in masks), default=(0, 0))
-        if best[1]:
-            out[target] = (best[0], best[1] + 1)
-    return out
-
-
 def sum_helper(offered: Sequence[str]) -> str:
     nums = [number(c) for c in offered]
     groups = []
