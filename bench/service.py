@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.gc_tuning import settle_after_start
 from bot.store.database import create_engine
 from bot.store.repository import Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
@@ -69,6 +70,7 @@ async def commands(db: Path, matches: int, think: float) -> dict[str, float]:
     transport = NullTransport()
     service = MatchService(Repository(engine), transport)
     await service.start()
+    settle_after_start()  # as the bot's runner does
     ids = [(await service.start_match(GAME, _players(i), seed=f"b{i}")).id for i in range(matches)]
     latencies: list[float] = []
     start = time.perf_counter()

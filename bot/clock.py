@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import UTC, datetime, timedelta
@@ -41,13 +43,21 @@ def loop_clock(start: datetime | None = None) -> TimeSource:
 
 
 class Scheduler:
-    """Calls `on_due(token)` once each token's time has come. One task serves every match."""
+    """Calls `on_due(token)` once each token's time has come. One task serves every match.
+
+    Due times sit in a heap (stale entries are skipped when they surface), so arming a clock
+    is O(log n) and the task only wakes when the earliest time moves earlier, however many
+    matches are running.
+    """
 
     def __init__(self, now: TimeSource, on_due: Callable[[Hashable], Awaitable[None]]) -> None:
         self._now = now
         self._on_due = on_due
-        self._due: dict[Hashable, datetime] = {}
+        self._due: dict[Hashable, tuple[datetime, int]] = {}
+        self._heap: list[tuple[datetime, int, Hashable]] = []
+        self._counter = itertools.count()
         self._changed = asyncio.Event()
+        self._waiting_until: datetime | None = None  # what the task sleeps towards
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -56,17 +66,38 @@ class Scheduler:
         """Arm (or re-arm) `token` for `when`; None disarms it."""
         if when is None:
             self._due.pop(token, None)
-        else:
-            self._due[token] = when
-        self._changed.set()
+            return
+        current = self._due.get(token)
+        if current is not None and current[0] == when:
+            return
+        number = next(self._counter)
+        self._due[token] = (when, number)
+        heapq.heappush(self._heap, (when, number, token))
+        if len(self._heap) > 2 * len(self._due) + 64:
+            self._compact()
+        if self._waiting_until is None or when < self._waiting_until:
+            self._changed.set()
 
     def clear(self, predicate: Callable[[Hashable], bool]) -> None:
         for token in [t for t in self._due if predicate(t)]:
             del self._due[token]
-        self._changed.set()
 
     def when(self, token: Hashable) -> datetime | None:
-        return self._due.get(token)
+        found = self._due.get(token)
+        return found[0] if found else None
+
+    def _compact(self) -> None:
+        self._heap = [(when, number, token) for token, (when, number) in self._due.items()]
+        heapq.heapify(self._heap)
+
+    def _next(self) -> datetime | None:
+        """The earliest live due time (dropping stale heap entries on the way)."""
+        while self._heap:
+            when, number, token = self._heap[0]
+            if self._due.get(token) == (when, number):
+                return when
+            heapq.heappop(self._heap)
+        return None
 
     def start(self) -> None:
         if self._task is None:
@@ -90,21 +121,25 @@ class Scheduler:
         while not self._stopping:
             self._changed.clear()
             now = self._now()
-            due = [t for t, when in self._due.items() if when <= now]
-            for token in due:
+            while (when := self._next()) is not None and when <= now:
+                _, _, token = heapq.heappop(self._heap)
                 del self._due[token]
                 task = asyncio.create_task(self._fire(token))
                 self._running.add(task)
                 task.add_done_callback(self._running.discard)
-            if self._due:
-                delay = max(0.0, (min(self._due.values()) - self._now()).total_seconds())
-                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
-                # cancellation that arrives as the event is set, and stop() would then hang.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(delay):
-                        await self._changed.wait()
-            else:
-                await self._changed.wait()
+            self._waiting_until = when
+            try:
+                if when is not None:
+                    delay = max(0.0, (when - self._now()).total_seconds())
+                    # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                    # cancellation that arrives as the event is set, and stop() would then hang.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(delay):
+                            await self._changed.wait()
+                else:
+                    await self._changed.wait()
+            finally:
+                self._waiting_until = None
 
     async def _fire(self, token: Hashable) -> None:
         try:

@@ -37,6 +37,7 @@ def main(settings: Settings) -> int:
 async def run(settings: Settings, token: str) -> int:
     from bot.discord.client import UmpireBot
     from bot.discord.transport import DiscordTransport
+    from bot.gc_tuning import settle_after_start
     from bot.store.database import create_engine
     from bot.store.repository import Repository
     from bot.umpire import MatchService
@@ -48,6 +49,7 @@ async def run(settings: Settings, token: str) -> int:
                            heartbeat_seconds=settings.clock.heartbeat_seconds)
     try:
         await service.start()  # migrate, recover active matches, resend the outbox
+        settle_after_start()
         bot = UmpireBot(service, settings, transport)
         async with bot:
             try:

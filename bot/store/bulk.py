@@ -2,9 +2,11 @@
 
 The writer's transaction is the hot path of every move. Building and compiling SQLAlchemy
 statements per transaction costs more than SQLite's work itself, so on SQLite each statement
-is compiled once per dialect and run with `exec_driver_sql` (one executemany, no compile
-step). Values go through the columns' own SQLAlchemy bind processors, so what is stored is
-exactly what SQLAlchemy would store. Other databases use `Connection.execute` as usual.
+is compiled once per dialect and run as one `executemany` on the connection's own DB-API
+cursor (no compile step, no per-statement result set-up; SQLAlchemy still owns the connection
+and its transaction). Values go through the columns' own SQLAlchemy bind processors, so what
+is stored is exactly what SQLAlchemy would store. With `echo` on, statements go through
+`exec_driver_sql` so that they are logged. Other databases use `Connection.execute` as usual.
 """
 
 from __future__ import annotations
@@ -45,9 +47,34 @@ class Bulk:
             conn.execute(self.statement, list(rows))
             return
         sql, names, processors = self._compile(conn.dialect)
-        params = [tuple(p(row[n]) if p else row[n] for n, p in zip(names, processors, strict=True))
-                  for row in rows]
+        pairs = list(zip(names, processors, strict=True))
+        params = [tuple([p(row[n]) if p else row[n] for n, p in pairs]) for row in rows]
+        run_raw(conn, sql, params)
+
+
+def run_raw(conn: Connection, sql: str, params: list[tuple[Any, ...]]) -> None:
+    """executemany on the DB-API cursor of `conn` (inside its transaction)."""
+    if conn.engine.echo:
         conn.exec_driver_sql(sql, params)
+        return
+    cursor = conn.connection.cursor()
+    try:
+        cursor.executemany(sql, params)
+    finally:
+        cursor.close()
+
+
+def scalar_raw(conn: Connection, sql: str) -> Any:
+    """The first column of the first row of a parameterless query, on the DB-API cursor."""
+    if conn.engine.echo:
+        return conn.exec_driver_sql(sql).scalar()
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+        return row[0] if row else None
+    finally:
+        cursor.close()
 
 
 def insert_of(table: Any, columns: Sequence[str]) -> Bulk:

@@ -41,13 +41,19 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def sync_writer_engine(url: str) -> Engine | None:
-    """For an SQLite file: a synchronous engine on the same file for the group-commit writer,
-    which stores a whole batch in one trip to its thread instead of one trip per statement.
+    """For an SQLite file: a synchronous engine on the same file for the group-commit writer
+    (which commits on the event loop, bot/store/writer.py) and its WAL checkpoint thread: two
+    connections, with automatic checkpoints off (bot/store/checkpoint.py says why).
     None for other databases (they write through the async engine)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
-    engine = sa_create_engine(parsed.set(drivername="sqlite+pysqlite"), pool_size=1,
+    engine = sa_create_engine(parsed.set(drivername="sqlite+pysqlite"), pool_size=2,
                               max_overflow=0, connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", _no_autocheckpoint)
     return engine
+
+
+def _no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")

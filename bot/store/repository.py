@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, literal_column, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store.bulk import Bulk, insert_of, update_of
+from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
 from bot.store.database import sync_writer_engine
 from bot.store.migrate import migrate
 from bot.store.models import (
@@ -294,8 +294,7 @@ class Repository:
         self._delivered = []
 
         def apply(conn: Connection) -> None:
-            conn.execute(update(OutboxRow).where(OutboxRow.id.in_(ids))
-                         .values(delivered_at=now, attempts=OutboxRow.attempts + 1))
+            _MARK_DELIVERED.run(conn, [{"key_id": i, "set_delivered_at": now} for i in ids])
 
         def undo() -> None:
             self._delivered[:0] = ids
@@ -338,6 +337,13 @@ _UPDATE_DEADLINE = update_of(DeadlineRow.__table__, ["match_id", "prompt_key"], 
     "started_at", "limit_at", "deadline_at", "reminders_sent", "status"])
 
 
+_MARK_DELIVERED = Bulk(
+    update(OutboxRow).where(OutboxRow.id == bindparam("key_id", type_=OutboxRow.id.type))
+    .values(delivered_at=bindparam("set_delivered_at", type_=OutboxRow.delivered_at.type),
+            attempts=OutboxRow.attempts + literal_column("1")),
+    {"key_id": OutboxRow.id.type, "set_delivered_at": OutboxRow.delivered_at.type})
+
+
 @cache
 def _update_match(columns: tuple[str, ...]) -> Bulk:
     return update_of(MatchRow.__table__, ["id"], list(columns))
@@ -349,7 +355,7 @@ def _insert_outbox(conn: Connection, rows: list[dict[str, Any]]) -> list[int]:
     if not rows:
         return []
     if conn.dialect.name == "sqlite":
-        first = int(conn.exec_driver_sql("SELECT coalesce(max(id), 0) FROM outbox").scalar_one()) + 1
+        first = int(scalar_raw(conn, "SELECT coalesce(max(id), 0) FROM outbox")) + 1
         ids = list(range(first, first + len(rows)))
         _INSERT_OUTBOX_WITH_ID.run(conn, [dict(row, id=i) for row, i in zip(rows, ids, strict=True)])
         return ids

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.store.database import create_engine
@@ -43,7 +47,40 @@ async def test_every_kind_of_row_round_trips(db_url):
     assert [(m.id, m.audience, m.text, m.payload) for m in messages] == [
         (ids[0], "public", "hé 🟥7", {"prompts": [{"k": 1}]}), (ids[1], "seat0", "b", {}),
         (more[0], "umpire", "c", {})]
-    await repo.mark_delivered(ids, now)
+    later = now + timedelta(seconds=2)
+    await repo.mark_delivered(ids, later)
     assert [m.id for m in await repo.undelivered()] == more
+    assert [m.delivered_at for m in await repo.messages(match_id)] == [later, later, None]
+    await repo.close()
+    await engine.dispose()
+
+
+async def test_the_wal_is_checkpointed_off_the_loop_and_the_writer_never_checkpoints(tmp_path):
+    """The writer's connection has automatic checkpoints off (they would stall the loop);
+    the checkpoint thread copies committed pages into the database file."""
+    path = tmp_path / "umpire.db"
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, tzinfo=UTC)
+    match_id = await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                       players=[], transport={}, now=now)
+    for seq in range(1, 41):
+        await repo.commit(MatchWrite(match_id, seq, action=(0, {"type": "pick"}, "player"),
+                                     outbox=[OutboxData("public", "x" * 500)]), now)
+    writer_conn = repo.writer._writer_connection().connection.driver_connection
+    assert writer_conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    checkpointer = repo.writer.checkpointer
+    assert checkpointer is not None
+    for _ in range(200):  # the thread checkpoints within its interval (0.5 s)
+        if checkpointer.checkpoints:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(checkpointer.interval + 0.2)  # and catches up with the last commits
+    # Copy the database file alone (without its -wal): what is in it was checkpointed.
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(path, copy)
+    with contextlib.closing(sqlite3.connect(copy)) as conn:
+        assert conn.execute("SELECT count(*) FROM actions").fetchone() == (40,)
     await repo.close()
     await engine.dispose()
