@@ -133,16 +133,17 @@ async def create_match_channels(
                          created=created)
 
 
-async def lock_match_channels(client: discord.Client | None, match: MatchInfo) -> None:
+async def lock_match_channels(client: discord.Client | None, match: MatchInfo) -> bool:
     """Read-only once the match has ended: players (and, in channels the bot created,
-    everyone) may no longer send; the channels stay for the record."""
+    everyone) may no longer send; the channels stay for the record. False when the server is
+    not known (yet); a channel that cannot be edited is logged and skipped."""
     if client is None:
-        return
+        return False
     data = match.transport
     created = set(data.get("created") or [])
     guild = client.get_guild(int(data.get("guild") or 0))
     if guild is None:
-        return
+        return False
     members = [guild.get_member(int(p.id.split(":", 1)[1])) for p in match.players
                if p.bot is None and p.id.startswith("discord:")]
     for key in ("room", "table0", "table1"):
@@ -165,3 +166,4 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo) -
             await channel.edit(overwrites=overwrites, reason="umpire: the match has ended")
         except discord.HTTPException as exc:
             log.warning("could not make channel %s read-only: %s", channel.id, exc)
+    return True

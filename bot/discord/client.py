@@ -66,6 +66,9 @@ class UmpireBot(commands.Bot):
         self.index_matches()
         self.transport.ready.set()
         log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
+        closed = await self.transport.close_ended()
+        if closed:
+            log.info("closed the channels of %d match(es) that ended while they were open", closed)
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         if isinstance(error, commands.CommandNotFound):

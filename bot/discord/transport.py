@@ -25,7 +25,7 @@ from discord.http import handle_message_parameters
 from bot.discord.components import build_view, notes_for
 from bot.discord.render import render, seat_mentions, split
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, TransportError
+from bot.transport import MatchInfo, PlayerRef, TransportError
 
 if TYPE_CHECKING:
     from bot.umpire import MatchService
@@ -119,14 +119,43 @@ class DiscordTransport:
     def _after_send(self, match: MatchInfo) -> None:
         service = self.service
         live = service.matches.get(match.id) if service else None
-        if live is None or live.status not in ENDED or match.id in self._locked:
+        if live is None or live.status not in ENDED:
+            return
+        self._close_in_background(match)
+
+    def _close_in_background(self, match: MatchInfo) -> None:
+        if match.id in self._locked:
             return
         self._locked.add(match.id)
-        from bot.discord.channels import lock_match_channels
-
-        task = asyncio.create_task(lock_match_channels(self.client, match), name=f"lock-{match.id}")
+        task = asyncio.create_task(self._close(match), name=f"lock-{match.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _close(self, match: MatchInfo) -> None:
+        """Make the match's channels read-only, then record that it is done (`closed` in the
+        match's transport data) so that a restart does not do it again."""
+        from bot.discord.channels import lock_match_channels
+
+        if not await lock_match_channels(self.client, match):
+            self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
+            return
+        if self.service is not None:
+            await self.service.repo.set_transport(match.id, {**match.transport, "closed": True})
+
+    async def close_ended(self) -> int:
+        """Close the channels of every ended match that still has them open: the bot stopped
+        between a match's last message and closing its channels. Called once connected;
+        returns how many matches it closed."""
+        if self.service is None:
+            return 0
+        rows = [row for row in await self.service.repo.ended_with_open_places()
+                if row.transport.get("room")]  # played on Discord
+        for row in rows:
+            self._close_in_background(MatchInfo(
+                id=row.id, game=row.game, transport=dict(row.transport),
+                players=tuple(PlayerRef.from_json(p) for p in row.players)))
+        await self.wait_idle()
+        return len(rows)
 
     async def wait_idle(self) -> None:
         """Wait for background work (locking channels); for shutdown and tests."""

@@ -30,6 +30,7 @@ from bot.store.models import (
 from bot.store.writer import BatchWriter, Extra
 
 ACTIVE_STATUSES = ("active", "paused")
+ENDED_STATUSES = ("finished", "aborted")
 HEARTBEAT_KEY = "heartbeat"
 
 
@@ -245,6 +246,17 @@ class Repository:
     async def list_matches(self, limit: int = 50) -> list[MatchRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id.desc()).limit(limit))).all()
+        return [MatchRow(**r._mapping) for r in rows]
+
+    async def ended_with_open_places(self, flag: str = "closed") -> list[MatchRow]:
+        """Ended (finished or aborted) matches whose transport data has no true `flag`: their
+        places (e.g. Discord channels) were never closed, say because the bot stopped between
+        the last message and closing them."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(MatchRow).where(MatchRow.status.in_(ENDED_STATUSES),
+                                       MatchRow.transport[flag].as_boolean().is_not(True))
+                .order_by(MatchRow.id))).all()
         return [MatchRow(**r._mapping) for r in rows]
 
     async def set_transport(self, match_id: int, transport: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot import pg_server
 from tests.bot.conftest import ANN, BOB
+from tests.bot.test_store import check_ended_matches_with_open_places
 from tests.support.transport import RecordingTransport
 
 pytestmark = pytest.mark.skipif(not pg_server.available(),
@@ -91,3 +92,7 @@ async def test_refusals_and_text_moves_on_postgres(pg_url: str):
     assert [a.command["number"] for a in actions] == [5, 6]
     await service.stop()
     await engine.dispose()
+
+
+async def test_ended_matches_with_open_places_on_postgres(pg_url: str):
+    await check_ended_matches_with_open_places(pg_url)

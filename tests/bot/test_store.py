@@ -84,3 +84,26 @@ async def test_the_wal_is_checkpointed_off_the_loop_and_the_writer_never_checkpo
         assert conn.execute("SELECT count(*) FROM actions").fetchone() == (40,)
     await repo.close()
     await engine.dispose()
+
+
+async def check_ended_matches_with_open_places(url: str) -> None:
+    """Only ended matches without the `closed` flag are listed (SQLite and PostgreSQL)."""
+    engine = create_engine(url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, tzinfo=UTC)
+    ids = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                   players=[], transport=transport, now=now)
+           for transport in ({"room": 1}, {"room": 2, "closed": True}, {"room": 3},
+                             {"room": 4, "closed": False})]
+    for match_id, status in zip(ids, ("finished", "finished", "active", "aborted"), strict=True):
+        await repo.commit(MatchWrite(match_id, 0, match_fields={"status": status}), now)
+    assert [m.id for m in await repo.ended_with_open_places()] == [ids[0], ids[3]]
+    await repo.set_transport(ids[0], {"room": 1, "closed": True})
+    assert [m.id for m in await repo.ended_with_open_places()] == [ids[3]]
+    await repo.close()
+    await engine.dispose()
+
+
+async def test_ended_matches_with_open_places(db_url):
+    await check_ended_matches_with_open_places(db_url)

@@ -7,6 +7,7 @@ from collections import Counter
 
 import sqlalchemy as sa
 
+from bot.discord.transport import DiscordTransport
 from bot.store.database import create_engine
 from tests.discord.conftest import (
     World,
@@ -16,6 +17,7 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
+from tests.fake_discord import permissions as P
 
 
 async def play_prompt(world: World, up, match, seat: int) -> None:
@@ -127,3 +129,46 @@ async def _unmark(world: World, ids: list[int]) -> None:
                 f"UPDATE outbox SET delivered_at = NULL WHERE id IN ({','.join(map(str, ids))})"))
     finally:
         await engine.dispose()
+
+
+async def test_channels_left_open_by_a_stop_after_the_end_are_closed_on_the_next_start(
+        world: World, monkeypatch) -> None:
+    """The bot stops between a match's last message and closing its channels: the next start
+    makes them read-only and records it, and the start after that does nothing more."""
+    fake = world.fake
+
+    async def stopped_before_closing(self, match) -> None:
+        return None
+
+    with monkeypatch.context() as patch:
+        patch.setattr(DiscordTransport, "_close", stopped_before_closing)
+        async with umpire(world) as up:
+            match = await start_rps(world, up)
+            await fake.slash_command(world.host, world.general, "match abort", match=match.id)
+            await fake.wait_for(lambda: match.status == "aborted")
+            await up.idle(fake)
+    room, table0 = channel_of(world, match, "public"), channel_of(world, match, "seat0")
+    assert fake.permissions_for(world.alice, room) & P.SEND_MESSAGES
+    assert fake.permissions_for(world.alice, table0) & P.SEND_MESSAGES
+
+    async with umpire(world) as up:
+        await fake.wait_for(lambda: not fake.permissions_for(world.alice, room) & P.SEND_MESSAGES)
+        await up.idle(fake)
+        for user, channel in ((world.alice, room), (world.eve, room), (world.alice, table0),
+                              (world.bob, channel_of(world, match, "seat1"))):
+            assert fake.can_view(user, channel)
+            assert not fake.permissions_for(user, channel) & P.SEND_MESSAGES
+        stored = await up.service.repo.load_match(match.id)
+        assert stored is not None and stored.row.transport.get("closed") is True
+        assert await up.service.repo.ended_with_open_places() == []
+
+    edits_before = _channel_edits(world)
+    async with umpire(world) as up:
+        await fake.wait_for(lambda: up.transport.ready.is_set())
+        assert await up.transport.close_ended() == 0
+        await up.idle(fake)
+    assert _channel_edits(world) == edits_before
+
+
+def _channel_edits(world: World) -> int:
+    return sum(1 for m, p, _ in world.fake.requests if m == "PATCH" and p.startswith("/channels/"))
