@@ -12,7 +12,7 @@ import pytest
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
-from bot.discord.render import render
+from bot.discord.render import render, split
 from bot.discord.transport import DiscordTransport, channel_for
 from bot.live import LiveMatch
 from bot.store.database import create_engine
@@ -94,9 +94,14 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
 
 async def start_rps(world: World, up: Umpire, **options: Any) -> LiveMatch:
     """A host starts an RPS Poker match alice (advantage) vs bob with /match start."""
+    return await start_match(world, up, "rps-poker", **options)
+
+
+async def start_match(world: World, up: Umpire, game: str, **options: Any) -> LiveMatch:
+    """A host starts a match of `game`, alice (advantage) vs bob, with /match start."""
     fake = world.fake
     before = set(up.service.matches)
-    inter = await fake.slash_command(world.host, world.general, "match start", game="rps-poker",
+    inter = await fake.slash_command(world.host, world.general, "match start", game=game,
                                      player1=world.alice, player2=world.bob, **options)
     await fake.wait_for(lambda: set(up.service.matches) - before, 10)
     [match_id] = set(up.service.matches) - before
@@ -119,24 +124,27 @@ def bot_posts(world: World, channel: Channel) -> list[Any]:
 
 async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatch,
                                        extra_ok: bool = False) -> dict[str, int]:
-    """Every outbox message is in its audience's channel exactly once (nonce = outbox id),
-    with the rendered text; nothing else from the outbox anywhere else."""
+    """Every outbox message is in its audience's channel exactly once (nonce = outbox id; a
+    text over 2,000 characters as its parts, nonces `<id>.1`, ...), with the rendered text;
+    nothing else from the outbox anywhere else. Returns the messages per audience."""
     outbox = await up.service.repo.messages(match.id)
     counts = {}
     for audience in ("public", "seat0", "seat1", "umpire"):
         if channel_for(match.transport, audience) is None:
             continue
         channel = channel_of(world, match, audience)
-        expected = [(str(m.id), render(m.text, match.players)) for m in outbox
-                    if m.audience == audience]
+        expected = [(f"{m.id}.{i}" if i else str(m.id), part) for m in outbox
+                    if m.audience == audience
+                    for i, part in enumerate(split(render(m.text, match.players)))]
         ids = {m_id for m_id, _ in expected}
         posts = bot_posts(world, channel)
         got = [(m.nonce, m.content) for m in posts if m.nonce in ids]
         assert got == expected, f"{audience}: channel differs from the outbox"
         others = [m for m in posts if m.nonce not in ids]
         all_ids = {str(m.id) for m in outbox}
-        assert not [m for m in others if m.nonce in all_ids], f"{audience}: foreign outbox message"
+        assert not [m for m in others if str(m.nonce).split(".")[0] in all_ids], \
+            f"{audience}: foreign outbox message"
         if not extra_ok:
             assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
-        counts[audience] = len(got)
+        counts[audience] = sum(1 for m_id, _ in got if "." not in str(m_id))
     return counts
