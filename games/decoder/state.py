@@ -116,3 +116,16 @@ class DecoderState(BaseModel):
         if self.history and self.history[-1].number == self.turn and self.phase == "play":
             return self.history[-1]
         return None
+
+    def mark_named(self, letter: str) -> None:
+        """Remember that a letter was named in public (it is no longer anyone's secret)."""
+        if letter not in self.named:
+            self.named.append(letter)
+
+    def reveal_tile(self, seat: int, letter: str) -> None:
+        """A seat loses a tile from its hand: guessed by the opponent or given up."""
+        me = self.seats[seat]
+        me.hand.remove(letter)
+        me.lost += 1
+        self.revealed.append(letter)
+        self.mark_named(letter)

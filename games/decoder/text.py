@@ -7,8 +7,13 @@ only appear in text because the engine rendered that secret.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.core.contract import seat_name
 from games.decoder.settings import ITEM_TITLES, Items
+
+if TYPE_CHECKING:
+    from games.decoder.state import DecoderState
 
 
 def units_text(units: int) -> str:
@@ -51,3 +56,22 @@ CLUE_MEANING = {
     "ODD": "is the count odd",
     "TWO": "is the count exactly 2",
 }
+
+
+def timers_text(state: DecoderState) -> str:
+    return "Recharge timers: " + ", ".join(timer_token(i, state.seats[i].timer) for i in (0, 1))
+
+
+def tanks_status_text(state: DecoderState, seat: int) -> str:
+    """The owner's running display of their tanks, used and unused."""
+    me = state.seats[seat]
+    unused = [tank_token(seat, t.name, t.units) for t in me.tanks if not t.used]
+    used = [tank_token(seat, t.name, t.units) for t in me.tanks if t.used]
+    return (f"Your tanks now. Unused: {'; '.join(unused) or 'none'}. "
+            f"Used: {'; '.join(used) or 'none'}.")
+
+
+def tanks_setup_text(state: DecoderState, seat: int) -> str:
+    me = state.seats[seat]
+    return "Your timer tanks: " + "; ".join(
+        f"{tank_token(seat, t.name, t.units)} ({t.seconds} s)" for t in me.tanks) + "."

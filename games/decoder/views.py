@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from games.core.contract import seat_name
+from games.decoder.letters import render_letters
 from games.decoder.settings import Items
 from games.decoder.state import DecoderState, Offer, TurnRecord
 from games.decoder.text import extra_token, tank_token
@@ -100,3 +102,21 @@ def build_view(game: DecoderGame, state: DecoderState, seat: int | None) -> Deco
         view.fills = dict(me.fills)
         view.setup_seconds_left = me.setup_left if state.phase == "selection" else None
     return view
+
+
+def describe(view: DecoderView, seat: int | None) -> str:
+    """For a player: their hand and their tanks (used/unused, with recharge times, as the
+    seed lets them ask any time); for everyone: banks, hand sizes, revealed letters."""
+    lines: list[str] = []
+    if seat is not None:
+        if view.hand:
+            lines.append(f"Your hand: {render_letters(view.hand)}")
+        lines.append("Your tanks: " + "; ".join(t.label for t in view.players[seat].tanks))
+    for pv in view.players:
+        tiles = "not chosen yet" if pv.hand_size is None else f"{pv.hand_size} tiles"
+        lines.append(f"{seat_name(pv.seat)}: time bank {pv.bank} s, hand {tiles}.")
+    if view.revealed:
+        lines.append("Revealed letters: " + ", ".join(view.revealed))
+    if view.used_words:
+        lines.append("Used words: " + ", ".join(view.used_words))
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""Setup, second part: letter selection. Extra tiles are earned by comparing tanks, initial tiles
+dealt, extra tiles drawn by the chosen rarities, hands kept; then the first turn begins."""
+
+from __future__ import annotations
+
+from games.core.contract import Event
+from games.decoder import rules
+from games.decoder.commands import ChooseHand, ChooseRarities
+from games.decoder.events import PUBLIC, UMPIRE, P, ev, tell, tell_and_log
+from games.decoder.letters import INITIAL, RARITIES, RARITY_ORDER, render_letters
+from games.decoder.state import DecoderState
+from games.decoder.text import extra_token, seconds_text, tank_token, timers_text
+
+
+def start_selection(state: DecoderState, events: list[Event]) -> None:
+    state.phase = "selection"
+    a, b = state.seats
+    for me, them in ((a, b), (b, a)):
+        for mine, theirs in zip(me.tanks, them.tanks, strict=True):
+            mine.extra_tile = rules.earns_extra_tile(mine.units, theirs.units)
+        me.extra_count = sum(t.extra_tile for t in me.tanks)
+    pool = {r: list(letters) for r, letters in RARITIES.items()}
+    for me in state.seats:
+        for rarity in RARITY_ORDER:
+            me.initial += draw(state, pool[rarity], INITIAL[rarity])
+    events.append(ev("setup.selection", PUBLIC,
+                     f"Puzzle times are locked. Letter selection begins "
+                     f"({seconds_text(state.settings.setup_time)} each)."))
+    for seat, me in enumerate(state.seats):
+        me.private_letters = sorted(set(me.private_letters) | set(me.initial))
+        earned = [extra_token(t.name) for t in me.tanks if t.extra_tile]
+        text = ("Your tanks: " + "; ".join(tank_token(seat, t.name, t.units) for t in me.tanks) + ". "
+                + (f"You earned {len(earned)} extra tile(s): " + ", ".join(earned) + ". "
+                   if earned else "You earned no extra tiles. ")
+                + f"Your initial tiles: {render_letters(me.initial)}.")
+        tell_and_log(seat, "setup.deal", text, events)
+        if me.extra_count == 0:
+            set_hand(state, seat, list(me.initial), events)
+    maybe_start_play(state, events)
+
+
+def remaining_pool(state: DecoderState) -> dict[str, list[str]]:
+    """The letters of each rarity that neither seat has among its setup tiles."""
+    taken = {ch for me in state.seats for ch in me.setup_letters}
+    return {r: [ch for ch in letters if ch not in taken] for r, letters in RARITIES.items()}
+
+
+def draw(state: DecoderState, pool: list[str], k: int) -> list[str]:
+    """Draw `k` letters at random from `pool` (removing them), sorted."""
+    picked = state.chance.sample(pool, k)
+    for ch in picked:
+        pool.remove(ch)
+    return sorted(picked)
+
+
+def apply_choose_rarities(state: DecoderState, seat: int, c: ChooseRarities,
+                          events: list[Event]) -> None:
+    me = state.seats[seat]
+    me.rarities = (c.common, c.uncommon, c.rare)
+    pool = remaining_pool(state)
+    extras: list[str] = []
+    for rarity, n in zip(RARITY_ORDER, me.rarities, strict=True):
+        extras += draw(state, pool[rarity], n)
+    me.extras = extras
+    me.private_letters = sorted(set(me.private_letters) | set(extras))
+    text = (f"Extra tiles ({rules.describe_rarities(me.rarities)}): {render_letters(extras)}. "
+            f"All your tiles: {render_letters(me.setup_letters)}.")
+    tell_and_log(seat, "setup.extras", text, events)
+    events.append(ev("setup.rarities", PUBLIC, f"{P(seat)} has chosen the rarities."))
+
+
+def apply_choose_hand(state: DecoderState, seat: int, c: ChooseHand,
+                      events: list[Event]) -> None:
+    set_hand(state, seat, list(c.letters), events)
+    events.append(ev("setup.hand", PUBLIC, f"{P(seat)} has chosen their hand."))
+    maybe_start_play(state, events)
+
+
+def set_hand(state: DecoderState, seat: int, letters: list[str], events: list[Event]) -> None:
+    me = state.seats[seat]
+    me.hand = sorted(letters)
+    me.hand_chosen = True
+    tell(seat, "setup.hand", f"Your hand: {render_letters(me.hand)}.", events)
+    events.append(ev("setup.hand", UMPIRE, f"{P(seat)}'s hand: {render_letters(me.hand)}."))
+
+
+def maybe_start_play(state: DecoderState, events: list[Event]) -> None:
+    """Once both hands are chosen, seat 0 makes the first turn."""
+    if state.phase != "selection" or not all(s.hand_chosen for s in state.seats):
+        return
+    state.phase = "play"
+    state.turn = 1
+    state.active = 0
+    state.step = "turn"
+    events.append(ev("play.start", PUBLIC,
+                     f"Both hands are chosen: the match begins. {P(0)} makes the first turn."))
+    events.append(ev("play.timers", UMPIRE, timers_text(state)))
