@@ -32,10 +32,14 @@ def compose(
     *,
     header: Sequence[tuple[str, str]] = (),
     footer: Sequence[tuple[str, str]] = (),
+    status: str | None = None,
 ) -> list[OutboxData]:
     """Group everything one step produced into one message per audience.
 
     `header` / `footer` are extra (audience, line) pairs, e.g. the match start or end notice.
+    `status` is the game's public status line as of this step (`Game.status`): it rides in
+    every player-facing message's payload, so a transport shows the figures of the message's
+    own moment even if it is delivered (or resent) later.
     """
     lines: dict[str, list[str]] = {a: [] for a in AUDIENCES}
     for audience, line in header:
@@ -67,7 +71,11 @@ def compose(
     out: list[OutboxData] = []
     for audience in AUDIENCES:
         if lines[audience]:
-            payload = {"prompts": prompt_payload[audience]} if prompt_payload[audience] else {}
+            payload: dict[str, object] = {}
+            if prompt_payload[audience]:
+                payload["prompts"] = prompt_payload[audience]
+            if status and audience != "umpire":
+                payload["status"] = status
             out.append(OutboxData(audience=audience, text="\n".join(lines[audience]),
                                   payload=payload))
     return out

@@ -265,8 +265,10 @@ class MatchService:
             fields.update(status="finished", result=match.result, ended_at=now)
             footer.append(("public", outcome_line(outcome, match.seed)))
         seq = match.seq + (1 if action else 0)
+        status = match.game.status(match.state) if outcome is None else None
         write = MatchWrite(match.id, seq, outbox=compose(events, new_prompts, clocks,
-                                                         header=header, footer=footer),
+                                                         header=header, footer=footer,
+                                                         status=status),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
         if action is not None:
             seat, command, source = action

@@ -124,8 +124,9 @@ def build_view(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
 
 
 def notes_for(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
-              live: LiveMatch | None, audience: str) -> list[str]:
-    """The game's helper notes for a message: per prompt (`note`), then its `status`."""
+              live: LiveMatch | None, status: str | None) -> list[str]:
+    """The game's helper notes for a message: per prompt (`note`), then the game's status
+    line as of the message's moment (stored with it, `Game.status`)."""
     hooks = hooks_for(game)
     out: list[str] = []
     if hooks.note is not None:
@@ -134,10 +135,8 @@ def notes_for(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
             text = _safely(hooks.note, ctx)
             if text:
                 out.append(text)
-    if hooks.status is not None and live is not None and live.status in ("active", "paused"):
-        text = _safely(hooks.status, live, audience)
-        if text:
-            out.append(text)
+    if status:
+        out.append(status)
     return out
 
 

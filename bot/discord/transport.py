@@ -65,7 +65,7 @@ class DiscordTransport:
         prompts = list(message.payload.get("prompts") or [])
         live = self.service.matches.get(match.id) if self.service is not None else None
         view = build_view(match.id, match.game, prompts, live) if prompts else None
-        notes = notes_for(match.id, match.game, prompts, live, message.audience)
+        notes = notes_for(match.id, match.game, prompts, live, message.payload.get("status"))
         embeds = [discord.Embed(description=render("\n".join(notes), match.players)[:4096],
                                 colour=discord.Colour.dark_grey())] if notes else []
         mentions = discord.AllowedMentions(

@@ -233,6 +233,12 @@ class Game(ABC, Generic[StateT]):
         Default: the seat's view, field by field; games may override with a nicer summary."""
         return describe_model(self.view(state, seat))
 
+    def status(self, state: StateT) -> str | None:
+        """A short public status line (e.g. Decoder's time banks) that goes with every message
+        of a running match, as of that message's moment; None for none. Public information
+        only: the conformance harness checks it for secrets."""
+        return None
+
     @abstractmethod
     def secrets(self, state: StateT) -> list[Secret]:
         """Hidden information now, for the leak checks of the conformance harness."""

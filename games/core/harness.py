@@ -77,6 +77,7 @@ def _visible_text(game: Game, state: BaseModel, events: Sequence[Event], prompts
             parts.extend(p.choices)  # buttons are seen where the decision is made
     parts.append(game.view(state, viewer).model_dump_json())
     parts.append(game.describe(state, viewer))
+    parts.append(game.status(state) or "")
     return "\n".join(parts)
 
 

@@ -83,6 +83,9 @@ class DecoderGame(Game[DecoderState]):
     def view(self, state: DecoderState, seat: int | None) -> BaseModel:
         return views.build_view(self, state, seat)
 
+    def status(self, state: DecoderState) -> str | None:
+        return views.status_line(state)
+
     def secrets(self, state: DecoderState) -> list[Secret]:
         return audit.secrets(state)
 

@@ -10,7 +10,7 @@ from games.core.contract import seat_name
 from games.decoder.letters import render_letters
 from games.decoder.settings import Items
 from games.decoder.state import DecoderState, Offer, TurnRecord
-from games.decoder.text import extra_token, tank_token
+from games.decoder.text import extra_token, seconds_text, tank_token
 
 if TYPE_CHECKING:
     from games.decoder.engine import DecoderGame
@@ -120,3 +120,11 @@ def describe(view: DecoderView, seat: int | None) -> str:
     if view.used_words:
         lines.append("Used words: " + ", ".join(view.used_words))
     return "\n".join(lines)
+
+
+def status_line(state: DecoderState) -> str | None:
+    """Both time banks during the play (public: each bank is announced as it is charged)."""
+    if state.phase != "play":
+        return None
+    banks = " · ".join(f"{seat_name(i)} {seconds_text(s.bank)}" for i, s in enumerate(state.seats))
+    return f"⏳ Time banks: {banks}"

@@ -99,3 +99,29 @@ async def test_responding_player_loses_when_their_bank_runs_out(memory_service):
     assert match.status == "active"
     await asyncio.sleep(1)
     assert match.status == "finished" and match.result["winner"] == prompt.seat
+
+
+async def test_each_message_carries_the_time_banks_of_its_own_moment(memory_service):
+    """The public status line (`Game.status`) is stored with each message when it is made,
+    so a message delivered (or resent) later still shows the figures of its moment."""
+    service, transport, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="clock-status")
+    await service.delivery.drain()
+    assert all("status" not in m.payload for _, m in transport.sent), "none during setup"
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    await service.delivery.drain()
+    first_turn = [m for _, m in transport.sent if m.audience == "public"][-1]
+    assert first_turn.payload["status"] == "⏳ Time banks: {P0} 5:00 · {P1} 5:00"
+    sent_before = len(transport.sent)
+    await asyncio.sleep(102)  # 12 s over the turn timer: three 5 s steps of the bank
+    command = match.game.random_command(match.state, prompt, random.Random(1))
+    assert (await service.submit_command(match.id, prompt.seat, command)).accepted
+    await service.delivery.drain()
+    banks = {prompt.seat: "4:45", 1 - prompt.seat: "5:00"}
+    expected = f"⏳ Time banks: {{P0}} {banks[0]} · {{P1}} {banks[1]}"
+    step = [m for _, m in transport.sent[sent_before:] if m.seq == match.seq]
+    assert {m.audience for m in step} >= {"public", "umpire"}
+    for m in step:  # the host log gets none (it is no player's view)
+        assert m.payload.get("status") == (None if m.audience == "umpire" else expected)
+    assert first_turn.payload["status"].endswith("5:00"), "an earlier message keeps its figures"

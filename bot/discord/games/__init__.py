@@ -53,9 +53,6 @@ class GameHooks:
     #: A helper note for one decision, shown under its message (an embed); None for none.
     #: It goes to the decision's audience: secrets only in a private decision's note.
     note: Callable[[PromptContext], str | None] | None = None
-    #: A public status line (e.g. time banks) for a message to `audience` ("public",
-    #: "seat0", ...) while the match runs; None for none.
-    status: Callable[[LiveMatch, str], str | None] | None = None
     #: (label, value) options a `PrivateButton` shows privately to the player of `seat`.
     private_options: Callable[[LiveMatch, Prompt, int], list[Option]] | None = None
 

@@ -9,7 +9,8 @@
   `Unexpected Sabotage` / `Pass`, the tank to sabotage, `No swap` / `Swap X` in the table
   channel; after a wrong guess, `Give up a letter…` answers privately with a menu of the
   clicker's own letters (the hand never shows in the room), and `Insurance` when held.
-- Both time banks under every message of the play (public figures).
+- Both time banks under every message of the play (public figures, as of the message:
+  `Game.status`, stored with the message).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from bot.discord.components import MultiSelect, PrivateButton, PromptContext, St
 from bot.discord.games import GameHooks
 from games.core import Prompt
 from games.decoder.letters import HAND_SIZE
-from games.decoder.text import seconds_text
 
 LABELS = {"ready": "Ready", "no swap": "No swap", "pass": "Pass", "insurance": "Insurance",
           "unexpected sabotage": "Unexpected Sabotage"}
@@ -103,14 +103,6 @@ def note(ctx: PromptContext) -> str | None:
     return None
 
 
-def status(live: Any, audience: str) -> str | None:
-    state = live.state
-    if state.phase != "play" or audience == "umpire":
-        return None
-    banks = " · ".join(f"{{P{i}}} {seconds_text(s.bank)}" for i, s in enumerate(state.seats))
-    return f"⏳ Time banks: {banks}"
-
-
 HOOKS = GameHooks(
     slug="decoder",
     summary=(
@@ -124,6 +116,5 @@ HOOKS = GameHooks(
     short_label=32,
     components=components,
     note=note,
-    status=status,
     private_options=private_options,
 )
