@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -32,6 +33,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.store.checkpoint import WalCheckpointer
 
 log = logging.getLogger(__name__)
+
+#: A transaction on the event loop taking longer than this is logged: every match waited.
+SLOW_COMMIT_SECONDS = 0.1
 
 T = TypeVar("T")
 W = TypeVar("W")
@@ -150,11 +154,16 @@ class BatchWriter(Generic[W]):
             return results
 
         if self.sync_engine is not None:
+            start = time.perf_counter()
             conn = self._writer_connection()
             with conn.begin():
                 results = store(conn)
             if self.checkpointer is not None:
                 self.checkpointer.committed()
+            took = time.perf_counter() - start
+            if took > SLOW_COMMIT_SECONDS:
+                log.warning("a commit of %d writes took %.0f ms on the event loop: the disk is "
+                            "slow, or another process holds the database", len(batch), took * 1000)
             return results
         async with self.engine.begin() as conn:
             return await conn.run_sync(store)

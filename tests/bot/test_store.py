@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from bot.store import writer as writer_module
 from bot.store.database import create_engine
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 
@@ -107,3 +109,17 @@ async def check_ended_matches_with_open_places(url: str) -> None:
 
 async def test_ended_matches_with_open_places(db_url):
     await check_ended_matches_with_open_places(db_url)
+
+
+async def test_a_slow_commit_on_the_loop_is_logged(db_url, monkeypatch, caplog):
+    monkeypatch.setattr(writer_module, "SLOW_COMMIT_SECONDS", 0.0)
+    engine = create_engine(db_url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, tzinfo=UTC)
+    with caplog.at_level(logging.WARNING, logger="bot.store.writer"):
+        await repo.create_match(game="duel", settings={}, seed="s", commitment="c", players=[],
+                                transport={}, now=now)
+    assert any("on the event loop" in r.getMessage() for r in caplog.records)
+    await repo.close()
+    await engine.dispose()
