@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -56,15 +58,19 @@ class BotSpec:
 
 
 class Contestant:
-    """One bot inside a worker: `for_match()` gives the object that plays the next match."""
+    """One bot inside a worker: `for_match()` gives the object that plays the next match.
+
+    `for_match` is the class itself (a fresh instance) or a C-level callable returning the
+    one object, so the match loop pays no Python call for it; `sync` says whether the object
+    wants `arena_sync()` at the end of each match (JavaScript bots).
+    """
 
     def __init__(self, name: str, target: Any, fresh: bool) -> None:
         self.name = name
         self.target = target
         self.fresh = fresh
-
-    def for_match(self) -> Any:
-        return self.target() if self.fresh else self.target
+        self.for_match: Callable[[], Any] = target if fresh else repeat(target).__next__
+        self.sync = callable(getattr(target, "arena_sync", None))
 
     def close(self) -> None:
         close = getattr(self.target, "close", None)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.arena.loader import BotSpec
-from bot.arena.tournament import POINTS, MatchResult
+from bot.arena.tournament import POINTS, Results
 
 
 @dataclass
@@ -26,29 +26,27 @@ class Standing:
         return 100.0 * self.points / (POINTS * self.matches) if self.matches else 0.0
 
 
-def standings(specs: list[BotSpec], results: list[MatchResult]) -> list[Standing]:
+def standings(specs: list[BotSpec], results: Results) -> list[Standing]:
     """Totals per bot, ranked by points (then fewer matches, then name)."""
     table = [Standing(i, s.name) for i, s in enumerate(specs)]
-    for r in results:
-        for side in (0, 1):
-            me, other = r.seats[side], r.seats[1 - side]
-            mine, theirs = r.score[side], r.score[1 - side]
+    for a, b, s0, n in results.tallies():
+        for me, other, mine in ((a, b, s0), (b, a, POINTS - s0)):
             st = table[me]
-            st.points += mine
-            st.matches += 1
-            st.head_to_head[other] = st.head_to_head.get(other, 0) + mine
-            if mine > theirs:
-                st.won += 1
-            elif mine == theirs:
-                st.drawn += 1
+            st.points += mine * n
+            st.matches += n
+            st.head_to_head[other] = st.head_to_head.get(other, 0) + mine * n
+            if 2 * mine > POINTS:
+                st.won += n
+            elif 2 * mine == POINTS:
+                st.drawn += n
             else:
-                st.lost += 1
-        if r.disqualified is not None:
-            table[r.disqualified].disqualified = f"match {r.number + 1}: {r.reason}"
+                st.lost += n
+    for bot, (m, reason) in results.disqualified.items():
+        table[bot].disqualified = f"match {m + 1}: {reason}"
     return sorted(table, key=lambda s: (-s.points, s.matches, s.name))
 
 
-def leaderboard_text(specs: list[BotSpec], results: list[MatchResult], *, seed: int,
+def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
                      rounds: int, jobs: int, seconds: float) -> str:
     table = standings(specs, results)
     width = max(8, *(len(s.name) for s in table))
@@ -80,7 +78,7 @@ def leaderboard_text(specs: list[BotSpec], results: list[MatchResult], *, seed: 
     return "\n".join(lines)
 
 
-def to_json(specs: list[BotSpec], results: list[MatchResult], *, seed: int, rounds: int,
+def to_json(specs: list[BotSpec], results: Results, *, seed: int, rounds: int,
             jobs: int, call_timeout: float, seconds: float) -> dict[str, Any]:
     table = standings(specs, results)
     return {

@@ -22,12 +22,13 @@ import multiprocessing as mp
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import overload
 
 from bot.arena.loader import BotSpec
-from bot.arena.match import Disqualified, match_key, play_match
+from bot.arena.match import Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
 SKIPPED = 255  # a match a worker did not play (one bot already disqualified there)
@@ -39,9 +40,12 @@ class Schedule:
     bots: int
     rounds: int
     pairs: list[tuple[int, int]] = field(init=False)
+    seatings: tuple[tuple[int, int], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.pairs = list(combinations(range(self.bots), 2))
+        # The seats of matches m with the same m % len(seatings): a twin of cycles.
+        self.seatings = (*self.pairs, *((j, i) for i, j in self.pairs))
 
     @property
     def matches(self) -> int:
@@ -49,10 +53,8 @@ class Schedule:
 
     def match(self, m: int) -> tuple[int, int, int]:
         """(bot in seat 0, bot in seat 1, deal number) of match m."""
-        cycle, p = divmod(m, len(self.pairs))
-        i, j = self.pairs[p]
-        deal = cycle // 2
-        return (i, j, deal) if cycle % 2 == 0 else (j, i, deal)
+        deal, k = divmod(m, len(self.seatings))
+        return (*self.seatings[k], deal)
 
 
 @dataclass
@@ -72,16 +74,20 @@ class Watchdog:
         self.limit = limit
         self.beat: list = [0.0, False]  # [start of the call in progress, fired]
         self.patience = 2 * limit + 1.0  # longer than a JS bot's own pipe timeout
+        self.stopped = threading.Event()
         thread = threading.Thread(target=self._run, daemon=True, name="arena-watchdog")
         thread.start()
 
     def _run(self) -> None:
-        while True:
-            time.sleep(max(0.05, self.limit / 4))
+        while not self.stopped.wait(max(0.05, self.limit / 4)):
             start = self.beat[0]
             if start and time.perf_counter() - start > self.patience and not self.beat[1]:
                 self.beat[1] = True
                 _thread.interrupt_main()
+
+    def stop(self) -> None:
+        self.beat[0] = 0.0
+        self.stopped.set()
 
 
 def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: float,
@@ -95,8 +101,11 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
     dead: set[int] = set()
     watchdog = Watchdog(limit)
     beat = watchdog.beat
-    pc = time.perf_counter
-    key, key_deal = b"", -1
+    twin = len(schedule.seatings)
+    # Per seating: (bot in seat 0, bot in seat 1, their makers, their arena_sync flags).
+    seats = [(a, b, contestants[a].for_match, contestants[b].for_match,
+              (contestants[a].sync, contestants[b].sync)) for a, b in schedule.seatings]
+    deal_no, deal = -1, None
     try:
         for chunk in chunks:
             first = chunk * CHUNK
@@ -104,27 +113,25 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
             scores = bytearray()
             dqs: list[tuple] = []
             for m in range(first, last):
-                a, b, deal = schedule.match(m)
-                if a in dead or b in dead:
+                a, b, new0, new1, sync = seats[m % twin]
+                if dead and (a in dead or b in dead):
                     scores.append(SKIPPED)
                     continue
-                if deal != key_deal:
-                    key, key_deal = match_key(seed, deal), deal
+                if m // twin != deal_no:
+                    deal_no = m // twin
+                    deal = Deal(match_key(seed, deal_no))
                 try:
-                    beat[0] = pc()
-                    s0, _ = play_match(contestants[a].for_match(), contestants[b].for_match(),
-                                       key, limit, beat)
-                    beat[0] = 0.0
-                    scores.append(s0)
+                    scores.append(play_match(new0(), new1(), deal, limit, beat, sync))
                 except Disqualified as dq:
-                    beat[0] = 0.0
                     culprit = (a, b)[dq.side]
                     dead.add(culprit)
                     dqs.append((m, culprit, dq.reason))
                     scores.append(POINTS if dq.side == 1 else 0)
                     contestants[culprit].close()
+                beat[0] = 0.0
             emit(chunk, bytes(scores), dqs)
     finally:
+        watchdog.stop()
         for c in contestants:
             c.close()
 
@@ -139,7 +146,7 @@ def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no 
 
 
 def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
-        progress: Callable[[int, int], None] | None = None) -> list[MatchResult]:
+        progress: Callable[[int, int], None] | None = None) -> Results:
     """Play the tournament; return the counted matches in schedule order."""
     schedule = Schedule(len(specs), rounds)
     total_chunks = -(-schedule.matches // CHUNK)
@@ -183,27 +190,76 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
     return _count(schedule, results)
 
 
-def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) -> list[MatchResult]:
-    """Apply the disqualification rule in schedule order and list the counted matches."""
+class Results(Sequence[MatchResult]):
+    """The counted matches of a tournament, in schedule order, kept as one byte per match.
+
+    `scores[m]` is seat 0's score of match m, or SKIPPED when the match is not counted (not
+    played, or after a disqualification of one of its bots). Items are built on demand;
+    `tallies()` sums without building them.
+    """
+
+    def __init__(self, schedule: Schedule, scores: bytearray,
+                 disqualified: dict[int, tuple[int, str]]) -> None:
+        self.schedule = schedule
+        self.scores = scores
+        self.disqualified = disqualified  # bot -> (match, reason)
+        self.culprit = {m: bot for bot, (m, _) in disqualified.items()}
+        self._numbers: list[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.scores) - self.scores.count(SKIPPED)
+
+    def _result(self, m: int) -> MatchResult:
+        a, b, _ = self.schedule.match(m)
+        s0 = self.scores[m]
+        culprit = self.culprit.get(m)
+        return MatchResult(m, (a, b), (s0, POINTS - s0), culprit,
+                           "" if culprit is None else self.disqualified[culprit][1])
+
+    def __iter__(self) -> Iterator[MatchResult]:
+        return (self._result(m) for m, s0 in enumerate(self.scores) if s0 != SKIPPED)
+
+    @overload
+    def __getitem__(self, i: int) -> MatchResult: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[MatchResult]: ...
+
+    def __getitem__(self, i: int | slice) -> MatchResult | list[MatchResult]:
+        if self._numbers is None:
+            self._numbers = [m for m, s0 in enumerate(self.scores) if s0 != SKIPPED]
+        if isinstance(i, slice):
+            return [self._result(m) for m in self._numbers[i]]
+        return self._result(self._numbers[i])
+
+    def tallies(self) -> Iterator[tuple[int, int, int, int]]:
+        """(bot in seat 0, bot in seat 1, seat 0's score, number of counted matches) for
+        every seating and score that occurs."""
+        seatings = self.schedule.seatings
+        for k, (a, b) in enumerate(seatings):
+            column = self.scores[k::len(seatings)]
+            for s0 in range(POINTS + 1):
+                n = column.count(s0)
+                if n:
+                    yield a, b, s0, n
+
+
+def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) -> Results:
+    """Apply the disqualification rule in schedule order: the first disqualification of a
+    bot stands, and none of its later matches count."""
     dq_at: dict[int, tuple[int, str]] = {}
     for _, dqs in results.values():
         for m, bot, reason in dqs:
             if bot not in dq_at or m < dq_at[bot][0]:
                 dq_at[bot] = (m, reason)
-    out = []
-    for chunk in sorted(results):
-        scores, _ = results[chunk]
-        for k, s0 in enumerate(scores):
-            m = chunk * CHUNK + k
-            a, b, _ = schedule.match(m)
-            if s0 == SKIPPED:
-                continue
-            if any(x in dq_at and m > dq_at[x][0] for x in (a, b)):
-                continue  # after a disqualification: not counted
-            culprit = next((x for x in (a, b) if x in dq_at and dq_at[x][0] == m), None)
-            out.append(MatchResult(m, (a, b), (s0, POINTS - s0), culprit,
-                                   dq_at[culprit][1] if culprit is not None else ""))
-    return out
+    scores = bytearray(b"".join(results[c][0] for c in sorted(results)))
+    step = len(schedule.pairs)
+    for bot, (m, _) in dq_at.items():
+        for p, pair in enumerate(schedule.pairs):
+            if bot in pair:
+                start = m + 1 + (p - m - 1) % step  # the pair's first match after m
+                scores[start::step] = bytes([SKIPPED]) * len(range(start, len(scores), step))
+    counted = {bot: at for bot, at in dq_at.items() if scores[at[0]] != SKIPPED}
+    return Results(schedule, scores, counted)
 
 
 def default_jobs() -> int:
