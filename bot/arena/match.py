@@ -30,8 +30,9 @@ from operator import itemgetter
 from time import perf_counter
 from typing import Any
 
-from games.rps_poker.cards import CARDS, INDEX
+from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
+    DRAFT_DEAL,
     DRAFT_ROUNDS,
     GAMES,
     HAND_SIZE,
@@ -52,6 +53,9 @@ _M128, _M40 = (1 << 128) - 1, (1 << 40) - 1
 # JUDGE[a * 900 + b * 30 + base] on card codes: the first two terms by a dict lookup each.
 _J900 = {c: i * 900 for c, i in INDEX.items()}
 _J30 = {c: i * 30 for c, i in INDEX.items()}
+# Calls per draft round and per game: the times are compared with the limit (and the
+# watchdog's beat written) once per round or game.
+CALLS_PER_ROUND = 4
 # (seat, method) of each call site, by the number the loop keeps in `at`.
 _CALLS = ((0, "draft_pick"), (1, "draft_pick"), (0, "draft_receive"), (1, "draft_receive"),
           (0, "main_play"), (1, "main_play"), (0, "main_postprocess"), (1, "main_postprocess"),
@@ -103,62 +107,92 @@ def match_key(tournament_seed: int, deal: int) -> bytes:
                            digest_size=32).digest()
 
 
-def shuffler(key: bytes) -> Callable[[list], None]:
-    """The four shuffles of one deal, in rule order (full deck, deck 0, deck 1, remaining)."""
+def _numbers(key: bytes) -> tuple[int, int, int, int]:
+    """The deal's four uniform numbers, below 30! then three below 10!, as `_Bits` takes them
+    (one hash block is enough unless a draw is rejected)."""
+    pool = int.from_bytes(hashlib.blake2b(b"\0\0\0\0", key=key, digest_size=32).digest(),
+                          "little")
+    r, a, b, c = pool & _M128, pool >> 128 & _M40, pool >> 168 & _M40, pool >> 208 & _M40
+    if r < _LIM30 and a < _LIM10 and b < _LIM10 and c < _LIM10:
+        return r % F30, a % F10, b % F10, c % F10
     bits = _Bits(key)
+    return (bits.take(128, _M128, _LIM30, F30), *(bits.take(40, _M40, _LIM10, F10)
+                                                  for _ in range(3)))
+
+
+# The Fisher-Yates steps (position, radix) of a shuffle of n cards.
+_STEPS = {n: tuple((i, i + 1) for i in range(n - 1, 0, -1)) for n in (DECK_SIZE, PLAYER_DECK)}
+
+
+def shuffler(key: bytes) -> Callable[[list], None]:
+    """The shuffles of one deal: the first of 30 cards (the full deck) takes the number below
+    30!, each of 10 cards (deck 0, deck 1, remaining, in rule order) the next below 10!."""
+    r30, *r10 = _numbers(key)
+    numbers = {DECK_SIZE: iter((r30,)), PLAYER_DECK: iter(r10)}
 
     def shuffle(items: list) -> None:
-        n = len(items)
-        r = bits.take(128, _M128, _LIM30, F30) if n == 30 else bits.take(40, _M40, _LIM10, F10)
-        for i in range(n - 1, 0, -1):
-            r, j = divmod(r, i + 1)
+        r = next(numbers[len(items)])
+        for i, radix in _STEPS[len(items)]:
+            r, j = divmod(r, radix)
             items[i], items[j] = items[j], items[i]
 
     return shuffle
 
 
-def _draw_schedule() -> tuple[int, ...]:
-    """For each game, the position (in a player's shuffled deck, opening hand first) of the
-    card drawn after it, or 0 for no draw: `rules.draw` played once on placeholder cards."""
+def _draft_positions() -> tuple[tuple, ...]:
+    """Where each draft round takes its cards, by position in the shuffled full deck: (round,
+    its received card's place in a player's deck, the two cards offered to seat 0, the two
+    offered to seat 1, (kept, passed) for each pick of seat 0, the same for seat 1), from
+    `rules.draft_offers` and `rules.draft_pass` played once on placeholder positions."""
+    positions = list(range(DECK_SIZE))
+    rounds = []
+    for r in range(DRAFT_ROUNDS):
+        offers = draft_offers(positions, r)
+        assert all(len(o) == DRAFT_DEAL == 2 for o in offers)
+        rounds.append((r, DRAFT_ROUNDS + r, *offers[0], *offers[1],
+                       *(tuple(draft_pass(o, i) for i in range(DRAFT_DEAL)) for o in offers)))
+    return tuple(rounds)
+
+
+def _draw_schedule() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each game: the hand size, and the position (in a player's deck as `Deal.arrange`
+    orders it, opening hand first) of the card drawn after it, 0 for none: `rules.draw`
+    played once on placeholder cards."""
     arranged = list(range(PLAYER_DECK))
     hand, pile = arranged[:HAND_SIZE], arranged[HAND_SIZE:]
-    drawn = []
+    sizes, drawn = [], []
     for _ in range(GAMES):
+        sizes.append(len(hand))
         hand.pop()
-        before = len(hand)
         draw(pile, hand)
-        drawn.append(hand[-1] if len(hand) > before else 0)
-    return tuple(drawn)
+        drawn.append(hand[-1] if len(hand) == sizes[-1] else 0)
+    return tuple(sizes), tuple(drawn)
 
 
-DRAWN = _draw_schedule()
+DRAFT = _draft_positions()
+SIZES, DRAWN = _draw_schedule()
 
 
 class Deal:
     """The chance of one deal, drawn once and shared by every match that plays it.
 
-    `rounds[r]` is (offer to seat 0, offer to seat 1, draft_pass of each possible pick for
-    seat 0, the same for seat 1) of draft round r; `arrange[s](deck)` orders seat s's ten
-    cards (five kept, then five received, in draft order) as `start_main` shuffles them,
-    opening hand first; `games[g]` is (base card, its JUDGE term, position drawn after it).
+    `full` is the shuffled full deck (`DRAFT` says where the draft takes its cards);
+    `arrange[s](deck)` orders seat s's ten cards (five kept, then five received, in draft
+    order) as `start_main` shuffles them, opening hand first; `bases` are the base cards of
+    the ten games, `terms` their JUDGE terms.
     """
 
-    __slots__ = ("rounds", "arrange", "games")
+    __slots__ = ("full", "arrange", "bases", "terms")
 
     def __init__(self, key: bytes) -> None:
         shuffle = shuffler(key)
-        full = [CARDS[i] for i in new_full_deck(shuffle)]
-        rounds = []
-        for r in range(DRAFT_ROUNDS):
-            o0, o1 = draft_offers(full, r)
-            rounds.append((tuple(o0), tuple(o1), (draft_pass(o0, 0), draft_pass(o0, 1)),
-                           (draft_pass(o1, 0), draft_pass(o1, 1))))
-        self.rounds = tuple(rounds)
+        self.full = full = [*map(CARDS.__getitem__, new_full_deck(shuffle))]
         remaining = remaining_after_draft(full)
-        decks = list(range(PLAYER_DECK)), list(range(PLAYER_DECK))
-        hands = start_main(decks[0], decks[1], remaining, shuffle)
-        self.arrange = tuple(itemgetter(*hand, *deck) for hand, deck in zip(hands, decks, strict=True))
-        self.games = tuple(zip(remaining, [INDEX[c] for c in remaining], DRAWN, strict=True))
+        decks = [*range(PLAYER_DECK)], [*range(PLAYER_DECK)]
+        hands = start_main(*decks, remaining, shuffle)
+        self.arrange = (itemgetter(*hands[0], *decks[0]), itemgetter(*hands[1], *decks[1]))
+        self.bases = remaining
+        self.terms = [*map(INDEX.__getitem__, remaining)]
 
 
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
@@ -166,92 +200,79 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
 
     Raises Disqualified for the first bot (in call order) that raises, returns an invalid
-    index, or takes longer than `limit` seconds for one call. A call is timed from the end
-    of the previous call (so a few microseconds of this loop count too). `beat`
-    ([call start, fired]) is shared with the worker's watchdog: the start of each call is
-    written to beat[0]. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
+    index, or takes longer than `limit` seconds for one call. Every call is timed, from the
+    end of the previous call (so a few microseconds of this loop count too); the times are
+    compared with the limit once per draft round and once per game (four calls each), and
+    one by one only when the round or game as a whole took longer than the limit, or a call
+    failed. `beat` ([start of the round or game in progress, fired]) is shared with the
+    worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
     """
     pc = perf_counter
     judge, j900, j30 = JUDGE, _J900, _J30
     at = 0
-    beat[0] = t0 = pc()
+    beat[0] = t = t0 = t1 = t2 = pc()
     try:
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
         recv0, recv1 = bot0.draft_receive, bot1.draft_receive
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
-        for r, (o0, o1, pass0, pass1) in enumerate(deal.rounds):
+        full = deal.full
+        for r, rr, a0, b0, a1, b1, kp0, kp1 in DRAFT:
             at = 0
-            i0 = pick0([*o0])
-            t1 = pc()
-            if t1 - t0 > limit:
-                raise Disqualified(0, _slow(at, t1 - t0, limit))
-            beat[0] = t1
-            if type(i0) is not int or not 0 <= i0 < 2:
-                raise Disqualified(0, _invalid(at, i0, 2))
-            at = 1
-            i1 = pick1([*o1])
+            i0 = pick0([full[a0], full[b0]])
             t0 = pc()
-            if t0 - t1 > limit:
-                raise Disqualified(1, _slow(at, t0 - t1, limit))
-            beat[0] = t0
-            if type(i1) is not int or not 0 <= i1 < 2:
-                raise Disqualified(1, _invalid(at, i1, 2))
-            deck0[r], p0 = pass0[i0]
-            deck1[r], p1 = pass1[i1]
-            deck0[r + DRAFT_ROUNDS] = p1
-            deck1[r + DRAFT_ROUNDS] = p0
+            if type(i0) is not int or not 0 <= i0 < DRAFT_DEAL:
+                raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
+            at = 1
+            i1 = pick1([full[a1], full[b1]])
+            t1 = pc()
+            if type(i1) is not int or not 0 <= i1 < DRAFT_DEAL:
+                raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
+            k0, q0 = kp0[i0]
+            k1, q1 = kp1[i1]
+            deck0[r] = full[k0]
+            deck1[r] = full[k1]
+            deck0[rr] = p1 = full[q1]
+            deck1[rr] = p0 = full[q0]
             at = 2
             recv0(p1)
-            t1 = pc()
-            if t1 - t0 > limit:
-                raise Disqualified(0, _slow(at, t1 - t0, limit))
-            beat[0] = t1
+            t2 = pc()
             at = 3
             recv1(p0)
-            t0 = pc()
-            if t0 - t1 > limit:
-                raise Disqualified(1, _slow(at, t0 - t1, limit))
-            beat[0] = t0
+            t3 = pc()
+            if t3 - t > limit and (late := _first_slow(0, (t, t0, t1, t2, t3), limit)):
+                raise late
+            beat[0] = t = t3
         play0, play1 = bot0.main_play, bot1.main_play
         post0, post1 = bot0.main_postprocess, bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
         deck0, deck1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
         s1 = 0
-        for base, term, drawn in deal.games:
-            n = len(hand0)
+        for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
             at = 4
-            i0 = play0(hand0[:], base)
-            t1 = pc()
-            if t1 - t0 > limit:
-                raise Disqualified(0, _slow(at, t1 - t0, limit))
-            beat[0] = t1
-            if type(i0) is not int or not 0 <= i0 < n:
-                raise Disqualified(0, _invalid(at, i0, n))
-            at = 5
-            i1 = play1(hand1[:], base)
+            i0 = play0([*hand0], base)
             t0 = pc()
-            if t0 - t1 > limit:
-                raise Disqualified(1, _slow(at, t0 - t1, limit))
-            beat[0] = t0
+            if type(i0) is not int or not 0 <= i0 < n:
+                raise _bad(at, (t, t0), limit, i0, n)
+            at = 5
+            i1 = play1([*hand1], base)
+            t1 = pc()
             if type(i1) is not int or not 0 <= i1 < n:
-                raise Disqualified(1, _invalid(at, i1, n))
+                raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
             s1 += judge[j900[c0] + j30[c1] + term]
             at = 6
             post0(c1)
-            t1 = pc()
-            if t1 - t0 > limit:
-                raise Disqualified(0, _slow(at, t1 - t0, limit))
-            beat[0] = t1
+            t2 = pc()
             at = 7
             post1(c0)
-            t0 = pc()
-            if t0 - t1 > limit:
-                raise Disqualified(1, _slow(at, t0 - t1, limit))
-            beat[0] = t0
+            t3 = pc()
+            if t3 - t > limit and (late := _first_slow(CALLS_PER_ROUND, (t, t0, t1, t2, t3),
+                                                       limit)):
+                raise late
+            beat[0] = t = t3
             if drawn:
                 hand0.append(deck0[drawn])
                 hand1.append(deck1[drawn])
@@ -269,22 +290,48 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             raise
         beat[1] = False
         side, where = _CALLS[at]
-        raise Disqualified(side, f"exceeded the call time limit in {where} ({limit:g} s): "
-                                 "the call never returned and was stopped") from None
+        raise _earlier(at, (t, t0, t1, t2), limit) or Disqualified(
+            side, f"exceeded the call time limit in {where} ({limit:g} s): "
+                  "the call never returned and was stopped") from None
     except CallTimeout as exc:
-        raise Disqualified(_CALLS[at][0], str(exc)) from None
+        raise _earlier(at, (t, t0, t1, t2), limit) or \
+            Disqualified(_CALLS[at][0], str(exc)) from None
     except Exception as exc:  # any failure of the bot's own code
         side, where = _CALLS[at]
         reason = getattr(exc, "arena_reason", None) or \
             f"raised {type(exc).__name__}: {exc} in {where}"
-        raise Disqualified(side, reason[:300]) from None
+        raise _earlier(at, (t, t0, t1, t2), limit) or \
+            Disqualified(side, reason[:300]) from None
 
 
-def _slow(at: int, took: float, limit: float) -> str:
-    return f"exceeded the call time limit in {_CALLS[at][1]} ({took:.3f} s > {limit:g} s)"
+def _first_slow(first: int, stamps: tuple[float, ...], limit: float) -> Disqualified | None:
+    """The disqualification of the first call over the limit, if any, among the calls
+    `first`, `first` + 1, ... of `_CALLS` that ended at stamps[1], stamps[2], ... (stamps[0]:
+    when the first of them started)."""
+    for k in range(len(stamps) - 1):
+        took = stamps[k + 1] - stamps[k]
+        if took > limit:
+            at = first + k
+            return Disqualified(_CALLS[at][0], f"exceeded the call time limit in "
+                                               f"{_CALLS[at][1]} ({took:.3f} s > {limit:g} s)")
+    return None
 
 
-def _invalid(at: int, index: object, size: int) -> str:
+def _earlier(at: int, stamps: tuple[float, ...], limit: float) -> Disqualified | None:
+    """A call before call `at` in the same round or game that was over the limit: it came
+    first, so it is the one disqualified (those calls were not compared yet)."""
+    if at >= 2 * CALLS_PER_ROUND:  # arena_sync: every round and game was compared already
+        return None
+    first = at - at % CALLS_PER_ROUND
+    return _first_slow(first, stamps[:at - first + 1], limit)
+
+
+def _bad(at: int, stamps: tuple[float, ...], limit: float, index: object,
+         size: int) -> Disqualified:
+    """Call `at` returned an invalid index: it, or an earlier call that was too slow."""
+    late = _first_slow(at - at % CALLS_PER_ROUND, stamps, limit)
+    if late is not None:
+        return late
     where = _CALLS[at][1]
     hand = f" (hand of {size})" if where == "main_play" else ""
-    return f"returned an invalid index {index!r} from {where}{hand}"
+    return Disqualified(_CALLS[at][0], f"returned an invalid index {index!r} from {where}{hand}")

@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import overload
 
 from bot.arena.loader import BotSpec
-from bot.arena.match import Deal, Disqualified, match_key, play_match
+from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
 SKIPPED = 255  # a match a worker did not play (one bot already disqualified there)
@@ -67,13 +67,20 @@ class MatchResult:
 
 
 class Watchdog:
-    """Interrupts the main thread when one bot call runs far past the limit (a Python bot
-    stuck in a loop): calls that return are timed exactly by the match loop itself."""
+    """Interrupts the main thread when a bot call runs far past the limit (a Python bot
+    stuck in a loop): calls that return are timed exactly by the match loop itself.
+
+    The match loop writes the start of each draft round and game (four calls) to beat[0].
+    Four calls within the limit take at most 4 x limit, so when a round or game has lasted
+    4 x limit + 1 s, either an earlier call of it was over the limit (the loop disqualifies
+    that bot) or the call in progress has run for more than limit + 1 s. This is also longer
+    than a JS bot's own pipe timeout (2 x limit + 0.5 s at most).
+    """
 
     def __init__(self, limit: float) -> None:
         self.limit = limit
-        self.beat: list = [0.0, False]  # [start of the call in progress, fired]
-        self.patience = 2 * limit + 1.0  # longer than a JS bot's own pipe timeout
+        self.beat: list = [0.0, False]  # [start of the round or game in progress, fired]
+        self.patience = CALLS_PER_ROUND * limit + 1.0
         self.stopped = threading.Event()
         thread = threading.Thread(target=self._run, daemon=True, name="arena-watchdog")
         thread.start()

@@ -1,0 +1,191 @@
+"""The arena's match loop: the same match as the rules functions played plainly, the same
+chance, and the per-call time limit checked once per round or game without changing who is
+disqualified."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from bot.arena.match import (
+    _M40,
+    _M128,
+    F10,
+    F30,
+    Deal,
+    Disqualified,
+    _Bits,
+    _numbers,
+    match_key,
+    play_match,
+    shuffler,
+)
+from games.rps_poker import rules
+from games.rps_poker.cards import CARDS
+
+
+class Recorder:
+    """Random legal answers from its own seeded generator; logs every call it gets."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.log: list[tuple] = []
+
+    def draft_pick(self, cards: list[str]) -> int:
+        self.log.append(("draft_pick", tuple(cards)))
+        cards.reverse()  # a bot may mutate what it is given
+        return self.rng.randrange(2)
+
+    def draft_receive(self, card: str) -> None:
+        self.log.append(("draft_receive", card))
+
+    def main_play(self, cards: list[str], base: str) -> int:
+        self.log.append(("main_play", tuple(cards), base))
+        cards.clear()
+        return self.rng.randrange(len(self.log[-1][1]))
+
+    def main_postprocess(self, card: str) -> None:
+        self.log.append(("main_postprocess", card))
+
+
+def reference_match(bots: tuple[Any, Any], key: bytes) -> int:
+    """The seed's controller written plainly on the rules functions: seat 0's score."""
+    shuffle = shuffler(key)
+    full = [CARDS[i] for i in rules.new_full_deck(shuffle)]
+    kept: tuple[list, list] = ([], [])
+    received: tuple[list, list] = ([], [])
+    for r in range(rules.DRAFT_ROUNDS):
+        offers = rules.draft_offers(full, r)
+        picks = [bots[s].draft_pick(list(offers[s])) for s in (0, 1)]
+        passes = [rules.draft_pass(offers[s], picks[s]) for s in (0, 1)]
+        for s in (0, 1):
+            kept[s].append(passes[s][0])
+            received[s].append(passes[1 - s][1])
+        for s in (0, 1):
+            bots[s].draft_receive(passes[1 - s][1])
+    decks = kept[0] + received[0], kept[1] + received[1]
+    remaining = rules.remaining_after_draft(full)
+    hands = rules.start_main(decks[0], decks[1], remaining, shuffle)
+    score0 = 0
+    for g in range(rules.GAMES):
+        base = remaining[g]
+        picks = [bots[s].main_play(list(hands[s]), base) for s in (0, 1)]
+        plays = [hands[s].pop(picks[s]) for s in (0, 1)]
+        score0 += rules.judge(plays[0], plays[1], base) == 0
+        for s in (0, 1):
+            bots[s].main_postprocess(plays[1 - s])
+        for s in (0, 1):
+            rules.draw(decks[s], hands[s])
+    return score0
+
+
+def test_the_arena_plays_exactly_the_rules_functions_match() -> None:
+    # Every call (offers, hands, bases, received and played cards) and every score is what
+    # the rules functions give when played plainly; one Deal serves both seatings.
+    for d in range(300):
+        key = match_key(5, d)
+        deal = Deal(key)
+        for seeds in ((2 * d, 2 * d + 1), (2 * d + 1, 2 * d)):
+            ours = (Recorder(seeds[0]), Recorder(seeds[1]))
+            ref = (Recorder(seeds[0]), Recorder(seeds[1]))
+            score = play_match(*ours, deal, 1.0, [0.0, False])
+            assert score == reference_match(ref, key)
+            assert ours[0].log == ref[0].log and ours[1].log == ref[1].log
+            assert len(ours[0].log) == 30
+
+
+def _generic(key: bytes) -> tuple[int, ...]:
+    bits = _Bits(key)
+    return (bits.take(128, _M128, (1 << 128) // F30 * F30, F30),
+            *(bits.take(40, _M40, (1 << 40) // F10 * F10, F10) for _ in range(3)))
+
+
+def test_the_one_block_shortcut_draws_what_the_stream_gives() -> None:
+    for d in range(500):
+        assert _numbers(match_key(1, d)) == _generic(match_key(1, d))
+    # Deal 29065 of seed 0 rejects its second draw below 10! and reads a second block.
+    assert _numbers(match_key(0, 29065)) == _generic(match_key(0, 29065))
+
+
+class Sleepy:
+    """Sleeps `seconds` in every call of the first draft round and of the first game."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.picks = self.plays = 0
+
+    def draft_pick(self, cards: list[str]) -> int:
+        self.picks += 1
+        self._nap(self.picks == 1)
+        return 0
+
+    def draft_receive(self, card: str) -> None:
+        self._nap(self.picks == 1)
+
+    def main_play(self, cards: list[str], base: str) -> int:
+        self.plays += 1
+        self._nap(self.plays == 1)
+        return 0
+
+    def main_postprocess(self, card: str) -> None:
+        self._nap(self.plays == 1)
+
+    def _nap(self, now: bool) -> None:
+        if now:
+            time.sleep(self.seconds)
+
+
+def test_calls_within_the_limit_pass_even_when_their_round_takes_longer() -> None:
+    # Each round and game of four calls lasts about 0.56 s, the limit is 0.2 s: no call
+    # is over it, so nobody is disqualified.
+    score = play_match(Sleepy(0.14), Sleepy(0.14), Deal(match_key(1, 0)), 0.2, [0.0, False])
+    assert 0 <= score <= 10
+
+
+class SlowThenFine:
+    """Seat 0: its first main_play takes 0.3 s."""
+
+    def draft_pick(self, cards: list[str]) -> int:
+        return 0
+
+    def draft_receive(self, card: str) -> None:
+        pass
+
+    def main_play(self, cards: list[str], base: str) -> int:
+        time.sleep(0.3)
+        return 0
+
+    def main_postprocess(self, card: str) -> None:
+        pass
+
+
+class FailsInGame1(SlowThenFine):
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def main_play(self, cards: list[str], base: str) -> Any:
+        if self.how == "raise":
+            raise RuntimeError("late")
+        if self.how == "invalid":
+            return 7
+        time.sleep(0.3)
+        return 0
+
+    def main_postprocess(self, card: str) -> None:
+        if self.how == "post":
+            raise RuntimeError("later")
+
+
+@pytest.mark.parametrize("how", ["raise", "invalid", "slow", "post"])
+def test_the_first_call_over_the_limit_is_disqualified_even_if_a_later_one_fails(
+        how: str) -> None:
+    # Seat 0's main_play is over the limit; seat 1 then fails in the same game. The times
+    # are compared after the game, but seat 0 failed first: seat 0 is disqualified.
+    with pytest.raises(Disqualified) as caught:
+        play_match(SlowThenFine(), FailsInGame1(how), Deal(match_key(1, 0)), 0.2,
+                   [0.0, False])
+    assert caught.value.side == 0
+    assert "exceeded the call time limit in main_play (0.3" in caught.value.reason
