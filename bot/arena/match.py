@@ -23,11 +23,14 @@ once, from `rules.draw` (`DRAWN`).
 
 from __future__ import annotations
 
+import dis
 import hashlib
+import inspect
 from collections.abc import Callable
 from math import factorial
 from operator import itemgetter
 from time import perf_counter
+from types import FunctionType, MethodType
 from typing import Any
 
 from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
@@ -195,6 +198,36 @@ class Deal:
         self.terms = [*map(INDEX.__getitem__, remaining)]
 
 
+class _Inert(dict):
+    """function -> whether its bound method, called with one card, can do nothing at all:
+    a plain function whose body is empty (`pass`, `...`, a docstring, `return None`) and
+    that accepts (self, card). Such a notification is not called (nor timed): the call
+    could not change anything, fail or run long, so skipping it changes no result."""
+
+    def __missing__(self, fn: Any) -> bool:
+        inert = type(fn) is FunctionType and not fn.__code__.co_flags & _NOT_PLAIN and [
+            (i.opname, i.argval) for i in dis.get_instructions(fn)
+            if i.opname not in ("RESUME", "NOP", "CACHE")] in _EMPTY_BODIES
+        if inert:
+            try:
+                inspect.signature(fn).bind(None, CARDS[0])
+            except (TypeError, ValueError):
+                inert = False
+        self[fn] = inert
+        return inert
+
+
+_NOT_PLAIN = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+              | inspect.CO_ITERABLE_COROUTINE)
+_EMPTY_BODIES = ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+_INERT = _Inert()
+
+
+def _notice(method: Any) -> Any:
+    """The notification method to call, or None when calling it would do nothing."""
+    return None if type(method) is MethodType and _INERT[method.__func__] else method
+
+
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                sync: tuple[bool, bool] = (False, False)) -> int:
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
@@ -213,7 +246,7 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     beat[0] = t = t0 = t1 = t2 = pc()
     try:
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
-        recv0, recv1 = bot0.draft_receive, bot1.draft_receive
+        recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
@@ -234,17 +267,23 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             deck1[r] = full[k1]
             deck0[rr] = p1 = full[q1]
             deck1[rr] = p0 = full[q0]
-            at = 2
-            recv0(p1)
-            t2 = pc()
-            at = 3
-            recv1(p0)
-            t3 = pc()
+            if recv0 is None:  # an empty method (_Inert): nothing to call or time
+                t2 = t1
+            else:
+                at = 2
+                recv0(p1)
+                t2 = pc()
+            if recv1 is None:
+                t3 = t2
+            else:
+                at = 3
+                recv1(p0)
+                t3 = pc()
             if t3 - t > limit and (late := _first_slow(0, (t, t0, t1, t2, t3), limit)):
                 raise late
             beat[0] = t = t3
         play0, play1 = bot0.main_play, bot1.main_play
-        post0, post1 = bot0.main_postprocess, bot1.main_postprocess
+        post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
         arrange0, arrange1 = deal.arrange
         deck0, deck1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
@@ -263,12 +302,18 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
             s1 += judge[j900[c0] + j30[c1] + term]
-            at = 6
-            post0(c1)
-            t2 = pc()
-            at = 7
-            post1(c0)
-            t3 = pc()
+            if post0 is None:
+                t2 = t1
+            else:
+                at = 6
+                post0(c1)
+                t2 = pc()
+            if post1 is None:
+                t3 = t2
+            else:
+                at = 7
+                post1(c0)
+                t3 = pc()
             if t3 - t > limit and (late := _first_slow(CALLS_PER_ROUND, (t, t0, t1, t2, t3),
                                                        limit)):
                 raise late

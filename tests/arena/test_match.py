@@ -18,6 +18,7 @@ from bot.arena.match import (
     Deal,
     Disqualified,
     _Bits,
+    _notice,
     _numbers,
     match_key,
     play_match,
@@ -189,3 +190,97 @@ def test_the_first_call_over_the_limit_is_disqualified_even_if_a_later_one_fails
                    [0.0, False])
     assert caught.value.side == 0
     assert "exceeded the call time limit in main_play (0.3" in caught.value.reason
+
+
+# --- empty notifications ------------------------------------------------------------------
+class Empties:
+    def a(self, card): pass  # noqa: E704
+
+    def b(self, card: str) -> None:
+        """Only a docstring."""
+
+    def c(self, card): ...  # noqa: E704
+
+    def d(self, card):
+        return None
+
+    def e(self, card, extra=1): pass  # noqa: E704
+
+    def f(self, *args): pass  # noqa: E704
+
+
+class NotEmpty:
+    seen = 0
+
+    def counts(self, card):
+        NotEmpty.seen += 1
+
+    def no_card(self): pass  # noqa: E704
+
+    def keyword_only(self, card, *, must): pass  # noqa: E704
+
+    def generator(self, card):
+        yield
+
+    async def coroutine(self, card): pass  # noqa: E704
+
+    @staticmethod
+    def static(card): pass  # noqa: E704
+
+
+@pytest.mark.parametrize("name", list("abcdef"))
+def test_an_empty_notification_is_recognised(name: str) -> None:
+    assert _notice(getattr(Empties(), name)) is None
+
+
+@pytest.mark.parametrize("name", ["counts", "no_card", "keyword_only", "generator",
+                                  "coroutine", "static"])
+def test_a_notification_that_could_do_something_is_called(name: str) -> None:
+    method = getattr(NotEmpty(), name)
+    assert _notice(method) is method
+    assert _notice(print) is print and _notice(len) is len
+
+
+def test_the_seed_bots_skip_their_empty_notifications_and_score_the_same() -> None:
+    from games.rps_poker.players import MinimalValid, Simple
+
+    assert _notice(MinimalValid().draft_receive) is None
+    assert _notice(Simple().main_postprocess) is None
+    assert _notice(Simple().draft_receive) is not None
+    for d in range(200):
+        key = match_key(9, d)
+        for pair in ((MinimalValid, Simple), (Simple, MinimalValid), (Simple, Simple)):
+            assert play_match(pair[0](), pair[1](), Deal(key), 1.0, [0.0, False]) == \
+                reference_match((pair[0](), pair[1]()), key)
+
+
+class Shadowed(SlowThenFine):
+    """An empty method in the class, a real one on the instance: the real one is called."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.main_postprocess = self.count  # type: ignore[method-assign]
+
+    def main_play(self, cards: list[str], base: str) -> int:
+        return 0
+
+    def count(self, card: str) -> None:
+        self.calls += 1
+
+
+class WrongSignature(SlowThenFine):
+    def main_play(self, cards: list[str], base: str) -> int:
+        return 0
+
+    def draft_receive(self) -> None:  # type: ignore[override]
+        pass
+
+
+def test_an_instance_method_and_a_wrong_signature_are_still_called() -> None:
+    bot = Shadowed()
+    play_match(bot, Shadowed(), Deal(match_key(1, 0)), 1.0, [0.0, False])
+    assert bot.calls == 10
+    with pytest.raises(Disqualified) as caught:
+        play_match(Shadowed(), WrongSignature(), Deal(match_key(1, 0)), 1.0, [0.0, False])
+    assert caught.value.side == 1
+    assert "raised TypeError" in caught.value.reason and "in draft_receive" in caught.value.reason
