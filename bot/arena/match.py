@@ -112,32 +112,69 @@ def match_key(tournament_seed: int, deal: int) -> bytes:
 
 def _numbers(key: bytes) -> tuple[int, int, int, int]:
     """The deal's four uniform numbers, below 30! then three below 10!, as `_Bits` takes them
-    (one hash block is enough unless a draw is rejected)."""
+    (one hash block is enough unless a draw is rejected). The shortcut leaves them
+    unreduced (below a multiple of 30! or 10!): the shuffles use only their remainders."""
     pool = int.from_bytes(hashlib.blake2b(b"\0\0\0\0", key=key, digest_size=32).digest(),
                           "little")
     r, a, b, c = pool & _M128, pool >> 128 & _M40, pool >> 168 & _M40, pool >> 208 & _M40
     if r < _LIM30 and a < _LIM10 and b < _LIM10 and c < _LIM10:
-        return r % F30, a % F10, b % F10, c % F10
+        return r, a, b, c
     bits = _Bits(key)
     return (bits.take(128, _M128, _LIM30, F30), *(bits.take(40, _M40, _LIM10, F10)
                                                   for _ in range(3)))
 
 
-# The Fisher-Yates steps (position, radix) of a shuffle of n cards.
-_STEPS = {n: tuple((i, i + 1) for i in range(n - 1, 0, -1)) for n in (DECK_SIZE, PLAYER_DECK)}
+def _swap_plan(n: int) -> tuple[tuple[int, tuple[tuple[tuple[int, int], ...], ...]], ...]:
+    """The Fisher-Yates shuffle of n cards by the mixed-radix digits of its number (step
+    i = n-1 down to 1 swaps items[i] with items[j], j = r % (i + 1), then r //= i + 1), with
+    the steps in groups whose radices multiply to at most 1000: for each group, (the
+    product, swaps[x]) where swaps[x] are the (i, j) swaps, other than i == j, of the
+    group's digits x. One divmod per group instead of one per step; the same shuffle."""
+    plan, steps = [], list(range(n - 1, 0, -1))
+    while steps:
+        group = [steps.pop(0)]
+        while steps and _product(group) * (steps[0] + 1) <= 1000:
+            group.append(steps.pop(0))
+        swaps = []
+        for x in range(_product(group)):
+            pairs = []
+            for i in group:
+                x, j = divmod(x, i + 1)
+                if i != j:
+                    pairs.append(_PAIR.setdefault((i, j), (i, j)))
+            swaps.append(tuple(pairs))
+        plan.append((_product(group), tuple(swaps)))
+    return tuple(plan)
+
+
+def _product(group: list[int]) -> int:
+    out = 1
+    for i in group:
+        out *= i + 1
+    return out
+
+
+_PAIR: dict[tuple[int, int], tuple[int, int]] = {}  # one tuple per (i, j), shared by tables
+_PLANS = {n: _swap_plan(n) for n in (DECK_SIZE, PLAYER_DECK)}
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
     """The shuffles of one deal: the first of 30 cards (the full deck) takes the number below
-    30!, each of 10 cards (deck 0, deck 1, remaining, in rule order) the next below 10!."""
-    r30, *r10 = _numbers(key)
+    30!, each of 10 cards (deck 0, deck 1, remaining, in rule order) the next below 10!;
+    each is the Fisher-Yates shuffle of `_swap_plan`."""
+    return shuffles(*_numbers(key))
+
+
+def shuffles(r30: int, *r10: int) -> Callable[[list], None]:
+    """The shuffle of `shuffler` for given numbers (any below a multiple of 30! or 10!)."""
     numbers = {DECK_SIZE: iter((r30,)), PLAYER_DECK: iter(r10)}
 
     def shuffle(items: list) -> None:
         r = next(numbers[len(items)])
-        for i, radix in _STEPS[len(items)]:
-            r, j = divmod(r, radix)
-            items[i], items[j] = items[j], items[i]
+        for radix, swaps in _PLANS[len(items)]:
+            r, x = divmod(r, radix)
+            for i, j in swaps[x]:
+                items[i], items[j] = items[j], items[i]
 
     return shuffle
 
@@ -173,6 +210,7 @@ def _draw_schedule() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 DRAFT = _draft_positions()
+_PLACES = tuple(range(PLAYER_DECK))  # placeholder cards: a player's deck by position
 SIZES, DRAWN = _draw_schedule()
 
 
@@ -189,13 +227,14 @@ class Deal:
 
     def __init__(self, key: bytes) -> None:
         shuffle = shuffler(key)
-        self.full = full = [*map(CARDS.__getitem__, new_full_deck(shuffle))]
+        # (itemgetter and list copies: the cheapest ways CPython has to map and copy these)
+        self.full = full = [*itemgetter(*new_full_deck(shuffle))(CARDS)]
         remaining = remaining_after_draft(full)
-        decks = [*range(PLAYER_DECK)], [*range(PLAYER_DECK)]
+        decks = [*_PLACES], [*_PLACES]
         hands = start_main(*decks, remaining, shuffle)
         self.arrange = (itemgetter(*hands[0], *decks[0]), itemgetter(*hands[1], *decks[1]))
         self.bases = remaining
-        self.terms = [*map(INDEX.__getitem__, remaining)]
+        self.terms = itemgetter(*remaining)(INDEX)
 
 
 class _Inert(dict):
