@@ -14,11 +14,14 @@ exactly uniform (a rejection, probability about 1e-5 per deal, takes the next ha
 
 A shuffle moves positions whatever the cards are, and the bots' choices never change which
 shuffles are drawn, so one `Deal` is built per deal and shared by every match that plays it
-(each pair plays each deal from both seats): `deal()` runs the rules functions once on the
-real full deck, and `start_main` once on decks of placeholder positions, which records where
-each of a player's ten cards (five kept, then five received) ends up. A match then places
-its own cards by those positions. The draws of the main phase are recorded the same way,
-once, from `rules.draw` (`DRAWN`).
+(each pair plays each deal from both seats). It runs `new_full_deck` on the real deck, and
+`start_main` on decks of placeholder positions, which records where each of a player's ten
+cards (five kept, then five received) ends up; a match then places its own cards by those
+positions. Where the draft takes and passes cards (`DRAFT`) and what each game draws
+(`DRAWN`) depend on no chance at all: they are recorded once, at import, by running
+`draft_offers`, `draft_pass` and `draw` on placeholders.
+
+Per-call timing: see `play_match`. Empty notification methods are not called (`_Inert`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import dis
 import hashlib
 import inspect
 from collections.abc import Callable
-from math import factorial
+from math import factorial, prod
 from operator import itemgetter
 from time import perf_counter
 from types import FunctionType, MethodType
@@ -133,25 +136,19 @@ def _swap_plan(n: int) -> tuple[tuple[int, tuple[tuple[tuple[int, int], ...], ..
     plan, steps = [], list(range(n - 1, 0, -1))
     while steps:
         group = [steps.pop(0)]
-        while steps and _product(group) * (steps[0] + 1) <= 1000:
+        while steps and prod(i + 1 for i in group) * (steps[0] + 1) <= 1000:
             group.append(steps.pop(0))
+        radix = prod(i + 1 for i in group)
         swaps = []
-        for x in range(_product(group)):
+        for x in range(radix):
             pairs = []
             for i in group:
                 x, j = divmod(x, i + 1)
                 if i != j:
                     pairs.append(_PAIR.setdefault((i, j), (i, j)))
             swaps.append(tuple(pairs))
-        plan.append((_product(group), tuple(swaps)))
+        plan.append((radix, tuple(swaps)))
     return tuple(plan)
-
-
-def _product(group: list[int]) -> int:
-    out = 1
-    for i in group:
-        out *= i + 1
-    return out
 
 
 _PAIR: dict[tuple[int, int], tuple[int, int]] = {}  # one tuple per (i, j), shared by tables
