@@ -209,3 +209,26 @@ def test_simple_beats_minimal_valid_over_2000_matches() -> None:
 def test_stronger_bots_beat_simple_over_2000_matches(strong: str) -> None:
     mine, simple = _pair_points(strong, "simple")
     assert mine > 0.55 * 20000, (mine, simple)
+
+
+def test_a_disqualification_counts_the_same_with_parallel_workers(tmp_path: Path) -> None:
+    # The bot fails the first time it is offered R0 first. With 2 jobs the second worker
+    # plays (and reports) some of its matches after that before it meets its own failure:
+    # none of them may count, and the table is the one of a single worker.
+    bad = _write(tmp_path, "r0.py", "class Bot:\n    name = 'R0'\n"
+                 "    def draft_pick(self, cards):\n"
+                 "        if cards[0] == 'R0':\n            raise ValueError('R0')\n"
+                 "        return 0\n"
+                 "    def draft_receive(self, card): pass\n"
+                 "    def main_play(self, cards, base): return 0\n"
+                 "    def main_postprocess(self, card): pass\n")
+    runs = [_tournament(["simple", bad], rounds=1500, jobs=jobs) for jobs in (1, 2)]
+    (_, one, table), (_, two, _) = runs
+    assert [(r.number, r.score, r.disqualified) for r in one] == \
+        [(r.number, r.score, r.disqualified) for r in two]
+    first_dq = one[-1]
+    assert first_dq.disqualified == 1 and "raised ValueError: R0" in first_dq.reason
+    assert first_dq.number < 500  # in the first worker's chunk
+    assert len(one) == first_dq.number + 1
+    assert table["R0"].disqualified.startswith(f"match {first_dq.number + 1}: ")
+    assert sum(s.points for s in table.values()) == 10 * len(one)
