@@ -290,12 +290,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 0
             i0 = pick0([full[a0], full[b0]])
             t0 = pc()
-            if type(i0) is not int or not 0 <= i0 < DRAFT_DEAL:
+            if type(i0) is not int or i0 < 0 or i0 >= DRAFT_DEAL:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
             i1 = pick1([full[a1], full[b1]])
             t1 = pc()
-            if type(i1) is not int or not 0 <= i1 < DRAFT_DEAL:
+            if type(i1) is not int or i1 < 0 or i1 >= DRAFT_DEAL:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
             k0, q0 = kp0[i0]
             k1, q1 = kp1[i1]
@@ -328,12 +328,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 4
             i0 = play0([*hand0], base)
             t0 = pc()
-            if type(i0) is not int or not 0 <= i0 < n:
+            if type(i0) is not int or i0 < 0 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
             i1 = play1([*hand1], base)
             t1 = pc()
-            if type(i1) is not int or not 0 <= i1 < n:
+            if type(i1) is not int or i1 < 0 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)

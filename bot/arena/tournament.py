@@ -7,7 +7,9 @@ same shuffles), so each pair plays every deal once from each seat, and every bot
 same deals (like duplicate bridge). With an odd number of cycles the last one has no twin.
 
 Workers: the matches are cut into chunks of CHUNK; with J jobs, worker w plays chunks
-w, w+J, w+2J, ... in order (a fixed split, so a run is repeatable for the same --jobs).
+w, w+J, w+2J, ... in order (a fixed split, so a run is repeatable for the same --jobs),
+except when every bot is built-in (no state outside its instance): then each chunk goes to
+whichever worker is free (`worker_chunks`).
 
 Disqualification: the first match (in schedule order) in which a bot raises, returns an
 invalid index or runs past the per-call limit is recorded as lost 0-10 by that bot; none of
@@ -22,10 +24,10 @@ import multiprocessing as mp
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import overload
+from typing import Any, overload
 
 from bot.arena.loader import BotSpec
 from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
@@ -98,7 +100,7 @@ class Watchdog:
 
 
 def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: float,
-                chunks: list[int], emit: Callable[[int, bytes, list[tuple]], None]) -> None:
+                chunks: Iterable[int], emit: Callable[[int, bytes, list[tuple]], None]) -> None:
     """Play the given chunks in order; emit(chunk, scores, disqualifications) after each.
 
     scores[k] is seat 0's score of match chunk*CHUNK+k (SKIPPED if not played);
@@ -143,6 +145,35 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
             c.close()
 
 
+class Claimed:
+    """Chunk numbers handed out one at a time, to whichever worker asks first, from a
+    counter shared by the workers (so a worker on a slower core simply plays fewer)."""
+
+    def __init__(self, counter: Any, total: int) -> None:
+        self.counter = counter  # a multiprocessing Value("i")
+        self.total = total
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            with self.counter.get_lock():
+                chunk = self.counter.value
+                self.counter.value = chunk + 1
+            if chunk >= self.total:
+                return
+            yield chunk
+
+
+def worker_chunks(specs: list[BotSpec], total_chunks: int, jobs: int,
+                  ctx: Any) -> list[Iterable[int]]:
+    """The chunks of each worker. Built-in bots keep nothing between matches, so it does not
+    matter which worker plays a chunk: they go to whichever is free (`Claimed`). Any other
+    bot may keep state in its object, module or class, so the split is fixed (worker w:
+    chunks w, w+J, ...) to keep a run repeatable for the same --jobs."""
+    if all(s.kind == "builtin" for s in specs):
+        return [Claimed(ctx.Value("i", 0), total_chunks)] * jobs
+    return [list(range(w, total_chunks, jobs)) for w in range(jobs)]
+
+
 def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no cover - subprocess
     try:
         play_chunks(specs, schedule, seed, limit, chunks,
@@ -174,9 +205,8 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         queue = ctx.Queue()
         procs = [ctx.Process(target=_worker, daemon=True,
-                             args=(specs, schedule, seed, limit,
-                                   list(range(w, total_chunks, jobs)), queue))
-                 for w in range(jobs)]
+                             args=(specs, schedule, seed, limit, chunks, queue))
+                 for chunks in worker_chunks(specs, total_chunks, jobs, ctx)]
         for p in procs:
             p.start()
         running = jobs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from bot.arena import jsbot
 from bot.arena.cli import main
 from bot.arena.loader import BotLoadError, resolve_all
 from bot.arena.report import standings
-from bot.arena.tournament import Schedule, run
+from bot.arena.tournament import Schedule, run, worker_chunks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SIMPLE_JS = str(FIXTURES / "simple.js")
@@ -232,3 +233,13 @@ def test_a_disqualification_counts_the_same_with_parallel_workers(tmp_path: Path
     assert len(one) == first_dq.number + 1
     assert table["R0"].disqualified.startswith(f"match {first_dq.number + 1}: ")
     assert sum(s.points for s in table.values()) == 10 * len(one)
+
+
+def test_built_in_bots_share_out_chunks_other_bots_keep_a_fixed_split(tmp_path: Path) -> None:
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    shared = worker_chunks(resolve_all(["simple", "saver"]), 7, 2, ctx)
+    first, second = iter(shared[0]), iter(shared[1])
+    taken = [next(first), next(second), next(first), next(first), *second, *first]
+    assert taken == [0, 1, 2, 3, 4, 5, 6]  # one counter: each chunk once, to who asks
+    bot = _write(tmp_path, "plain.py", FAILING.format(action="pass"))
+    assert worker_chunks(resolve_all(["simple", bot]), 7, 2, ctx) == [[0, 2, 4, 6], [1, 3, 5]]
