@@ -14,8 +14,8 @@ from bot.arena.loader import BotLoadError, resolve_all
 from bot.arena.report import standings
 from bot.arena.tournament import Schedule, run, worker_chunks
 
-FIXTURES = Path(__file__).parent / "fixtures"
-SIMPLE_JS = str(FIXTURES / "simple.js")
+# The seed's Simple bot in JavaScript, as shipped with the arena's examples.
+SIMPLE_JS = str(Path(__file__).resolve().parents[2] / "bot" / "arena" / "examples" / "simple.js")
 
 
 def _write(tmp_path: Path, name: str, text: str) -> str:

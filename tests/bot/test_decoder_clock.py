@@ -104,7 +104,7 @@ async def test_responding_player_loses_when_their_bank_runs_out(memory_service):
 async def test_each_message_carries_the_time_banks_of_its_own_moment(memory_service):
     """The public status line (`Game.status`) is stored with each message when it is made,
     so a message delivered (or resent) later still shows the figures of its moment."""
-    service, transport, _ = memory_service
+    service, transport, repo = memory_service
     match = await service.start_match("decoder", [ANN, BOB], seed="clock-status")
     await service.delivery.drain()
     assert all("status" not in m.payload for _, m in transport.sent), "none during setup"
@@ -124,4 +124,7 @@ async def test_each_message_carries_the_time_banks_of_its_own_moment(memory_serv
     assert {m.audience for m in step} >= {"public", "umpire"}
     for m in step:  # the host log gets none (it is no player's view)
         assert m.payload.get("status") == (None if m.audience == "umpire" else expected)
-    assert first_turn.payload["status"].endswith("5:00"), "an earlier message keeps its figures"
+    # What a resend after a restart would use: the stored row keeps the figures of its moment.
+    stored = {m.id: m for m in await repo.messages(match.id)}
+    assert stored[first_turn.id].payload["status"] == "⏳ Time banks: {P0} 5:00 · {P1} 5:00"
+    assert stored[step[0].id].payload["status"] == expected

@@ -82,7 +82,7 @@ async def test_an_arena_bot_file_takes_a_seat_in_a_console_match():
     """Issue 5: any arena bot (here the seed's JavaScript Simple bot) can play a real match."""
     from pathlib import Path
 
-    js_bot = Path(__file__).resolve().parents[1] / "arena" / "fixtures" / "simple.js"
+    js_bot = Path(__file__).resolve().parents[2] / "bot" / "arena" / "examples" / "simple.js"
     out = io.StringIO()
     result = await run_play("rps-poker", bot=str(js_bot), seat=0, seed="arena-seat", db=None,
                             name="Tess", stream=ScriptedPlayer(2000), out=out, bot_think=0.01)

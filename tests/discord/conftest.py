@@ -18,6 +18,7 @@ from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService
+from games.core import Prompt
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401
 from tests.fake_discord.harness import running_client
 from tests.fake_discord.models import Channel, Guild, Role, User
@@ -109,6 +110,17 @@ async def start_match(world: World, up: Umpire, game: str, **options: Any) -> Li
                         (inter.original.content or ""), 10)
     await up.idle(fake)
     return up.service.matches[match_id]
+
+
+async def next_decision(world: World, up: Umpire, match: LiveMatch, seat: int) -> Prompt | None:
+    """Wait until `seat` has a decision pending and everything is delivered; None once the
+    match has ended."""
+    await world.fake.wait_for(lambda: match.status != "active" or
+                              any(p.seat == seat for p in match.prompts), 10)
+    if match.status != "active":
+        return None
+    await up.idle(world.fake)
+    return next(p for p in match.prompts if p.seat == seat)
 
 
 def channel_of(world: World, match: LiveMatch, audience: str) -> Channel:

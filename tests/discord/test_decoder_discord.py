@@ -11,6 +11,7 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    next_decision,
     umpire,
 )
 from tests.discord.test_devils_deal_discord import embed_text, with_key
@@ -25,13 +26,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
         room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         seen: dict[str, int] = {}
         clue_checked = False
-        while match.status == "active":
-            await fake.wait_for(lambda: match.status != "active" or
-                                any(p.seat == 0 for p in match.prompts), 10)
-            if match.status != "active":
-                break
-            await up.idle(fake)
-            prompt = next(p for p in match.prompts if p.seat == 0)
+        while (prompt := await next_decision(world, up, match, 0)) is not None:
             seen[prompt.kind] = seen.get(prompt.kind, 0) + 1
             me, other = match.state.seats
             where = table if prompt.private else room

@@ -15,6 +15,7 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    next_decision,
     umpire,
 )
 from tests.discord.test_other_games import start_vs_bot
@@ -40,13 +41,7 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
         room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         seen: dict[str, int] = {}
         stale: tuple[Any, str, str] | None = None
-        while match.status == "active":
-            await fake.wait_for(lambda: match.status != "active" or
-                                any(p.seat == 0 for p in match.prompts), 10)
-            if match.status != "active":
-                break
-            await up.idle(fake)
-            prompt = next(p for p in match.prompts if p.seat == 0)
+        while (prompt := await next_decision(world, up, match, 0)) is not None:
             seen[prompt.kind] = seen.get(prompt.kind, 0) + 1
             state = match.state
             if prompt.kind == "private_cards":

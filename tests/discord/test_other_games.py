@@ -17,6 +17,7 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    next_decision,
     umpire,
 )
 
@@ -37,11 +38,9 @@ async def drive(world: World, up: Any, match: Any, choose: Chooser, max_steps: i
     """Alice (seat 0) answers her prompts until the match ends; returns how many she made."""
     fake = world.fake
     for made in range(max_steps):
-        await fake.wait_for(lambda: match.status != "active" or
-                            any(p.seat == 0 for p in match.prompts), 10)
-        if match.status != "active":
+        prompt = await next_decision(world, up, match, 0)
+        if prompt is None:
             return made
-        prompt = next(p for p in match.prompts if p.seat == 0)
         text = choose(prompt, up.service.view(match.id, 0))
         if text is None:  # nothing to type: the host locks the decision (its default applies)
             await fake.slash_command(world.host, world.general, "match lock", match=match.id)
