@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="SECONDS",
                    help="time limit of one bot call; a bot over it is disqualified "
                         "(default: 1.0)")
+    p.add_argument("--show-output", action="store_true",
+                   help="show what bot files print (print, console.log) on standard error; "
+                        "by default it is discarded (it never counts as an answer)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar on standard error")
     return p
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     jobs = args.jobs or default_jobs()
     try:
-        specs = resolve_all(args.bots, args.call_timeout)
+        specs = resolve_all(args.bots, args.call_timeout, args.show_output)
     except (BotLoadError, NodeMissing, JsBotError) as exc:
         print(f"umpire arena: {exc}", file=sys.stderr)
         return 2
