@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import time
 import multiprocessing as mp
+import time
 from pathlib import Path
 
 import pytest
