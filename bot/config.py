@@ -7,11 +7,14 @@ DISCORD_TOKEN, the usual name. config.example.toml documents every setting.
 
 from __future__ import annotations
 
+import difflib
 import os
+import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, SecretStr
+from annotated_types import Ge, Gt
+from pydantic import BaseModel, Field, SecretStr, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -88,16 +91,103 @@ class Settings(BaseSettings):
             self.discord.token = SecretStr(token)
 
 
+class ConfigError(ValueError):
+    """A mistake in the settings, as one sentence naming the file (or variable) and key."""
+
+
 def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
-    """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment."""
-    if config_file is None:
-        return Settings(**overrides)
+    """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment.
+
+    Raises ConfigError for a named file that does not exist, a file that is not TOML, an
+    unknown section or key (with the nearest valid name), or a value of the wrong kind."""
+    named = config_file or os.environ.get("UMPIRE_CONFIG")
+    path = Path(named or DEFAULT_CONFIG_FILE)
+    origin = "--config" if config_file else "UMPIRE_CONFIG"
+    if named and not path.is_file():
+        what = "is a folder" if path.is_dir() else "does not exist"
+        raise ConfigError(f"{path}: the config file given by {origin} {what}.")
+    if path.is_file():
+        try:
+            with path.open("rb") as f:
+                check_names(tomllib.load(f), str(path))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc}).") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
+    _check_environment()
     previous = os.environ.get("UMPIRE_CONFIG")
-    os.environ["UMPIRE_CONFIG"] = config_file  # read by settings_customise_sources
+    os.environ["UMPIRE_CONFIG"] = str(path)  # read by settings_customise_sources
     try:
         return Settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, str(path))) from None
     finally:
         if previous is None:
             os.environ.pop("UMPIRE_CONFIG", None)
         else:
             os.environ["UMPIRE_CONFIG"] = previous
+
+
+def _nearest(name: str, valid: list[str]) -> str:
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"{hint}valid: {', '.join(valid)}"
+
+
+def check_names(data: dict[str, Any], source: str) -> None:
+    """Refuse unknown sections and keys (a typo would otherwise be silently ignored)."""
+    sections = list(Settings.model_fields)
+    for section, body in data.items():
+        if section not in sections:
+            raise ConfigError(f"{source}: unknown section [{section}] ({_nearest(section, sections)}).")
+        model = Settings.model_fields[section].annotation
+        keys = list(model.model_fields)  # type: ignore[union-attr]
+        if not isinstance(body, dict):
+            raise ConfigError(f"{source}: {section} must be a section [{section}] with keys "
+                              f"({', '.join(keys)}), not a single value.")
+        for key in body:
+            if key not in keys:
+                raise ConfigError(f"{source}: unknown key {key!r} in [{section}] "
+                                  f"({_nearest(key, keys)}).")
+
+
+def _check_environment() -> None:
+    """Refuse UMPIRE_SECTION__KEY variables that name no setting."""
+    for name in os.environ:
+        upper = name.upper()
+        if upper.startswith("UMPIRE_") and "__" in upper:
+            section, _, key = upper[len("UMPIRE_"):].lower().partition("__")
+            try:
+                check_names({section: {key: None}}, f"{name} (environment)")
+            except ConfigError as exc:
+                raise ConfigError(str(exc).replace(" in [", " of section [", 1)) from None
+
+
+def allowed(section: str, key: str) -> str:
+    """What a setting accepts, in words: "a whole number, at least 1"."""
+    field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]
+    kinds = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+    kind = kinds.get(field.annotation, "text")  # type: ignore[arg-type]
+    for rule in field.metadata:
+        if isinstance(rule, Ge):
+            kind += f", at least {rule.ge}"
+        elif isinstance(rule, Gt):
+            kind += f", more than {rule.gt}"
+    return kind
+
+
+def _describe(exc: ValidationError, source: str) -> str:
+    """The first validation error as one sentence naming where the value came from."""
+    error = exc.errors()[0]
+    loc = [str(x) for x in error["loc"]]
+    if len(loc) >= 2 and loc[0] in Settings.model_fields:
+        section, key = loc[0], loc[1]
+        env = f"UMPIRE_{section}__{key}".upper()
+        where = f"{env} (environment)" if any(k.upper() == env for k in os.environ) else \
+            f"{source}: [{section}] {key}"
+        try:
+            expected = allowed(section, key)
+        except KeyError:
+            expected = error["msg"]
+        return f"{where} = {error.get('input')!r} is not allowed: it must be {expected}."
+    return f"{source}: {'.'.join(loc) or 'settings'}: {error['msg']}."

@@ -596,7 +596,7 @@ class MatchService:
                          "at": a.created_at.isoformat()} for a in actions] if ended else
                        [{"seq": a.seq, "source": a.source, "at": a.created_at.isoformat()}
                         for a in actions],
-            "messages": [{"id": m.id, "audience": m.audience, "text": m.text,
+            "messages": [{"id": m.id, "seq": m.seq, "audience": m.audience, "text": m.text,
                           "at": m.created_at.isoformat()}
                          for m in messages if ended or m.audience == "public"],
         }

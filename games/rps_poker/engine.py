@@ -33,7 +33,7 @@ from games.rps_poker.cards import CARDS, render
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.settings import RpsSettings
 from games.rps_poker.state import DraftRound, GameRecord, RpsState
-from games.rps_poker.views import RpsView, build_view
+from games.rps_poker.views import RpsView, build_view, describe_view
 
 PUBLIC, UMPIRE = Audience.public(), Audience.umpire()
 
@@ -328,6 +328,9 @@ class RpsPoker(Game[RpsState]):
 
     def view(self, state: RpsState, seat: int | None) -> RpsView:
         return build_view(state, seat)
+
+    def describe(self, state: RpsState, seat: int | None) -> str:
+        return describe_view(build_view(state, seat))
 
     def secrets(self, state: RpsState) -> list[Secret]:
         hidden: list[tuple[str, frozenset[int], str]] = []
