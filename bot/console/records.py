@@ -46,14 +46,18 @@ def match_rows(rows: Sequence[Any]) -> str:
     """The table printed by `umpire matches`."""
     if not rows:
         return "No matches in this database yet."
-    lines = [f"{'id':>4}  {'game':<12} {'players':<30} {'status':<9} {'started':<16} result"]
+    table = []
     for row in rows:
         names = [p.get("name", "?") for p in row.players]
         started = row.created_at.strftime("%Y-%m-%d %H:%M") if row.created_at else ""
         result = result_words(row.result, names) if row.result else ""
-        lines.append(f"{row.id:>4}  {row.game:<12} {' vs '.join(names)[:30]:<30} "
-                     f"{row.status:<9} {started:<16} {result}")
-    return "\n".join(lines)
+        table.append((str(row.id), row.game, " vs ".join(names), row.status, started, result))
+    head = ("id", "game", "players", "status", "started", "result")
+    widths = [max(len(r[i]) for r in [head, *table]) for i in range(5)]
+    return "\n".join(
+        f"{r[0]:>{widths[0]}}  " + "  ".join(f"{c:<{w}}" for c, w in zip(r[1:5], widths[1:],
+                                                                        strict=True)) + f"  {r[5]}"
+        for r in [head, *table])
 
 
 def transcript(record: dict[str, Any]) -> str:
