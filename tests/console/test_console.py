@@ -142,3 +142,18 @@ def test_a_broken_bot_file_is_an_error_not_a_random_player(tmp_path, capsys):
                      str(tmp_path / "p.db")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"umpire play: --bot {broken}: ") and "SyntaxError" in err
+
+
+def test_the_final_score_is_written_winner_first_with_the_winners_name():
+    from bot.console.records import result_words
+    from bot.messages import outcome_line
+    from games.core import Outcome
+
+    line = outcome_line(Outcome(winner=1, reason="more points", score=(4, 6)), "s")
+    assert line.startswith("🏁 Match over: {P1} wins 6-4 (more points)")
+    assert outcome_line(Outcome(winner=0, reason="r", score=(6, 4)), "s").startswith(
+        "🏁 Match over: {P0} wins 6-4")
+    assert result_words({"winner": 1, "reason": "r", "score": [4, 6]}, ["Ada", "Bea"]) == \
+        "Bea wins 6-4 (r)"
+    assert result_words({"winner": None, "reason": "r", "score": [5, 5]}, ["Ada", "Bea"]) == \
+        "a draw 5-5 (r)"
