@@ -243,6 +243,20 @@ class Game(ABC, Generic[StateT]):
     def secrets(self, state: StateT) -> list[Secret]:
         """Hidden information now, for the leak checks of the conformance harness."""
 
+    def twin(self, state: StateT, seat: int, rng: random.Random) -> StateT | None:
+        """A copy of `state` that differs only in secrets of `seat`, for the two-world
+        information check (`games.core.information`).
+
+        The twin varies what `seat` knows and its opponent does not: its hidden cards or hand,
+        its private choices so far, whether it earned something. Everything the opponent and a
+        spectator know stays equal, the chance generator's state included, and the twin must go
+        on looking identical to them until `seat` itself reveals something: vary only cards
+        that stay hidden (swap a hidden card with one from a pile that is never shown, say),
+        never cards a later deal would hand to the opponent. None when `seat` has no secret
+        now. Default: None (a game with secrets must override it; the check fails a game that
+        never makes a twin)."""
+        return None
+
     # --- text -------------------------------------------------------------------------
     @abstractmethod
     def parse(self, state: StateT, seat: int, text: str) -> Command:

@@ -36,6 +36,10 @@ class DuelSettings(BaseModel):
     pick_seconds: float = 30.0
     bank_seconds: float = 0.0
     leak: bool = False  # deliberately announce picks early (tests that the harness notices)
+    # Deliberate leaks a token search cannot see (tests of the two-world harness): the
+    # opponent's pending pick shapes a public prompt's text ("prompt"), a refusal ("refusal")
+    # or the other seat's clock ("timing").
+    info_leak: Literal["", "prompt", "refusal", "timing"] = ""
     break_seconds: float = 0.0  # a break after each round (the runtime's pause_seconds)
 
 
@@ -79,15 +83,30 @@ class Duel(Game[DuelState]):
         if self.outcome(state) is not None:
             return []
         banked = state.settings.bank_seconds > 0
+        leak = state.settings.info_leak
         return [
-            Prompt(key=f"r{state.round}:s{seat}", seat=seat, kind="pick", private=True,
-                   text="pick an unused number 1-9", time_limit=state.settings.pick_seconds,
+            Prompt(key=f"r{state.round}:s{seat}", seat=seat, kind="pick",
+                   private=leak != "prompt",
+                   text="pick an unused number 1-9"
+                        + (" (your opponent picked high)" if leak == "prompt"
+                           and self._opponent_high(state, seat) else ""),
+                   time_limit=state.settings.pick_seconds
+                   / (2 if leak == "timing" and self._opponent_high(state, seat) else 1),
                    bank=state.bank[seat] if banked else None,
                    reminders=(15, 5), bank_reminder_every=30 if banked else None,
                    on_timeout=OnTimeout.LOSE if banked else OnTimeout.DEFAULT,
                    choices=tuple(f"pick {n}" for n in self._free(state, seat)))
             for seat in (0, 1) if state.picks[seat] is None
         ]
+
+    def _opponent_high(self, state: DuelState, seat: int) -> bool:
+        pick = state.picks[1 - seat]
+        return pick is not None and pick > 5
+
+    def _refusal_leaks(self, state: DuelState, seat: int, number: int) -> bool:
+        """The "refusal" leak: the opponent's pending pick is refused (while another is free)."""
+        return (state.settings.info_leak == "refusal" and number == state.picks[1 - seat]
+                and len(self._free(state, seat)) > 1)
 
     def _free(self, state: DuelState, seat: int) -> list[int]:
         return [n for n in range(1, 10) if n not in state.used[seat]]
@@ -102,6 +121,8 @@ class Duel(Game[DuelState]):
             return
         if not isinstance(command, Pick):
             raise IllegalMove("Pick a number.")
+        if self._refusal_leaks(state, seat, command.number):
+            raise IllegalMove("Your opponent already picked that number.")
         if command.number not in self._free(state, seat):
             raise IllegalMove(f"You can pick {', '.join(map(str, self._free(state, seat)))}.")
 
@@ -154,6 +175,17 @@ class Duel(Game[DuelState]):
         return [Secret(value=f"n{p}", known_to=frozenset({s}), label="pending pick")
                 for s, p in enumerate(state.picks) if p is not None]
 
+    def twin(self, state: DuelState, seat: int, rng: random.Random) -> DuelState | None:  # type: ignore[override]
+        """The seat's pending pick is its only secret: the twin picked another free number."""
+        pick = state.picks[seat]
+        others = self._free(state, seat) if pick is not None else []
+        if not others:
+            return None
+        twin = state.model_copy(deep=True)
+        twin.picks[seat] = rng.choice(others)
+        twin.used[seat][-1] = twin.picks[seat]  # the pending pick is the last number used
+        return twin
+
     def parse(self, state: DuelState, seat: int, text: str) -> Command:  # type: ignore[override]
         numbers = integers(text)
         if len(numbers) != 1:
@@ -161,7 +193,9 @@ class Duel(Game[DuelState]):
         return Pick(number=numbers[0])
 
     def random_command(self, state: DuelState, prompt: Prompt, rng: random.Random) -> Command:  # type: ignore[override]
-        return Pick(number=rng.choice(self._free(state, prompt.seat)))
+        free = [n for n in self._free(state, prompt.seat)
+                if not self._refusal_leaks(state, prompt.seat, n)]
+        return Pick(number=rng.choice(free))
 
     def bots(self):  # type: ignore[no-untyped-def]
         class Highest:
