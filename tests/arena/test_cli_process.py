@@ -16,6 +16,9 @@ UMPIRE = [sys.executable, "-m", "bot.cli"]
 SLOW = """import time
 class Bot:
     name = "Slow"
+    def __init__(self):
+        with open({marker!r}, "a") as f:
+            f.write("match\\n")
     def draft_pick(self, cards):
         time.sleep(0.002)
         return 0
@@ -61,12 +64,16 @@ def test_an_output_that_cannot_be_written_fails_before_any_match(tmp_path: Path,
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path: Path, jobs: str) -> None:
     bot = tmp_path / "slow.py"
-    bot.write_text(SLOW)
+    marker = tmp_path / "matches"
+    bot.write_text(SLOW.format(marker=str(marker)))
     out = tmp_path / "r.json"
     proc = subprocess.Popen([*UMPIRE, "arena", str(bot), "simple", "--rounds", "100000",
                              "--jobs", jobs, "--json", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and (
+            not marker.exists() or marker.read_text().count("match") < 2 * int(jobs) + 2):
+        time.sleep(0.1)  # until every worker has played a few matches
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr

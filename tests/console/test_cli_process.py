@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main as cli_main
+
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 
 
@@ -87,12 +89,18 @@ def test_ctrl_c_leaves_the_match_and_resume_continues_it_with_the_clocks_as_they
     proc = subprocess.Popen([*UMPIRE, "play", "rps-poker", "--bot", "random", "--db", db],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    assert proc.stdin is not None
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("/status\n")
     proc.stdin.flush()
-    time.sleep(3)
+    seen = ""
+    while "Your decision (time runs out" not in seen:  # the match runs and /status answered
+        line = proc.stdout.readline()
+        assert line, "play ended early"
+        seen += line
+    time.sleep(1)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
+    out = seen + out
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert f"Continue it with: umpire play --resume 1 --db {db}" in err
@@ -101,7 +109,7 @@ def test_ctrl_c_leaves_the_match_and_resume_continues_it_with_the_clocks_as_they
     done = umpire("play", "--resume", "1", "--db", db, input="/status\n/quit\n", timeout=60)
     assert done.returncode == 0, done.stderr
     assert "continuing match #1" in done.stdout
-    assert before - 3 <= _seconds_left(done.stdout) <= before
+    assert before - 6 <= _seconds_left(done.stdout) <= before
     assert "aborted the match (the player left the console)" in done.stdout
     again = umpire("play", "--resume", "1", "--db", db, input="/quit\n")
     assert again.returncode == 2
@@ -175,39 +183,44 @@ def test_no_network_is_one_sentence(tmp_path: Path) -> None:
 # --- match records -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import asyncio
+    import io
+
+    from bot.console.demo import run_demo
+
     db = tmp_path_factory.mktemp("records") / "demo.db"
-    done = umpire("demo", "rps-poker", "devils-deal", "--seed", "4", "--quiet", "--db", str(db))
-    assert done.returncode == 0, done.stderr
+    asyncio.run(run_demo(["rps-poker", "devils-deal"], 4, quiet=True, db=str(db),
+                         out=io.StringIO()))
     return db
 
 
-def test_matches_lists_game_players_status_and_result(played: Path) -> None:
-    done = umpire("matches", "--db", str(played))
-    assert done.returncode == 0
-    lines = done.stdout.splitlines()
+def test_matches_lists_game_players_status_and_result(played: Path, capsys) -> None:
+    assert cli_main(["matches", "--db", str(played)]) == 0
+    lines = capsys.readouterr().out.splitlines()
     assert "game" in lines[0] and "players" in lines[0] and "result" in lines[0]
     assert any("rps-poker" in line and "Ada (heuristic) vs Bea (random)" in line
                and "finished" in line and " wins " in line for line in lines[1:])
     assert len(lines) == 3
 
 
-def test_export_as_json_and_as_a_transcript(played: Path, tmp_path: Path) -> None:
+def test_export_as_json_and_as_a_transcript(played: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "rec.json"
-    done = umpire("export", "1", "--db", str(played), "-o", str(out))
-    assert done.returncode == 0
+    assert cli_main(["export", "1", "--db", str(played), "-o", str(out)]) == 0
     record = json.loads(out.read_text())
     assert record["game"] == "rps-poker" and record["seed"] and record["actions"]
-    text = umpire("export", "1", "--db", str(played), "--text").stdout
+    capsys.readouterr()
+    assert cli_main(["export", "1", "--db", str(played), "--text"]) == 0
+    text = capsys.readouterr().out
     assert text.startswith("Match #1: rps-poker, Ada (heuristic) vs Bea (random)")
     assert "[room] 🎲 Match #1" in text and "[table of Bea (random)]" in text
-    missing = umpire("export", "9", "--db", str(played))
-    assert missing.returncode == 2 and "There is no match #9" in missing.stderr
+    assert cli_main(["export", "9", "--db", str(played)]) == 2
+    assert "There is no match #9" in capsys.readouterr().err
 
 
 @pytest.fixture
 def record(played: Path, tmp_path: Path) -> Path:
     out = tmp_path / "rec.json"
-    assert umpire("export", "2", "--db", str(played), "-o", str(out)).returncode == 0
+    assert cli_main(["export", "2", "--db", str(played), "-o", str(out)]) == 0
     return out
 
 
@@ -217,38 +230,39 @@ def test_verify_replays_the_record_and_says_verified(record: Path) -> None:
     assert done.stdout.startswith("verified: match #2 (Devil's Deal")
 
 
-def _tamper(record: Path, change) -> subprocess.CompletedProcess[str]:
+def _tamper(record: Path, change, capsys) -> tuple[int, str]:
     data = json.loads(record.read_text())
     change(data)
     record.write_text(json.dumps(data))
-    return umpire("verify", str(record))
+    capsys.readouterr()
+    code = cli_main(["verify", str(record)])
+    return code, capsys.readouterr().err
 
 
-def test_verify_rejects_another_seed(record: Path) -> None:
-    done = _tamper(record, lambda d: d.update(seed=d["seed"] + "x"))
-    assert done.returncode == 1
-    assert "the revealed seed does not match the commitment" in done.stderr
+def test_verify_rejects_another_seed(record: Path, capsys) -> None:
+    code, err = _tamper(record, lambda d: d.update(seed=d["seed"] + "x"), capsys)
+    assert code == 1
+    assert "the revealed seed does not match the commitment" in err
 
 
-def test_verify_rejects_a_commitment_other_than_the_one_published(record: Path) -> None:
+def test_verify_rejects_a_commitment_other_than_the_one_published(record: Path, capsys) -> None:
     import hashlib
 
     def change(d: dict) -> None:
         d["seed"] = "chosen-later"
         d["seed_commitment"] = hashlib.sha256(b"chosen-later").hexdigest()
-    done = _tamper(record, change)
-    assert done.returncode == 1
-    assert "the commitment published at the start" in done.stderr
+    code, err = _tamper(record, change, capsys)
+    assert code == 1 and "the commitment published at the start" in err
 
 
-def test_verify_rejects_a_changed_result(record: Path) -> None:
+def test_verify_rejects_a_changed_result(record: Path, capsys) -> None:
     def change(d: dict) -> None:
         d["result"]["winner"] = 1 - d["result"]["winner"]
-    done = _tamper(record, change)
-    assert done.returncode == 1 and "the result differs" in done.stderr
+    code, err = _tamper(record, change, capsys)
+    assert code == 1 and "the result differs" in err
 
 
-def test_verify_rejects_a_changed_message_and_says_which_action(record: Path) -> None:
+def test_verify_rejects_a_changed_message_and_says_which_action(record: Path, capsys) -> None:
     data = json.loads(record.read_text())
     seq = data["actions"][2]["seq"]
     victim = next(m for m in data["messages"] if m["seq"] == seq and m["audience"] == "public")
@@ -257,13 +271,13 @@ def test_verify_rejects_a_changed_message_and_says_which_action(record: Path) ->
         for m in d["messages"]:
             if m["id"] == victim["id"]:
                 m["text"] = "nothing happened"
-    done = _tamper(record, change)
-    assert done.returncode == 1
-    assert "NOT verified" in done.stderr and "action 3 (" in done.stderr
-    assert "the record's messages do not say" in done.stderr
+    code, err = _tamper(record, change, capsys)
+    assert code == 1
+    assert "NOT verified" in err and "action 3 (" in err
+    assert "the record's messages do not say" in err
 
 
-def test_verify_rejects_a_changed_action(record: Path) -> None:
+def test_verify_rejects_a_changed_action(record: Path, capsys) -> None:
     data = json.loads(record.read_text())
     original = data["actions"][0]["command"]
 
@@ -271,5 +285,5 @@ def test_verify_rejects_a_changed_action(record: Path) -> None:
         d["actions"][0]["command"] = {**original, **{k: (v + 1 if isinstance(v, int) and
                                                         not isinstance(v, bool) else v)
                                                      for k, v in original.items()}}
-    done = _tamper(record, change)
-    assert done.returncode == 1 and "action 1 (" in done.stderr
+    code, err = _tamper(record, change, capsys)
+    assert code == 1 and "action 1 (" in err

@@ -125,7 +125,8 @@ def test_demo_refuses_unknown_bots(capsys):
 async def test_rps_poker_view_reads_as_sentences():
     out = io.StringIO()
     await run_play("rps-poker", bot="random", seat=0, seed="view", db=None, name="Vi",
-                   stream=io.StringIO("/view\n/status\n/rules\n/quit\n"), out=out, bot_think=0.01)
+                   stream=io.StringIO("/view\n/status\n/rules\n/quit\n"), out=out,
+                   bot_think=30)  # the bot has not chosen yet when /status is asked
     text = out.getvalue()
     assert "Draft round 1 of 5." in text and "You are given " in text
     assert "draft_round" not in text and "opponent_known" not in text  # no field dump

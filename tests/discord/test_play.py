@@ -176,17 +176,19 @@ async def test_mine_tells_a_player_their_own_view_privately(world) -> None:
         offer = match.game.view(match.state, 0).offer
         asked = await fake.slash_command(world.alice, room, "mine")
         assert asked.response.ephemeral
-        assert all(card in asked.response.content for card in offer)
+        from games.rps_poker.cards import render  # /mine reads as sentences, cards as shown
+
+        assert all(render(card) in asked.response.content for card in offer)
         bob_offer = match.game.view(match.state, 1).offer
-        assert not any(card in asked.response.content for card in bob_offer)
+        assert not any(render(card) in asked.response.content for card in bob_offer)
         before = len(fake.messages(room))
         typed = await fake.send_user_message(world.alice, room, "!mine")
         answer = await fake.wait_for_message(room, from_bot=True, after=typed)
-        assert "/mine" in answer.content and not any(c in answer.content for c in offer)
+        assert "/mine" in answer.content and not any(render(c) in answer.content for c in offer)
         assert len([m for m in fake.messages(room)[before:] if m.author.id == fake.bot_user.id]) == 1
         table = channel_of(world, match, "seat0")
         typed = await fake.send_user_message(world.alice, table, "!mine")
         answer = await fake.wait_for_message(table, from_bot=True, after=typed)
-        assert all(card in answer.content for card in offer)
+        assert all(render(card) in answer.content for card in offer)
         stranger = await fake.slash_command(world.eve, room, "mine")
         assert stranger.response.ephemeral and "not playing" in stranger.response.content
