@@ -53,6 +53,12 @@ class PipeBot:
     def __init__(self, path: str, limit: float, show_output: bool = False) -> None:
         self.path = str(path)
         self.limit = limit
+        self.show_output = show_output
+        self._start()
+
+    def _start(self) -> None:
+        """Start the host process and load the bot (BotProcessError if it does not load)."""
+        limit, show_output = self.limit, self.show_output
         answers_r, answers_w = os.pipe()
         try:  # the bot's own output: to our standard error (fd 2) when shown
             self.proc = subprocess.Popen(
@@ -90,6 +96,9 @@ class PipeBot:
 
     # --- the arena API ----------------------------------------------------------------------
     def new_match(self) -> PipeBot:
+        """Start a match; a bot stopped earlier (over its time limit) gets a new process."""
+        if self.rfd < 0:
+            self._start()
         self._send("n\n")
         return self
 
@@ -118,6 +127,8 @@ class PipeBot:
 
     # --- plumbing -------------------------------------------------------------------------
     def _send(self, text: str) -> None:
+        if self.rfd < 0:
+            raise BotProcessError("the process of the bot was stopped earlier")
         try:
             os.write(self.wfd, text.encode())
         except OSError:
@@ -205,11 +216,6 @@ class PyBot(PipeBot):
     def command(self, answer_fd: int) -> list[str]:
         return [sys.executable, "-m", "bot.arena.pyhost", self.path, repr(float(self.limit)),
                 str(answer_fd)]
-
-    def _send(self, text: str) -> None:
-        if self.rfd < 0:
-            raise BotProcessError("the process of the bot was stopped earlier")
-        super()._send(text)
 
 
 def python_path(arg: str) -> Path:

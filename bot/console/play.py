@@ -194,10 +194,10 @@ def _opponent(game_slug: str, bot: str | None) -> str:
     if bot_name.startswith("file:"):
         from bot.arena.jsbot import NodeMissing
         from bot.arena.loader import BotLoadError
-        from bot.arena.seat import seat_factory
+        from bot.bots import resolve_bot
 
         try:
-            seat_factory(bot_name[len("file:"):])
+            resolve_bot(game, bot_name)  # loads the file once (kept for the match)
         except (BotLoadError, NodeMissing) as exc:
             raise UmpireError(f"--bot {bot_name[len('file:'):]}: {exc}") from None
     return bot_name

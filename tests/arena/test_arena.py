@@ -291,3 +291,31 @@ def test_built_in_bots_share_out_chunks_other_bots_keep_a_fixed_split(tmp_path: 
     assert taken == [0, 1, 2, 3, 4, 5, 6]  # one counter: each chunk once, to who asks
     bot = _write(tmp_path, "plain.py", FAILING.format(action="pass"))
     assert worker_chunks(resolve_all(["simple", bot]), 7, 2, ctx) == [[0, 2, 4, 6], [1, 3, 5]]
+
+
+def test_a_bot_stopped_at_its_limit_gets_a_new_process_for_its_next_match(tmp_path: Path) -> None:
+    from bot.arena.match import CallTimeout
+    from bot.arena.process import PyBot
+
+    once = tmp_path / "slept"
+    bot = PyBot(_write(tmp_path, "sleepy.py", "import os, time\nclass Bot:\n"
+                       "    def draft_pick(self, cards):\n"
+                       f"        if not os.path.exists({str(once)!r}):\n"
+                       f"            open({str(once)!r}, 'w').close()\n"
+                       "            time.sleep(60)\n"
+                       "        return 1\n"
+                       "    def draft_receive(self, card): pass\n"
+                       "    def main_play(self, cards, base): return 0\n"
+                       "    def main_postprocess(self, card): pass\n"), 0.2)
+    try:
+        first = bot.proc
+        start = time.perf_counter()
+        with pytest.raises(CallTimeout, match="exceeded the time limit of 0.2 s in draft_pick: "
+                                              "no answer after 0.7 s, so the bot was stopped"):
+            bot.new_match().draft_pick(["R1", "P2"])
+        assert time.perf_counter() - start < 3
+        assert first.poll() is not None  # killed
+        assert bot.new_match().draft_pick(["R1", "P2"]) == 1  # a new process answers
+        assert bot.proc is not first
+    finally:
+        bot.close()
