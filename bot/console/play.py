@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import TextIO
@@ -51,7 +52,10 @@ def default_db() -> Path:
     """Where console matches are kept unless --db says otherwise."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     folder = Path(base) / "umpire"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable home: a file in the temporary folder still allows --resume
+        folder = Path(tempfile.gettempdir())
     return folder / "play.db"
 
 
