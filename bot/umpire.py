@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -48,6 +49,19 @@ class Reply:
     message: str = ""
     delete: bool = False  # a private move typed in the public room: remove it
     ignored: bool = False  # not a player of this match: spectator chat
+
+
+PRIVATE_IN_ROOM = ("That decision is private: make it in your table channel. Nothing was "
+                   "applied.")
+PUBLIC_AT_TABLE = ("Make that move in the public game room, where both players can see it. "
+                   "Nothing was applied.")
+
+
+def _rendered(match: LiveMatch, reply: Reply) -> Reply:
+    """The reply with `{P0}` / `{P1}` filled in (one pass: names are data, never templates)."""
+    if not reply.message:
+        return reply
+    return dataclasses.replace(reply, message=render_names(reply.message, match.names))
 
 
 class MatchService:
@@ -174,27 +188,39 @@ class MatchService:
         if seat is None:
             return Reply(False, ignored=True)
         async with match.lock:
-            if table_of is not None and table_of != seat:
-                return Reply(False, "This is not your table channel.")
-            refusal = self._refuse_now(match, seat)
-            if refusal:
-                return Reply(False, refusal)
-            pending = [p for p in match.prompts if p.seat == seat]
-            if prompt_key is not None and prompt_key not in {p.key for p in pending}:
+            reply = await self._submit(match, seat, text, table_of, prompt_key)
+        return _rendered(match, reply)
+
+    async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
+                      prompt_key: str | None) -> Reply:
+        """`submit` under the match lock. Where the text was typed is checked before it is
+        parsed: a refusal from parsing may describe private state (the letters of a hand),
+        so text for a private decision typed in the room is never parsed."""
+        if table_of is not None and table_of != seat:
+            return Reply(False, "This is not your table channel.")
+        refusal = self._refuse_now(match, seat)
+        if refusal:
+            return Reply(False, refusal)
+        pending = [p for p in match.prompts if p.seat == seat]
+        if prompt_key is not None:
+            pending = [p for p in pending if p.key == prompt_key]
+            if not pending:
                 return Reply(False, "That choice is no longer open: the decision was already "
                                     "made or its time ran out.")
-            try:
-                command = match.game.parse(match.state, seat, text)
-            except ParseError as exc:
-                return Reply(False, str(exc))
-            prompt = _answered(pending, command)
-            if prompt.private and table_of is None:
-                return Reply(False, "That decision is private: make it in your table channel. "
-                                    "Nothing was applied.", delete=True)
-            if not prompt.private and table_of is not None:
-                return Reply(False, "Make that move in the public game room, where both "
-                                    "players can see it. Nothing was applied.")
-            return await self._accept(match, seat, command, "player")
+        if table_of is None and all(p.private for p in pending):
+            return Reply(False, PRIVATE_IN_ROOM, delete=True)
+        if table_of is not None and not any(p.private for p in pending):
+            return Reply(False, PUBLIC_AT_TABLE)
+        try:
+            command = match.game.parse(match.state, seat, text)
+        except ParseError as exc:
+            return Reply(False, str(exc))
+        prompt = _answered(pending, command)
+        if prompt.private and table_of is None:
+            return Reply(False, PRIVATE_IN_ROOM)
+        if not prompt.private and table_of is not None:
+            return Reply(False, PUBLIC_AT_TABLE)
+        return await self._accept(match, seat, command, "player")
 
     async def submit_command(self, match_id: int, seat: int, command: Command, *,
                              source: str = "player") -> Reply:
@@ -203,8 +229,8 @@ class MatchService:
         async with match.lock:
             refusal = self._refuse_now(match, seat)
             if refusal:
-                return Reply(False, refusal)
-            return await self._accept(match, seat, command, source)
+                return _rendered(match, Reply(False, refusal))
+            return _rendered(match, await self._accept(match, seat, command, source))
 
     def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
         if match.status == "paused":
@@ -213,7 +239,7 @@ class MatchService:
             return "This match is over."
         if not any(p.seat == seat for p in match.prompts):
             waiting = sorted({p.seat for p in match.prompts})
-            who = " and ".join(match.players[s].name for s in waiting) or "nobody"
+            who = " and ".join(f"{{P{s}}}" for s in waiting) or "nobody"
             return f"It is not your decision now; waiting for {who}."
         return None
 
@@ -542,9 +568,9 @@ class MatchService:
         return render_names(text, match.names)
 
     def status_text(self, match_id: int) -> str:
+        """Whose decision it is and the clocks, names filled in (one pass)."""
         match = self._get(match_id)
-        names = match.names
-        lines = [f"Match #{match.id}: {match.game.title}, {names[0]} vs {names[1]} "
+        lines = [f"Match #{match.id}: {match.game.title}, {{P0}} vs {{P1}} "
                  f"({match.status}), {match.seq} actions."]
         for p in match.prompts:
             clock = match.clocks.get(p.key)
@@ -552,13 +578,12 @@ class MatchService:
             if clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
-            lines.append(f"Waiting for {names[p.seat]}: {p.kind}{left}.")
+            lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
         if match.result:
             winner = match.result.get("winner")
-            who = "draw" if winner is None else f"{names[winner]} won"
-            reason = render_names(str(match.result.get("reason")), names)
-            lines.append(f"Result: {who} ({reason}).")
-        return "\n".join(lines)
+            who = "draw" if winner is None else f"{{P{winner}}} won"
+            lines.append(f"Result: {who} ({match.result.get('reason')}).")
+        return render_names("\n".join(lines), match.names)
 
     async def wait_finished(self, match_ids: Sequence[int], timeout: float | None = None) -> None:
         """Wait until every match in `match_ids` has ended."""

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.channels import MatchChannels, create_match_channels, host_role, log_channel
-from bot.discord.errors import Refusal, answer_error
+from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
@@ -62,18 +62,30 @@ class HostCog(commands.Cog, name="Host"):
         await answer_error(ctx, error)
 
     def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
-        """The named match, else the match of this channel, else the only running one here."""
+        """The named match, else the match of this channel, else the only running one here.
+        Only matches of this server: another server's match gets the same answer as an
+        unknown id. A host who plays a running match cannot act on it (another host can)."""
+        live = self._find(ctx, match_id)
+        if live.status in ("active", "paused") and \
+                live.seat_of(f"discord:{ctx.author.id}") is not None:
+            raise Refusal(f"You play in match #{live.id}: another host must run this command "
+                          "while it is on.")
+        return live
+
+    def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         matches = self.service.matches
-        if match_id is not None:
-            if match_id not in matches:
-                raise Refusal(f"There is no running match #{match_id}.")
-            return matches[match_id]
-        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
-        if place is not None and place.match_id in matches:
-            return matches[place.match_id]
         guild_id = ctx.guild.id if ctx.guild else None
+        if match_id is not None:
+            found = matches.get(match_id)
+            if found is None or not here(found, guild_id):
+                raise Refusal(NO_SUCH_MATCH)
+            return found
+        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        if place is not None and place.match_id in matches and \
+                here(matches[place.match_id], guild_id):
+            return matches[place.match_id]
         running = [m for m in matches.values() if m.status in ("active", "paused")
-                   and m.transport.get("guild") == guild_id]
+                   and here(m, guild_id)]
         if len(running) == 1:
             return running[0]
         if not running:
@@ -214,7 +226,7 @@ class HostCog(commands.Cog, name="Host"):
     @match.command(name="status", description="Whose decision it is, the clocks, the channels")
     async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
-        text = render_plain(self.service.status_text(live.id), live.players)
+        text = self.service.status_text(live.id)  # names already filled in (one pass)
         room = live.transport.get("room")
         if room:
             text += f"\nRoom: <#{room}>."
@@ -234,7 +246,7 @@ class HostCog(commands.Cog, name="Host"):
             try:  # an ended match is not kept in memory after a restart: load its record
                 await self.service.load(match)
             except UmpireError as exc:
-                raise Refusal(str(exc)) from exc
+                raise Refusal(NO_SUCH_MATCH) from exc
         live = self.resolve(ctx, match)
         await ctx.defer(ephemeral=True)
         record = await self.service.export(live.id)
@@ -247,6 +259,11 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Record of match #{live.id}: {note}", ephemeral=True, files=[
             discord.File(io.BytesIO(data), filename=f"match-{live.id}.json"),
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
+
+
+def here(match: LiveMatch, guild_id: int | None) -> bool:
+    """Whether `match` was started on server `guild_id`."""
+    return guild_id is not None and match.transport.get("guild") == guild_id
 
 
 def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
