@@ -11,7 +11,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.channels import MatchChannels, create_match_channels, host_role, log_channel
+from bot.discord.channels import (
+    MatchChannels,
+    create_match_channels,
+    host_role,
+    log_channel,
+    named_channel_problems,
+    sees_everything,
+    shut_out_of_log,
+)
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
@@ -144,17 +152,32 @@ class HostCog(commands.Cog, name="Host"):
             members.reverse()
             refs.reverse()
             given_tables.reverse()
+        for member in members:
+            if member is not None and sees_everything(member):
+                raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+                              "permission, which sees every channel: they would see the "
+                              "opponent's table and the host log. Umpired matches need players "
+                              "without it.")
         await ctx.defer()
-        hosts = host_role(ctx.guild, self.bot.settings.discord.host_role)
-        invoker = ctx.author if isinstance(ctx.author, discord.Member) else None
-        log_ch = await log_channel(ctx.guild, self.bot.settings.discord.log_channel, hosts, invoker)
+        settings_d = self.bot.settings.discord
+        hosts = host_role(ctx.guild, settings_d.host_role)
+        problems = named_channel_problems(ctx.guild, room=room, tables=given_tables,
+                                          players=members, names=[r.name for r in refs],
+                                          log_name=settings_d.log_channel)
+        if problems:
+            raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
+        log_ch, problem = await log_channel(ctx.guild, settings_d.log_channel, hosts)
+        if log_ch is None:
+            raise Refusal(problem or "The host log cannot be used.")
         channels: MatchChannels = await create_match_channels(
             ctx.guild, title=found.title, slug=found.slug, players=members,
-            names=[r.name for r in refs], hosts=hosts, invoker=invoker, log=log_ch, room=room,
-            tables=given_tables, category_prefix=self.bot.settings.discord.category_prefix)
+            names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
+            tables=given_tables, category_prefix=settings_d.category_prefix)
         try:
+            transport = channels.transport()
+            transport["log_denied"] = await shut_out_of_log(log_ch, members)
             live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
-                                                  seed=seed, transport=channels.transport())
+                                                  seed=seed, transport=transport)
         except Exception:
             await channels.delete_created()
             raise

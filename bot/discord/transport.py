@@ -23,7 +23,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.discord.components import build_view, notes_for
-from bot.discord.render import render, seat_mentions, split
+from bot.discord.render import render, seat_mentions, split, user_id_of
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef, TransportError
 
@@ -136,7 +136,11 @@ class DiscordTransport:
         match's transport data) so that a restart does not do it again."""
         from bot.discord.channels import lock_match_channels
 
-        if not await lock_match_channels(self.client, match):
+        playing = frozenset(
+            uid for m in (self.service.matches.values() if self.service else ())
+            if m.id != match.id and m.status not in ENDED
+            for p in m.players if (uid := user_id_of(p)) is not None)
+        if not await lock_match_channels(self.client, match, playing):
             self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
             return
         if self.service is not None:
