@@ -74,7 +74,14 @@ class MatchService:
         self.bot_think = bot_think
         self.heartbeat_seconds = heartbeat_seconds
         self.matches: dict[int, LiveMatch] = {}
-        self.delivery = Delivery(repo, transport, now)
+        self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
+                                 on_stalled=self._stalled, alive=self._alive)
+        #: A decision's clock starts when the message asking for it is delivered: outbox id ->
+        #: (match id, prompt keys) until then, and the keys held back from timing out.
+        self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
+        self._held: set[tuple[int, str]] = set()
+        self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
+        self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
@@ -105,6 +112,7 @@ class MatchService:
             match = self.matches.get(message.match_id)
             info = match.info if match else await self._info(message.match_id)
             if info is not None:
+                self._hold(message.match_id, message.id, message.payload)
                 self.delivery.enqueue(info, message)
         self.scheduler.start()
         for match in self.matches.values():
@@ -118,6 +126,8 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
         await self.scheduler.stop()
+        for task in list(self._tasks):
+            task.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -316,6 +326,7 @@ class MatchService:
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         ids = await self.repo.commit(write, now)
         for message_id, data in zip(ids, write.outbox, strict=True):
+            self._hold(match.id, message_id, data.payload)
             self.delivery.enqueue(match.info, StoredMessage(
                 id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
                 text=data.text, payload=data.payload, created_at=now))
@@ -341,7 +352,82 @@ class MatchService:
             return None
         return LiveMatch.from_store(stored).info
 
-    # --- clocks ---------------------------------------------------------------------------
+    # --- delivery and clocks -------------------------------------------------------------
+    def _hold(self, match_id: int, message_id: int, payload: Mapping[str, Any]) -> None:
+        """Hold back the clocks of the decisions a message asks for until it is delivered."""
+        keys = tuple(str(p["key"]) for p in payload.get("prompts") or ())
+        if keys:
+            self._unseen[message_id] = (match_id, keys)
+            self._held.update((match_id, k) for k in keys)
+
+    def _alive(self, match_id: int) -> bool:
+        match = self.matches.get(match_id)
+        return match is not None and match.status in ("active", "paused")
+
+    def _delivered(self, info: Any, message: StoredMessage, at: datetime) -> None:
+        """A message reached its channel: the decisions it asks for may be timed now. One
+        that arrived late (an outage, a rate limit) starts its clock from this moment."""
+        found = self._unseen.pop(message.id, None)
+        if found is None:
+            return
+        match_id, keys = found
+        self._held.difference_update((match_id, k) for k in keys)
+        match = self.matches.get(match_id)
+        if match is None:
+            return
+        if any(self._late(match, k, at) for k in keys):
+            self._background(self._start_late(match, keys, at))
+        else:
+            self._arm(match)
+
+    def _late(self, match: LiveMatch, key: str, at: datetime) -> ClockData | None:
+        clock = match.clocks.get(key)
+        if clock is None or clock.status != "armed" or match.status != "active":
+            return None
+        late = (at - clock.started_at).total_seconds() > self.delivery_grace
+        return clock if late else None
+
+    async def _start_late(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        async with match.lock:
+            clocks = [c for k in keys if (c := self._late(match, k, at)) is not None]
+            notes = []
+            kinds = {p.key: p.kind for p in match.prompts}
+            for clock in clocks:
+                delay = at - clock.started_at
+                clock.shifted(delay)
+                notes.append(OutboxData("umpire", (
+                    f"⏱ The decision of {{P{clock.seat}}} ({kinds.get(clock.key, clock.key)}) "
+                    f"reached its channel {int(delay.total_seconds())} s late: its clock "
+                    "starts from then.")))
+            if clocks:
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=notes,
+                                                     clocks_changed=clocks), self.now())
+            self._arm(match)
+
+    def _stalled(self, info: Any, audience: str, seconds: float) -> None:
+        """A channel has been failing for a while: tell the hosts once (in the host log,
+        unless the log is the channel that fails)."""
+        match = self.matches.get(info.id)
+        if match is None or audience == "umpire" or match.status not in ("active", "paused"):
+            return
+        place = {"public": "the game room"}.get(audience, f"the table channel of {{P{audience[4:]}}}")
+        text = (f"⚠️ Match #{match.id}: nothing has gone through to {place} for "
+                f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are "
+                "kept and retried until they arrive, in order; a decision's clock starts only "
+                "when it reaches the player.")
+
+        async def tell() -> None:
+            async with match.lock:
+                await self._commit(match, MatchWrite(match.id, match.seq,
+                                                     outbox=[OutboxData("umpire", text)]),
+                                   self.now())
+        self._background(tell())
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _arm(self, match: LiveMatch) -> None:
         """Tell the scheduler the next due moment of every armed clock of the match."""
         prompts = {p.key: p for p in match.prompts}
@@ -356,8 +442,8 @@ class MatchService:
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None:
-            return
+        if match is None or (match_id, key) in self._held:
+            return  # not delivered yet: delivery re-arms it (`_delivered`)
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
