@@ -175,7 +175,12 @@ class HostCog(commands.Cog, name="Host"):
             tables=given_tables, category_prefix=settings_d.category_prefix)
         try:
             transport = channels.transport()
-            transport["log_denied"] = await shut_out_of_log(log_ch, members)
+            try:
+                transport["log_denied"] = await shut_out_of_log(log_ch, members)
+            except discord.HTTPException as exc:
+                raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
+                              "who is a host (give me Manage Roles there); the match did not "
+                              "start.") from exc
             live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
                                                   seed=seed, transport=transport)
         except Exception:
