@@ -7,7 +7,7 @@ them read-only when the match ends."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,17 +136,38 @@ def named_channel_problems(
     return out
 
 
-async def shut_out_of_log(host_log: discord.TextChannel,
-                          players: Sequence[discord.Member | None]) -> list[int]:
+Pair = list[int] | None  # a stored overwrite: [allow, deny] bits, or None (none)
+
+
+def _pair(overwrite: discord.PermissionOverwrite | None) -> Pair:
+    if overwrite is None or overwrite.is_empty():
+        return None
+    allow, deny = overwrite.pair()
+    return [allow.value, deny.value]
+
+
+def _is_shut_out(overwrite: discord.PermissionOverwrite | None) -> bool:
+    return overwrite is not None and _pair(overwrite) == _pair(HIDDEN)
+
+
+async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[discord.Member | None],
+                          denied_elsewhere: Mapping[int, Pair]) -> dict[str, Pair]:
     """Deny the players who could read the host log (hosts who play) access to it while
-    their match runs; returns their user ids (to let them back in at the end)."""
-    out: list[int] = []
+    their match runs. Returns, per user id, the overwrite to put back when it ends: the one
+    they had, or the one another running match of theirs (`denied_elsewhere`) will put back."""
+    out: dict[str, Pair] = {}
     for member in players:
-        if member is None or not host_log.permissions_for(member).view_channel:
+        if member is None:
+            continue
+        current = host_log.overwrites_for(member)
+        if member.id in denied_elsewhere and _is_shut_out(current):
+            out[str(member.id)] = denied_elsewhere[member.id]
+            continue
+        if not host_log.permissions_for(member).view_channel:
             continue
         await host_log.set_permissions(member, overwrite=HIDDEN,
-                                  reason="umpire: a host plays a match; no host log meanwhile")
-        out.append(member.id)
+                                       reason="umpire: a host plays a match; no host log meanwhile")
+        out[str(member.id)] = _pair(current)
     return out
 
 
@@ -258,13 +279,18 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
         except discord.HTTPException as exc:
             log.warning("could not make channel %s read-only: %s", channel.id, exc)
     host_log = guild.get_channel(int(data.get("log") or 0))
-    for uid in data.get("log_denied") or []:
+    denied = data.get("log_denied") or {}
+    if isinstance(denied, list):
+        denied = {str(uid): None for uid in denied}
+    for uid, before in denied.items():
         member = guild.get_member(int(uid))
         if member is None or not isinstance(host_log, discord.TextChannel) or \
-                int(uid) in still_playing:
-            continue
+                int(uid) in still_playing or not _is_shut_out(host_log.overwrites_for(member)):
+            continue  # gone, playing on, or someone changed the overwrite since: leave it
+        back = None if before is None else discord.PermissionOverwrite.from_pair(
+            discord.Permissions(before[0]), discord.Permissions(before[1]))
         try:
-            await host_log.set_permissions(member, overwrite=None,
+            await host_log.set_permissions(member, overwrite=back,
                                            reason="umpire: the match this host played ended")
         except discord.HTTPException as exc:
             log.warning("could not let %s back into the host log: %s", uid, exc)

@@ -176,7 +176,11 @@ class HostCog(commands.Cog, name="Host"):
         try:
             transport = channels.transport()
             try:
-                transport["log_denied"] = await shut_out_of_log(log_ch, members)
+                elsewhere = {int(uid): before for m in self.service.matches.values()
+                             if m.status in ("active", "paused")
+                             if isinstance(m.transport.get("log_denied"), dict)
+                             for uid, before in m.transport["log_denied"].items()}
+                transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
             except discord.HTTPException as exc:
                 raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
                               "who is a host (give me Manage Roles there); the match did not "

@@ -257,3 +257,29 @@ async def test_named_channels_must_be_distinct_and_private(world: World) -> None
         assert "can be read by eve, who is not a host" in await answer(fake, inter)
         assert up.service.matches == {}
         assert not [m for m in bot_posts(world, general) if "Match #" in m.content]
+
+
+async def test_a_host_playing_two_matches_gets_the_log_back_when_the_last_one_ends(
+        world: World) -> None:
+    fake = world.fake
+    harriet = fake.add_member(world.guild, "harriet", roles=[world.host_role])
+    hannah = world.host
+    async with umpire(world) as up:
+        await fake.sync()
+        matches = []
+        for opponent in (world.bob, world.eve):
+            inter = await fake.slash_command(harriet, world.general, "match start",
+                                             game="rps-poker", player1=hannah, player2=opponent)
+            assert "started" in await answer(fake, inter)
+            [match] = [m for m in up.service.matches.values() if m not in matches]
+            matches.append(match)
+            await up.idle(fake)
+        log = channel_of(world, matches[0], "umpire")
+        assert not fake.can_view(hannah, log)
+        await fake.slash_command(harriet, world.general, "match abort", match=matches[0].id)
+        await up.idle(fake)
+        assert matches[0].status == "aborted" and not fake.can_view(hannah, log)
+        await fake.slash_command(harriet, world.general, "match abort", match=matches[1].id)
+        await up.idle(fake)
+        await fake.wait_for(lambda: fake.can_view(hannah, log), 5)
+        assert fake.can_view(harriet, log) and not fake.can_view(world.bob, log)
