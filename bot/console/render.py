@@ -6,7 +6,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, render_text as fill, seconds_left
+from bot.transport import MatchInfo, seconds_left
+from bot.transport import render_text as fill
 
 PLACE_LABELS = {"public": "room", "umpire": "host log"}
 
