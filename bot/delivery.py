@@ -14,8 +14,8 @@ the transport tells the hosts, and the message stays undelivered in the record.
 
 Queues are per channel, i.e. per (match, audience): order only matters within a channel, so
 a rate-limited host log never holds up a match's room or tables, nor one match another.
-`on_delivered` is called after each successful send (the service starts the clocks of the
-decisions a late message carried from the moment it arrived).
+`on_delivered` is called once each message is settled, delivered or given up on (the service
+starts the clocks of the decisions a late message carried from the moment it arrived).
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ from bot.transport import MatchInfo, Transport, TransportError
 log = logging.getLogger(__name__)
 
 Key = tuple[int, str]  # (match id, audience): one channel
-Delivered = Callable[[MatchInfo, StoredMessage, datetime], None]
+#: Called once a message is settled: delivered (True), or given up on (False: a permanent
+#: failure, or still failing after its match ended).
+Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]
 Stalled = Callable[[MatchInfo, str, float], None]
 
 
@@ -127,6 +129,7 @@ class Delivery:
                     log.warning("message %s of match %s not delivered: %s", message.id,
                                 match.id, exc)
                     self.failures.append((message.id, str(exc)))
+                    self._settled(match, message, False)
                     return
                 reason = str(exc)
             except Exception as exc:  # a bug in a transport must not stop delivery
@@ -136,11 +139,7 @@ class Delivery:
                 now = self.now()
                 self.repo.queue_delivered([message.id], now)
                 self._stalled.discard((match.id, message.audience))
-                if self.on_delivered is not None:
-                    try:
-                        self.on_delivered(match, message, now)
-                    except Exception:
-                        log.exception("after delivering message %s", message.id)
+                self._settled(match, message, True)
                 return
             now = self.now()
             failing_since = failing_since or now
@@ -161,9 +160,18 @@ class Delivery:
                     log.warning("message %s of ended match %s not delivered: %s", message.id,
                                 match.id, reason)
                     self.failures.append((message.id, reason))
+                    self._settled(match, message, False)
                     return
             await asyncio.sleep(min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
             attempt += 1
+
+    def _settled(self, match: MatchInfo, message: StoredMessage, delivered: bool) -> None:
+        if self.on_delivered is None:
+            return
+        try:
+            self.on_delivered(match, message, self.now(), delivered)
+        except Exception:
+            log.exception("after settling message %s", message.id)
 
     async def _flush_loop(self) -> None:
         while True:

@@ -364,9 +364,12 @@ class MatchService:
         match = self.matches.get(match_id)
         return match is not None and match.status in ("active", "paused")
 
-    def _delivered(self, info: Any, message: StoredMessage, at: datetime) -> None:
+    def _delivered(self, info: Any, message: StoredMessage, at: datetime,
+                   delivered: bool = True) -> None:
         """A message reached its channel: the decisions it asks for may be timed now. One
-        that arrived late (an outage, a rate limit) starts its clock from this moment."""
+        that arrived late (an outage, a rate limit) starts its clock from this moment. A
+        message given up on (an unreachable channel: the hosts were told) releases its
+        clocks as they were, so the match is never held forever."""
         found = self._unseen.pop(message.id, None)
         if found is None:
             return
@@ -375,7 +378,7 @@ class MatchService:
         match = self.matches.get(match_id)
         if match is None:
             return
-        if any(self._late(match, k, at) for k in keys):
+        if delivered and any(self._late(match, k, at) for k in keys):
             self._background(self._start_late(match, keys, at))
         else:
             self._arm(match)

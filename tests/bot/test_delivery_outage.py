@@ -25,11 +25,14 @@ class FlakyTransport:
 
     def __init__(self) -> None:
         self.down: set[str] = set()
+        self.gone: set[str] = set()  # unreachable for good (deleted channel, no access)
         self.attempts: dict[str, int] = defaultdict(int)
         self.sent: list[tuple[float, StoredMessage]] = []
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         self.attempts[message.audience] += 1
+        if message.audience in self.gone:
+            raise TransportError("channel: Missing Access", permanent=True)
         if message.audience in self.down:
             raise TransportError("Discord answered 429: You are being rate limited.")
         self.sent.append((asyncio.get_running_loop().time(), message))
@@ -102,5 +105,26 @@ async def test_a_failing_host_log_does_not_hold_up_the_room_or_the_tables() -> N
         transport.down.clear()
         await service.delivery.drain()
         assert transport.texts("umpire") == [m.text for m in outbox if m.audience == "umpire"]
+    finally:
+        await service.stop()
+
+
+async def test_a_channel_gone_for_good_does_not_hold_the_match_forever() -> None:
+    """A table that cannot be reached at all (the hosts are told by the transport): its
+    decision's clock runs as it was, so the match goes on."""
+    repo = MemoryRepository()
+    transport = FlakyTransport()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        transport.gone.add("seat1")
+        match = await service.start_match("duel", [ANN, BOB])
+        await service.submit(match.id, ANN.id, "pick 4", table_of=0)
+        await asyncio.sleep(29.5)
+        assert match.state.round == 1
+        await asyncio.sleep(1)
+        assert match.state.round == 2, "Bob's decision timed out at 30 s as usual"
+        assert transport.attempts["seat1"] >= 2 and transport.texts("seat1") == []
+        assert len(service.delivery.failures) == transport.attempts["seat1"]
     finally:
         await service.stop()
