@@ -171,6 +171,27 @@ async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[disco
     return out
 
 
+async def let_back_into_log(host_log: discord.TextChannel,
+                            denied: Mapping[str, Pair] | Sequence[int],
+                            still_playing: frozenset[int] = frozenset()) -> None:
+    """Undo `shut_out_of_log` for players not `still_playing` another running match: put
+    back the overwrite each had (unless someone changed ours since)."""
+    if not isinstance(denied, Mapping):  # an older record: a list of user ids
+        denied = {str(uid): None for uid in denied}
+    for uid, before in denied.items():
+        member = host_log.guild.get_member(int(uid))
+        if member is None or int(uid) in still_playing or \
+                not _is_shut_out(host_log.overwrites_for(member)):
+            continue  # gone, playing on, or someone changed the overwrite since: leave it
+        back = None if before is None else discord.PermissionOverwrite.from_pair(
+            discord.Permissions(before[0]), discord.Permissions(before[1]))
+        try:
+            await host_log.set_permissions(member, overwrite=back,
+                                           reason="umpire: the match this host played ended")
+        except discord.HTTPException as exc:
+            log.warning("could not let %s back into the host log: %s", uid, exc)
+
+
 @dataclass
 class MatchChannels:
     room: discord.TextChannel
@@ -279,19 +300,6 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
         except discord.HTTPException as exc:
             log.warning("could not make channel %s read-only: %s", channel.id, exc)
     host_log = guild.get_channel(int(data.get("log") or 0))
-    denied = data.get("log_denied") or {}
-    if isinstance(denied, list):
-        denied = {str(uid): None for uid in denied}
-    for uid, before in denied.items():
-        member = guild.get_member(int(uid))
-        if member is None or not isinstance(host_log, discord.TextChannel) or \
-                int(uid) in still_playing or not _is_shut_out(host_log.overwrites_for(member)):
-            continue  # gone, playing on, or someone changed the overwrite since: leave it
-        back = None if before is None else discord.PermissionOverwrite.from_pair(
-            discord.Permissions(before[0]), discord.Permissions(before[1]))
-        try:
-            await host_log.set_permissions(member, overwrite=back,
-                                           reason="umpire: the match this host played ended")
-        except discord.HTTPException as exc:
-            log.warning("could not let %s back into the host log: %s", uid, exc)
+    if isinstance(host_log, discord.TextChannel):
+        await let_back_into_log(host_log, data.get("log_denied") or {}, still_playing)
     return True

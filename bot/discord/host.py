@@ -3,6 +3,7 @@ award|status|export|list`, for members with the host role or Manage Server."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
@@ -15,6 +16,7 @@ from bot.discord.channels import (
     MatchChannels,
     create_match_channels,
     host_role,
+    let_back_into_log,
     log_channel,
     named_channel_problems,
     sees_everything,
@@ -189,6 +191,8 @@ class HostCog(commands.Cog, name="Host"):
                                                   seed=seed, transport=transport)
         except Exception:
             await channels.delete_created()
+            with contextlib.suppress(discord.HTTPException):
+                await let_back_into_log(log_ch, transport.get("log_denied") or {})
             raise
         self.bot.index_match(live.id, live.transport)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
