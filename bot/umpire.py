@@ -667,7 +667,8 @@ class MatchService:
             if clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
-            lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
+            what = p.kind.replace("_", " ") + (" in their table channel" if p.private else "")
+            lines.append(f"Waiting for {{P{p.seat}}}: {what}{left}.")
         if match.result:
             winner = match.result.get("winner")
             who = "draw" if winner is None else f"{{P{winner}}} won"
