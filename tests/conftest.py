@@ -14,6 +14,7 @@ SLOW_TESTS = (
     "tests/games/decoder/test_bots.py::test_heuristic_beats_random_clearly",
     "tests/games/decoder/test_bots.py::test_heuristic_mirror_match_with_items_finishes",
     "tests/games/devils_deal/test_bots.py::test_heuristic_beats_random_clearly",
+    "tests/games/rps_poker/test_bots.py::test_heuristic_beats_random_over_300_seeded_matches",
     "tests/games/decoder/test_tank_display.py::"
     "test_after_every_turn_the_owner_alone_sees_their_tanks_used_and_unused",
     "tests/bot/test_kill_restart.py::test_sigkill_at_random_moments_loses_nothing",

@@ -130,29 +130,29 @@ def test_ctrl_c_leaves_the_match_and_resume_continues_it_with_the_clocks_as_they
      "delete_private_in_public, sync_commands)."),
 ])
 def test_config_mistakes_are_one_sentence_naming_file_key_and_what_is_allowed(
-        tmp_path: Path, config: str, expected: str) -> None:
+        tmp_path: Path, config: str, expected: str, capsys) -> None:
     path = tmp_path / "c.toml"
     path.write_text(config)
-    done = umpire("--config", str(path), "migrate", "--db", str(tmp_path / "x.db"))
-    assert done.returncode == 2
-    assert done.stderr == "umpire: " + expected.format(path=path) + "\n"
+    assert cli_main(["--config", str(path), "migrate", "--db", str(tmp_path / "x.db")]) == 2
+    assert capsys.readouterr().err == "umpire: " + expected.format(path=path) + "\n"
     assert not (tmp_path / "x.db").exists()
 
 
 def test_a_missing_config_file_is_an_error(tmp_path: Path) -> None:
-    done = umpire("--config", str(tmp_path / "nope.toml"), "matches")
+    done = umpire("--config", str(tmp_path / "nope.toml"), "matches")  # the real exit code
     assert done.returncode == 2
     assert done.stderr == (f"umpire: {tmp_path / 'nope.toml'}: the config file given by "
                            "--config does not exist.\n")
 
 
-def test_migrate_takes_a_plain_path_and_says_created_then_up_to_date(tmp_path: Path) -> None:
+def test_migrate_takes_a_plain_path_and_says_created_then_up_to_date(tmp_path: Path,
+                                                                      capsys) -> None:
     db = tmp_path / "new.db"
-    first = umpire("migrate", "--db", str(db))
-    assert first.returncode == 0 and first.stdout.startswith("Created the database: ")
+    assert cli_main(["migrate", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("Created the database: ")
     assert db.is_file()
-    second = umpire("migrate", "--db", str(db))
-    assert second.stdout.startswith("Database is up to date: ")
+    assert cli_main(["migrate", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("Database is up to date: ")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -162,11 +162,11 @@ def test_migrate_takes_a_plain_path_and_says_created_then_up_to_date(tmp_path: P
     (["play"], "name the game to play"),
 ])
 def test_database_and_file_mistakes_are_one_sentence(tmp_path: Path, args: list[str],
-                                                      message: str) -> None:
-    done = umpire(*[a.format(tmp=tmp_path) for a in args])
-    assert done.returncode == 2
-    assert done.stderr.startswith("umpire: " + message.format(tmp=tmp_path))
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+                                                      message: str, capsys) -> None:
+    assert cli_main([a.format(tmp=tmp_path) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("umpire: " + message.format(tmp=tmp_path))
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_no_network_is_one_sentence(tmp_path: Path) -> None:
