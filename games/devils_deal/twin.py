@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from games.core.contract import IllegalMove
+from games.devils_deal import rules
 from games.devils_deal.cards import sort_cards
 from games.devils_deal.state import DevilsDealState, Phase
 from games.devils_deal.text import pair_token
@@ -81,6 +83,26 @@ def _with_swap(state: DevilsDealState, seat: int, gone: str, kept: str) -> Devil
     return twin
 
 
+def _still_can_choose(state: DevilsDealState, seat: int, gone: str, kept: str) -> bool:
+    """The twin pool must fit what was already shown: while `seat` is choosing its private
+    cards it can choose (the step before checked it), and while it is dividing, the discards
+    of its posted division are still cards it can discard."""
+    pool = list(state.pools[seat])
+    pool.remove(kept)
+    pool.append(gone)
+    if state.phase == Phase.PRIVATE and state.private[seat] is None:
+        return rules.can_choose_private(pool, state.community or "")
+    refill = state.refill
+    if state.phase == Phase.DIVISION and refill is not None and refill.refiller == seat \
+            and refill.division is not None:
+        try:
+            rules.check_division(refill.offered, pool, refill.division,
+                                 state.settings.pool_limit)
+        except IllegalMove:
+            return False
+    return True
+
+
 def make_twin(state: DevilsDealState, seat: int, rng: random.Random) -> DevilsDealState | None:
     """A world differing only in `seat`'s secrets, or None when it has none now."""
     if state.phase == Phase.OVER:
@@ -90,7 +112,7 @@ def make_twin(state: DevilsDealState, seat: int, rng: random.Random) -> DevilsDe
         variants.append("pair")
     gone = gone_unseen(state, seat)
     swaps = [(g, k) for g in dict.fromkeys(gone) for k in dict.fromkeys(state.pools[seat])
-             if g != k]
+             if g != k and _still_can_choose(state, seat, g, k)]
     if swaps:
         variants.append("pool")
     if not variants:

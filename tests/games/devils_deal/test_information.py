@@ -12,6 +12,7 @@ import pytest
 
 from games.core.information import run_information
 from games.devils_deal import GAME
+from games.devils_deal.settings import DevilsDealSettings
 
 CI_MATCHES = 150  # about 15 s; the slow test adds 500 more
 
@@ -20,6 +21,15 @@ def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
     summary = run_information(GAME, CI_MATCHES)
     print(summary)
     assert summary.compared_steps > 0 and summary.twins > 0
+
+
+def test_two_worlds_with_small_pools() -> None:
+    """Small pools make folds, full pools and discards frequent: twins made while a player
+    divides (with discards posted) or is choosing private cards."""
+    settings = DevilsDealSettings(pool_limit=4, starting_pool=4, starting_chips=15)
+    summary = run_information(GAME, 80, settings, first_seed=5000, twin_rate=0.3)
+    print(summary)
+    assert summary.compared_steps > 0 and summary.reveals > 0
 
 
 @pytest.mark.slow
