@@ -132,3 +132,15 @@ async def test_the_break_survives_a_restart():
         assert live.state.offer_seat == 0
     finally:
         await again.stop()
+
+
+async def test_no_break_between_two_built_in_bots(memory_service):
+    """A break is for the people at the table: a bots-only match (the demo) goes straight on."""
+    from bot.transport import PlayerRef
+
+    service, _, _ = memory_service
+    bots = [PlayerRef("bot:a", "A", bot="random"), PlayerRef("bot:b", "B", bot="random")]
+    match = await service.start_match("devils-deal", bots, seed="no-break")
+    await service.wait_finished([match.id], timeout=5)  # loop time: no 20 s breaks waited
+    assert match.status == "finished" and match.state.round >= 2
+    assert not any(c.status == "break" for c in match.clocks.values())
