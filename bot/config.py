@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import (
@@ -35,14 +35,35 @@ class DatabaseSettings(BaseModel):
 class DiscordSettings(BaseModel):
     token: SecretStr | None = Field(None, description="Bot token (or set DISCORD_TOKEN).")
     command_prefix: str = Field("!", description="Prefix for text commands (slash also works).")
-    host_role: str = Field("Umpire Host", description="Members with this role (or Manage "
-                           "Server) may run matches.")
-    log_channel: str = Field("umpire-log", description="Host log channel name: every secret "
-                             "is posted there as it happens.")
+    host_role: str = Field("Umpire Host", description="Default host role *name* for servers "
+                           "that set no host role with /umpire settings (there it is matched "
+                           "by id). Members with it (or Manage Server) may run matches.")
+    log_channel: str = Field("umpire-log", description="Default host log channel name for "
+                             "servers that set no log channel with /umpire settings: every "
+                             "secret is posted there as it happens.")
     category_prefix: str = Field("match", description="Name prefix of created match categories.")
     delete_private_in_public: bool = Field(True, description="Delete a private move typed in "
                                            "the public room (needs Manage Messages).")
-    sync_commands: bool = Field(True, description="Sync slash commands on start.")
+    sync_commands: bool = Field(True, description="Sync slash commands globally once per "
+                                "bot version (the synced version is kept in the database).")
+    dev_guilds: list[int] = Field(default_factory=list, description="Server ids that get the "
+                                  "slash commands synced to them on every start (development: "
+                                  "per-server commands update at once).")
+    friendly_matches: bool = Field(False, description="Default for servers that set nothing: "
+                                   "whether players may start friendly matches without a host.")
+    channel_mode: Literal["threads", "channels"] = Field(
+        "channels", description="Default for servers that set nothing: tables as private "
+        "threads in the game room, or as channels.")
+    archive_delay_minutes: int = Field(60, ge=0, le=10080, description="Default for servers "
+                                       "that set nothing: minutes after a match ends before "
+                                       "its channels are archived.")
+    game_settings: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Default per-game match settings (timers...) for "
+        "servers that set nothing, by game slug: {rps-poker = {decision_seconds = 60}}.")
+    refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
+                                            "the game room is refused, further refusals to the "
+                                            "same player are not sent for this long (flood "
+                                            "guard).")
 
 
 class ClockSettings(BaseModel):

@@ -94,7 +94,7 @@ def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> st
 def named_channel_problems(
     guild: discord.Guild, *, room: discord.TextChannel | None,
     tables: Sequence[discord.TextChannel | None], players: Sequence[discord.Member | None],
-    names: Sequence[str], log_name: str,
+    names: Sequence[str], log_name: str, log_id: int | None = None,
 ) -> list[str]:
     """What is wrong with the channels a host named for a match (empty: nothing): every
     channel distinct, no table or room doubling as the host log, and each table private to
@@ -108,7 +108,7 @@ def named_channel_problems(
             if ch.id == ch2.id:
                 out.append(f"{other} and {label} are the same channel ({ch.mention}): the room "
                            "and each player's table must be different channels.")
-        if ch.name == log_name.lower().replace(" ", "-"):
+        if ch.id == log_id or (log_id is None and ch.name == log_name.lower().replace(" ", "-")):
             out.append(f"{ch.mention} is the host log; it cannot be the {label}.")
     me = guild.me
     for seat, table in enumerate(tables):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -15,17 +16,19 @@ from discord.ext import commands
 from bot.discord.channels import (
     MatchChannels,
     create_match_channels,
-    host_role,
     let_back_into_log,
     log_channel,
+    log_problem,
     named_channel_problems,
     sees_everything,
     shut_out_of_log,
 )
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
+from bot.discord.help import bot_choices, match_choices
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
+from bot.store.guilds import matches_of_guild
 from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -50,23 +53,21 @@ class HostCog(commands.Cog, name="Host"):
         return self.bot.service
 
     # --- who may --------------------------------------------------------------------------
-    def is_host(self, member: discord.abc.User) -> bool:
-        if not isinstance(member, discord.Member):
-            return False
-        perms = member.guild_permissions
-        if perms.manage_guild or perms.administrator:
-            return True
-        wanted = self.bot.settings.discord.host_role.lower()
-        return any(r.name.lower() == wanted for r in member.roles)
-
     async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
         if ctx.guild is None:
             raise commands.CheckFailure("Match commands work in a server, not in direct messages.")
-        if not self.is_host(ctx.author):
+        config = await self.bot.guild_config(ctx.guild.id)
+        if not config.is_host(ctx.author):
             raise commands.CheckFailure(
-                f"Only hosts can run matches: you need the “{self.bot.settings.discord.host_role}” "
+                f"Only hosts can run matches: you need the {config.host_role_label(ctx.guild)} "
                 "role or the Manage Server permission.")
         return True
+
+    async def cog_before_invoke(self, ctx: commands.Context[Any]) -> None:
+        """Acknowledge a slash command at once (only the host sees the answer), then work:
+        Discord fails an interaction not acknowledged within three seconds."""
+        if ctx.interaction is not None and not ctx.interaction.response.is_done():
+            await ctx.defer(ephemeral=True)
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
@@ -105,6 +106,8 @@ class HostCog(commands.Cog, name="Host"):
 
     # --- the group -------------------------------------------------------------------------
     @commands.hybrid_group(name="match", description="Run umpired matches (hosts only)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
     async def match(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await ctx.send("Subcommands: start, pause, resume, extend, lock, abort, award, "
@@ -160,15 +163,28 @@ class HostCog(commands.Cog, name="Host"):
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
-        await ctx.defer()
         settings_d = self.bot.settings.discord
-        hosts = host_role(ctx.guild, settings_d.host_role)
+        config = await self.bot.guild_config(ctx.guild.id)
+        defaults = config.game_settings(found.slug)
+        if defaults:  # the server's default settings for the game, overridden key by key
+            parsed = validate_settings(found, json.dumps({**defaults, **parsed}))
+        hosts = config.host_role(ctx.guild)
+        log_name = config.log_channel_name()
+        set_log = config.log_channel(ctx.guild)
         problems = named_channel_problems(ctx.guild, room=room, tables=given_tables,
                                           players=members, names=[r.name for r in refs],
-                                          log_name=settings_d.log_channel)
+                                          log_name=log_name, log_id=set_log.id if set_log else None)
         if problems:
             raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
-        log_ch, problem = await log_channel(ctx.guild, settings_d.log_channel, hosts)
+        if set_log is not None:
+            problem = log_problem(set_log, hosts)
+            log_ch = None if problem else set_log
+        elif config.stored.log_channel_id is not None:
+            log_ch, problem = None, ("The host log set for this server no longer exists: a "
+                                     "member with Manage Server sets another with "
+                                     "`/umpire settings log_channel:`.")
+        else:
+            log_ch, problem = await log_channel(ctx.guild, log_name, hosts)
         if log_ch is None:
             raise Refusal(problem or "The host log cannot be used.")
         channels: MatchChannels = await create_match_channels(
@@ -268,12 +284,12 @@ class HostCog(commands.Cog, name="Host"):
             text += f"\nRoom: <#{room}>."
         await ctx.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-    @match.command(name="list", description="The matches this bot is running")
+    @match.command(name="list", description="The matches of this server, newest first")
     async def list_(self, ctx: commands.Context[Any]) -> None:
-        guild_id = ctx.guild.id if ctx.guild else None
-        lines = [f"#{m.id} {m.game.title}: {m.names[0]} vs {m.names[1]} ({m.status})"
-                 for m in self.service.matches.values() if m.transport.get("guild") == guild_id]
-        await ctx.send("\n".join(lines[-30:]) or "No matches.", ephemeral=True,
+        assert ctx.guild is not None
+        found = await matches_of_guild(self.service.repo.engine, ctx.guild.id, limit=30)
+        lines = [f"#{m.id} {m.game}: {' vs '.join(m.names)} ({m.status})" for m in found]
+        await ctx.send("\n".join(lines) or "No matches.", ephemeral=True,
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="export", description="The match record: JSON and a readable transcript")
@@ -284,7 +300,6 @@ class HostCog(commands.Cog, name="Host"):
             except UmpireError as exc:
                 raise Refusal(NO_SUCH_MATCH) from exc
         live = self.resolve(ctx, match)
-        await ctx.defer(ephemeral=True)
         record = await self.service.export(live.id)
         data = self.service.export_json(record).encode()
         transcript = transcript_text(record, live.players).encode()
@@ -295,6 +310,12 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Record of match #{live.id}: {note}", ephemeral=True, files=[
             discord.File(io.BytesIO(data), filename=f"match-{live.id}.json"),
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
+
+
+for _command in (HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
+                 HostCog.award, HostCog.status, HostCog.export):
+    _command.autocomplete("match")(match_choices)
+HostCog.start.autocomplete("bot")(bot_choices)
 
 
 def here(match: LiveMatch, guild_id: int | None) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord import permissions as P
 
@@ -47,6 +49,12 @@ async def test_a_non_host_cannot_start_a_match_and_is_told_why(world: World) -> 
     fake = world.fake
     async with umpire(world) as up:
         channels_before = len(fake.channels)
+        with pytest.raises(PermissionError, match="hidden"):  # /match: Manage Server by default
+            await fake.slash_command(world.eve, world.general, "match start", game="rps-poker",
+                                     player1=world.alice, player2=world.bob)
+        # An admin may show /match to more people (Integrations); the bot still checks.
+        fake.allow_command(world.guild, "match", world.eve)
+        fake.allow_command(world.guild, "match", world.alice)
         inter = await fake.slash_command(world.eve, world.general, "match start", game="rps-poker",
                                          player1=world.alice, player2=world.bob)
         assert inter.response is not None and inter.response.ephemeral

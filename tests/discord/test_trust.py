@@ -44,7 +44,9 @@ async def test_host_commands_components_and_exports_only_reach_this_servers_matc
     async with umpire(world) as up:
         match = await start_rps(world, up)
         other = fake.add_guild("Other Club")
-        oscar = fake.add_member(other, "oscar", roles=[fake.add_role(other, HOST_ROLE)])
+        other_hosts = fake.add_role(other, HOST_ROLE)
+        fake.allow_command(other, "match", other_hosts)
+        oscar = fake.add_member(other, "oscar", roles=[other_hosts])
         general2 = fake.get_channel(other, "general")
         await fake.sync()
         unknown = await answer(fake, await fake.slash_command(
