@@ -87,6 +87,9 @@ class GuildConfig:
         s = self.stored
         role = self.host_role(guild)
         role_text = role.mention if role else self.host_role_label(guild)
+        if s.host_role_id is None:
+            role_text += (f" (the role named “{self.defaults.host_role}”)" if role else
+                          " (no role of that name here: only Manage Server can host)")
         log = self.log_channel(guild)
         if log is not None:
             log_text = log.mention
