@@ -211,14 +211,7 @@ class MatchChannels:
 
     async def delete_created(self) -> None:
         """Undo a start that failed after the channels were made."""
-        guild = self.room.guild
-        for cid in reversed(self.created):
-            channel = guild.get_channel(cid)
-            if channel is not None:
-                try:
-                    await channel.delete(reason="umpire: the match did not start")
-                except discord.HTTPException:
-                    log.warning("could not delete channel %s", cid)
+        await _delete_channels(self.room.guild, self.created)
 
 
 async def create_match_channels(
@@ -232,6 +225,32 @@ async def create_match_channels(
     given = list(tables) + [None] * (len(players) - len(tables))
     needed_tables = [s for s, m in enumerate(players) if m is not None and given[s] is None]
     created: list[int] = []
+    try:
+        return await _create(guild, title=title, slug=slug, players=players, names=names,
+                             hosts=hosts, log=log, room=room, given=given,
+                             needed_tables=needed_tables, category_prefix=category_prefix,
+                             created=created)
+    except Exception:  # all or nothing: remove what was made before the failure
+        await _delete_channels(guild, created)
+        raise
+
+
+async def _delete_channels(guild: discord.Guild, created: Sequence[int]) -> None:
+    for cid in reversed(created):
+        channel = guild.get_channel(cid)
+        if channel is not None:
+            try:
+                await channel.delete(reason="umpire: the match did not start")
+            except discord.HTTPException:
+                log.warning("could not delete channel %s", cid)
+
+
+async def _create(
+    guild: discord.Guild, *, title: str, slug: str, players: Sequence[discord.Member | None],
+    names: Sequence[str], hosts: discord.Role | None, log: discord.TextChannel,
+    room: discord.TextChannel | None, given: list[discord.TextChannel | None],
+    needed_tables: list[int], category_prefix: str, created: list[int],
+) -> MatchChannels:
     category = None
     if room is None or needed_tables:
         category = await guild.create_category(

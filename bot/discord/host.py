@@ -26,6 +26,7 @@ from bot.discord.channels import (
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.options import validate_settings
+from bot.discord.preflight import missing_permissions, missing_text
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
@@ -176,6 +177,15 @@ class HostCog(commands.Cog, name="Host"):
                                           log_name=log_name, log_id=set_log.id if set_log else None)
         if problems:
             raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
+        existing_log = set_log or (None if config.stored.log_channel_id is not None else
+                                   discord.utils.get(ctx.guild.text_channels,
+                                                     name=log_name.lower().replace(" ", "-")))
+        creates = room is None or existing_log is None or any(
+            m is not None and t is None for m, t in zip(members, given_tables, strict=True))
+        lacking = missing_permissions(ctx.guild, creates=creates,
+                                      named=[room, *given_tables, existing_log])
+        if lacking:
+            raise Refusal(missing_text(lacking))
         if set_log is not None:
             problem = log_problem(set_log, hosts)
             log_ch = None if problem else set_log
@@ -187,11 +197,14 @@ class HostCog(commands.Cog, name="Host"):
             log_ch, problem = await log_channel(ctx.guild, log_name, hosts)
         if log_ch is None:
             raise Refusal(problem or "The host log cannot be used.")
-        channels: MatchChannels = await create_match_channels(
-            ctx.guild, title=found.title, slug=found.slug, players=members,
-            names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
-            tables=given_tables, category_prefix=settings_d.category_prefix)
-        try:
+        new_log = log_ch if existing_log is None else None  # made by this start
+        channels: MatchChannels | None = None
+        transport: dict[str, Any] = {}
+        try:  # all or nothing: whatever this start made is removed if a later step fails
+            channels = await create_match_channels(
+                ctx.guild, title=found.title, slug=found.slug, players=members,
+                names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
+                tables=given_tables, category_prefix=settings_d.category_prefix)
             transport = channels.transport()
             try:
                 elsewhere = {int(uid): before for m in self.service.matches.values()
@@ -205,10 +218,19 @@ class HostCog(commands.Cog, name="Host"):
                               "start.") from exc
             live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
                                                   seed=seed, transport=transport)
-        except Exception:
-            await channels.delete_created()
+        except Exception as exc:
+            if channels is not None:
+                await channels.delete_created()
             with contextlib.suppress(discord.HTTPException):
                 await let_back_into_log(log_ch, transport.get("log_denied") or {})
+            if new_log is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await new_log.delete(reason="umpire: the match did not start")
+            if isinstance(exc, discord.HTTPException):
+                raise Refusal("Discord refused a step of the start "
+                              f"({exc.status}: {exc.text or 'no reason given'}); everything "
+                              "I had made for it was removed, nothing was started. Try "
+                              "again.") from exc
             raise
         self.bot.index_match(live.id, live.transport)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
