@@ -182,6 +182,8 @@ class HostCog(commands.Cog, name="Host"):
                                                      name=log_name.lower().replace(" ", "-")))
         creates = room is None or existing_log is None or any(
             m is not None and t is None for m, t in zip(members, given_tables, strict=True))
+        if existing_log is not None and (problem := log_problem(existing_log, hosts)):
+            raise Refusal(problem)
         lacking = missing_permissions(ctx.guild, creates=creates,
                                       named=[room, *given_tables, existing_log])
         if lacking:
