@@ -4,8 +4,15 @@ player within the cooldown."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import World, bot_posts, channel_of, next_decision, start_match, \
-    start_rps, umpire
+from tests.discord.conftest import (
+    World,
+    bot_posts,
+    channel_of,
+    next_decision,
+    start_match,
+    start_rps,
+    umpire,
+)
 
 
 async def test_chat_in_the_room_is_ignored_and_a_move_is_accepted(world: World) -> None:
