@@ -59,7 +59,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                        game: GameName | None = None,  # type: ignore[valid-type]
                        game_settings: str | None = None,
                        reset: Resettable | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():  # the tree acknowledges first (client.py)
+            await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             text = await self._settings(interaction, host_role, log_channel, friendly_matches,
                                         channel_mode, archive_delay, game, game_settings, reset)

@@ -46,6 +46,18 @@ def intents() -> discord.Intents:
     return out
 
 
+class UmpireTree(app_commands.CommandTree[Any]):
+    """Every slash command is acknowledged first (a private "thinking..." answer), before
+    any check or database work: Discord fails an interaction not acknowledged within three
+    seconds. Every answer of the bot's slash commands is private to whoever used them."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.type == discord.InteractionType.application_command and \
+                not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        return True
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a channel sits in a match: the room (seat None) or a seat's table."""
@@ -61,6 +73,7 @@ class UmpireBot(commands.Bot):
         # Nobody is pinged unless a send lists their user id explicitly: a player nicknamed
         # "@everyone" or echoed text with "@here" must never ping a server.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        kwargs.setdefault("tree_cls", UmpireTree)
         super().__init__(command_prefix=commands.when_mentioned_or(settings.discord.command_prefix),
                          help_command=None, **kwargs)
         self.service = service

@@ -240,6 +240,17 @@ class Interaction:
             self.responded_monotonic - self.created_monotonic
 
     @property
+    def answer(self) -> Message | None:
+        """The message the user sees as the bot's answer: the response's own (a message, an
+        edited "thinking...", an updated component message), else, after an acknowledgment
+        without a message (type 6), the first follow-up."""
+        if not self.responses:
+            return None
+        if self.responses[0].type == 6:
+            return self.followups[0] if self.followups else None
+        return self.original
+
+    @property
     def finished(self) -> bool:
         """Answered, and a deferred "thinking..." answer edited into its final text."""
         if not self.responses:
