@@ -56,7 +56,7 @@ class HelpCog(commands.Cog, name="Help"):
 
     @commands.hybrid_command(name="help", description="Every umpire command and game")
     async def help(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
+        if ctx.interaction is not None and not ctx.interaction.response.is_done():
             await ctx.defer(ephemeral=True)
         text = help_text(self.bot.tree, self.bot.settings.discord.command_prefix)
         await ctx.send(text[:2000], ephemeral=True, suppress_embeds=True)
