@@ -19,8 +19,11 @@ def play(seed: str, bots: list, s: DecoderSettings | None = None) -> tuple[int, 
     state = GAME.setup(s or DecoderSettings(), seed)
     rng = random.Random(seed)
     slowest = 0.0
+    step = 0
     while GAME.prompts(state):
-        prompt = GAME.prompts(state)[0]
+        prompts = GAME.prompts(state)
+        prompt = prompts[step % len(prompts)]  # both players' setup prompts in turn
+        step += 1
         view = GAME.view(state, prompt.seat)
         start = time.perf_counter()
         command = bots[prompt.seat].choose(view, prompt, rng)

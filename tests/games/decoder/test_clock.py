@@ -101,13 +101,18 @@ def test_setup_timeouts_apply_the_defaults() -> None:
     assert t0.time_limit is None and t0.on_timeout == OnTimeout.DEFAULT  # until the host locks
     submit(state, 0, Timeout(prompt_key=t0.key))
     submit(state, 1, Ready())
+    assert state.phase == "tuning"  # ready locks nothing; the host's lock does
+    submit(state, 1, Timeout(prompt_key=t1.key))
     assert state.phase == "selection"
-    (rarity,) = GAME.prompts(state)
-    assert rarity.kind == "rarity" and rarity.time_limit == 180 and rarity.private
+    rarity, other = GAME.prompts(state)
+    assert rarity.kind == other.kind == "rarity" and rarity.time_limit == other.time_limit == 180
+    assert rarity.private
     submit(state, 0, ChooseRarities(common=3, uncommon=3, rare=1, elapsed=100.0))
-    (hand,) = GAME.prompts(state)
+    hand, other = GAME.prompts(state)
     assert hand.kind == "hand" and hand.time_limit == 80  # 3 minutes for the whole selection
     tiles = state.seats[0].setup_letters
     submit(state, 0, Timeout(prompt_key=hand.key))
     assert state.seats[0].hand == sorted(tiles[:6]) == sorted(state.seats[0].initial)
+    submit(state, 1, Timeout(prompt_key=other.key))  # the default rarity and hand at once
+    assert state.seats[1].hand == state.seats[1].initial
     assert state.phase == "play"
