@@ -174,3 +174,25 @@ def test_setup_grammar() -> None:
     assert dropped == ChooseHand(letters=tuple(tiles[:6]))
     with pytest.raises(ParseError, match="keep <six letters>"):
         parse(state, 0, "keep 1 2 3")
+
+
+# --- Issue: a clue answer names exactly one allowed clue and nothing that contradicts it -----
+@pytest.mark.parametrize("text", ["definitely not odd", "not ODD", "ODD or TWO", "odd two",
+                                  "use arith ask DECODER not ANY", "use gear guess Q",
+                                  "any"])
+def test_clue_answer_must_name_exactly_one_allowed_clue(text: str) -> None:
+    from games.core.contract import IllegalMove
+    state = started()
+    submit(state, 0, parse(state, 0, "use arith ask DECODER not ANY"))
+    before = state.model_dump_json()
+    with pytest.raises((ParseError, IllegalMove), match="`ODD` or `TWO`"):
+        GAME.check(state, 1, parse(state, 1, text))
+    assert state.model_dump_json() == before  # nothing applied
+
+
+@pytest.mark.parametrize(("text", "clue"), [("ODD", "ODD"), ("i give two", "TWO"),
+                                            ("clue: odd", "ODD")])
+def test_clue_answer_in_plain_words(text: str, clue: str) -> None:
+    state = started()
+    submit(state, 0, parse(state, 0, "use arith ask DECODER not ANY"))
+    assert parse(state, 1, text) == ChooseClue(clue=clue)
