@@ -36,6 +36,7 @@ from games.decoder.inference import (
 from games.decoder.letters import ALPHABET, HAND_SIZE
 from games.decoder.rules import CLUES, clue_answer, clue_count, offered_clues, rarity_options
 from games.decoder.views import DecoderView
+from games.decoder.vocabulary import bot_words
 from games.decoder.wordlist import load_words
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 
 def _random_word(view: DecoderView, rng: random.Random) -> str:
-    words = load_words(view.word_list).ordered
+    words = bot_words(view.word_list)
     used = set(view.used_words)
     while True:
         w = rng.choice(words)
@@ -191,7 +192,7 @@ class HeuristicBot:
                         power_surge=surge, new_evidence=evidence)
 
     def _candidate_words(self, view: DecoderView, rng: random.Random) -> list[str]:
-        words = load_words(view.word_list).ordered
+        words = bot_words(view.word_list)
         used = set(view.used_words)
         out: list[str] = []
         while len(out) < self.word_sample:

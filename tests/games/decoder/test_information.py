@@ -33,9 +33,9 @@ def test_two_worlds_with_every_item() -> None:
 
 @pytest.mark.slow
 def test_two_worlds_in_many_matches() -> None:
-    run_information(GAME, 1_000, first_seed=10_000)
+    run_information(GAME, 500, first_seed=10_000)
     s = DecoderSettings(items=[ALL_ITEMS, ALL_ITEMS])
-    run_information(GAME, 300, s, first_seed=20_000)
+    run_information(GAME, 150, s, first_seed=20_000)
 
 
 def test_twin_keeps_what_the_opponent_and_spectators_know() -> None:
