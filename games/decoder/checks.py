@@ -20,7 +20,6 @@ from games.decoder.commands import (
     TakeTurn,
     UnexpectedSabotage,
 )
-from games.decoder.events import P
 from games.decoder.letters import ALPHABET, HAND_SIZE, render_letters
 from games.decoder.prompts import by_key, pending
 from games.decoder.state import DecoderState, SeatState
