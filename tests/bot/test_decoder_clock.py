@@ -214,3 +214,20 @@ async def test_unexpected_sabotage_silence_is_pass_not_a_loss(memory_service):
     assert match.state.step == "turn" and match.state.turn == 2
     assert match.state.seats[1].bank == 300 and match.state.seats[1].items.unexpected_sabotage == 1
     assert any("{P1} passes." in t for t in transport.texts(match.id, "public"))
+
+
+async def test_a_decision_with_no_budget_left_runs_on_the_bank_at_once(memory_service):
+    """After a 95 s wrong guess (one 5 s bank step paid, nothing left of the 90 s), giving up a
+    letter has a 0 s turn timer: the bank runs at once, and its end still loses (a 0 s limit is
+    a clock, not an untimed decision)."""
+    service, _, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="budget-zero")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    await _guess_wrong(service, match, prompt, 95)
+    (give_up,) = match.prompts
+    assert give_up.time_limit == 0 and give_up.bank == 295
+    await asyncio.sleep(294.5)
+    assert match.status == "active"
+    await asyncio.sleep(1)
+    assert match.status == "finished" and match.result["winner"] == 1 - prompt.seat
