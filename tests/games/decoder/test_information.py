@@ -21,8 +21,8 @@ ALL_ITEMS = Items(hand_insurance=2, new_evidence=2, power_surge=2, unexpected_sa
 
 
 def test_two_worlds_in_default_matches() -> None:
-    summary = run_information(GAME, 100)
-    assert summary.twins >= 100 and summary.compared_steps > 500 and summary.reveals > 0
+    summary = run_information(GAME, 150)
+    assert summary.twins >= 150 and summary.compared_steps > 500 and summary.reveals > 0
 
 
 def test_two_worlds_with_every_item() -> None:
