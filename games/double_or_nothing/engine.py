@@ -47,6 +47,8 @@ from games.double_or_nothing.state import LOG_KEEP, DoubleOrNothingState, Phase
 from games.double_or_nothing.text import hand_token, p, plural, score_text, table_text, where
 
 MAX_CHOICES = 25
+_KINDS = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
+          Phase.POSITION: "position", Phase.DOUBLE: "double_answer"}
 
 
 class DoubleOrNothing(Game[DoubleOrNothingState]):
@@ -132,6 +134,16 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 choices=("accept", "forfeit"))]
         return []
 
+    @staticmethod
+    def pending(state: DoubleOrNothingState) -> tuple[int, str] | None:
+        """(seat, kind) of the one pending decision, without building its prompt."""
+        kind = _KINDS.get(state.phase)
+        if kind is None:
+            return None
+        if state.phase == Phase.STARTER:
+            return 0, kind
+        return (1 - state.turn if state.phase == Phase.DOUBLE else state.turn), kind
+
     def _may_double(self, state: DoubleOrNothingState, seat: int) -> bool:
         s = state.settings
         return rules.may_double(seat=seat, stake=state.stake, max_stake=s.max_stake,
@@ -178,13 +190,14 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
     def check(self, state: DoubleOrNothingState, seat: int, command: Command) -> None:
         if state.phase == Phase.OVER:
             raise IllegalMove("The match is over.")
-        pending = [pr for pr in self.prompts(state) if pr.seat == seat]
         if isinstance(command, Timeout):
-            if not any(pr.key == command.prompt_key for pr in pending):
+            if not any(pr.key == command.prompt_key for pr in self.prompts(state)
+                       if pr.seat == seat):
                 raise IllegalMove(f"No pending decision of yours has the key {command.prompt_key!r}.")
             raise IllegalMove("Going over the time limit has no automatic outcome in Double or "
                               "Nothing: the hosts decide.")
-        kinds = {pr.kind for pr in pending}
+        now = self.pending(state)
+        kinds = {now[1]} if now is not None and now[0] == seat else set()
         if isinstance(command, ChooseStarter):
             self._expect(kinds, "choose_starter", state, seat)
             if command.starter not in (0, 1):
@@ -279,8 +292,9 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         waiting = {"choose_starter": "the choice of the first player", "move": "a move",
                    "place": "a card to be placed", "position": "a choice of position",
                    "double_answer": "an answer to a double"}
-        now = [waiting.get(pr.kind, pr.kind) for pr in self.prompts(state)]
-        raise IllegalMove(f"It is not your turn (waiting for {', '.join(now) or 'nothing'}).")
+        now = self.pending(state)
+        what = waiting[now[1]] if now is not None else "nothing"
+        raise IllegalMove(f"It is not your turn (waiting for {what}).")
 
     # --- applying -----------------------------------------------------------------------
     def apply(self, state: DoubleOrNothingState, seat: int, command: Command) -> list[Event]:
@@ -363,7 +377,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             return []
         out = [Secret(value=hand_token(seat, state.hands[seat]), known_to=frozenset({seat}),
                       label=f"seat {seat} hand") for seat in (0, 1)]
-        out.append(Secret(value=f"unused-{hand_token(2, state.unused)}", label="unused cards"))
+        out.append(Secret(value=hand_token(2, state.unused), label="unused cards"))
         return out
 
     def twin(self, state: DoubleOrNothingState, seat: int,

@@ -64,6 +64,8 @@ _ANSWER_WORDS = {
     "forfeit": ["f", "drop", "no", "n", "decline", "resign", "fold", "give up", "pass",
                 "i forfeit", "refuse"],
 }
+_VERB = re.compile(r"^\s*(?:i\s+)?(?:plays?|p|put|lay|set|draws?|d|take|pick(?:\s+up)?)"
+                   r"(?:\s+card)?(?![a-z])")
 _RANGE = re.compile(r"(\d+)\s*(?:\.\.+|…|-|–|to|through)\s*(\d+)")
 
 
@@ -102,7 +104,7 @@ def parse_move(text: str) -> Command:
     if word == "pass":
         return Pass()
     if word == "draw":
-        rest = re.sub(r"^\s*\S+", " ", text, count=1)
+        rest = _VERB.sub(" ", text.lower(), count=1)
         if re.search(r"\b(joker|j)\b", rest.lower()):
             return DrawJoker()
         nums = parsing.integers(rest)
@@ -111,7 +113,7 @@ def parse_move(text: str) -> Command:
         if not 1 <= nums[0] <= 10:
             raise ParseError(f"There is no card {nums[0]}: cards are 1 to 10.")
         return Draw(number=nums[0])
-    body = re.sub(r"^\s*\S+", " ", text, count=1) if word == "play" else text
+    body = _VERB.sub(" ", text.lower(), count=1) if word == "play" else text
     cards = read_cards(body)
     leftover = re.sub(r"\d+|\bjokers?\b|\bj\b|\bjk\b|🃏|[-,;/+&|]|\band\b|\bthen\b|\bcards?\b",
                       " ", body.lower().replace("\ufe0f", ""))
@@ -177,8 +179,8 @@ def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: s
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
         raise ParseError(usage(game, state, seat))
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
-    kind = mine[0] if mine else _PHASE_KIND[state.phase]
+    pending = game.pending(state)
+    kind = pending[1] if pending is not None else _PHASE_KIND[state.phase]
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "move":
@@ -191,9 +193,9 @@ def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: s
 
 
 def usage(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int) -> str:
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
-    if not mine:
-        if state.phase == Phase.OVER:
-            return "The match is over."
+    pending = game.pending(state)
+    if pending is None:
+        return "The match is over."
+    if pending[0] != seat:
         return "Nothing to decide for you right now; wait for your opponent."
-    return _USAGE[mine[0]]
+    return _USAGE[pending[1]]

@@ -29,11 +29,11 @@ def score_text(score: Sequence[int], target: int) -> str:
 
 
 def hand_token(seat: int, hand: Sequence[str]) -> str:
-    """A short fingerprint of a seat's hand and its order ("seat0-hand-3f9a1c2b7d"): it
-    appears only in that seat's own events and view, so the leak check can look for it
-    everywhere else (short, so the check stays quick)."""
-    digest = hashlib.blake2b(".".join(hand).encode(), digest_size=5).hexdigest()
-    return f"seat{seat}-hand-{digest}"
+    """A short fingerprint of a seat's hand and its order ("h0x3f9a1c2b"): it appears only
+    in that seat's own events and view, so the leak check can look for it everywhere else
+    (short, because the check compiles a pattern of the secrets after every step)."""
+    digest = hashlib.blake2b(".".join(hand).encode(), digest_size=4).hexdigest()
+    return f"h{seat}x{digest}"
 
 
 def hand_text(seat: int, hand: Sequence[str]) -> str:
