@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from games.core.cards import CardStyle
 
@@ -37,7 +37,7 @@ class SetValue:
     kind: str
     values: tuple[int, ...]
 
-    @property
+    @cached_property
     def key(self) -> tuple[int, int, int]:
         """Strength: more cards, then equal over run, then higher numbers."""
         return (len(self.values), 1 if self.kind == EQUAL else 0, max(self.values))
@@ -106,10 +106,14 @@ def windows(hand: Sequence[str], named: Sequence[str]) -> list[int]:
     return [s for s in range(len(hand) - k + 1) if hand[s:s + k] in (fwd, back)]
 
 
-def plays(hand: Sequence[str], table_values: Sequence[int]) -> list[tuple[int, int, SetValue]]:
+def plays(hand: Sequence[str], table_values: Sequence[int]) -> tuple[tuple[int, int, SetValue], ...]:
     """Every (start, length, value) of adjacent cards that is a set beating the table."""
+    return _plays(tuple(hand), tuple(table_values))
+
+
+@lru_cache(maxsize=1 << 14)
+def _plays(cards: tuple[str, ...], table_values: tuple[int, ...]) -> tuple[tuple[int, int, SetValue], ...]:
     out = []
-    cards = tuple(hand)
     n = len(cards)
     least = table_key(table_values)
     for s in range(n):
@@ -119,7 +123,7 @@ def plays(hand: Sequence[str], table_values: Sequence[int]) -> list[tuple[int, i
                 break  # a longer window holds this one, so it is no set either
             if value.key > least:
                 out.append((s, e - s, value))
-    return out
+    return tuple(out)
 
 
 def draw_indices(table: Sequence[str], values: Sequence[int]) -> list[int]:
