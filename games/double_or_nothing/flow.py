@@ -151,6 +151,7 @@ def propose_double(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> N
     say(ev, "double", f"{p(seat)} proposes a double: {p(1 - seat)} accepts (the bout is then "
         f"worth {state.stake * 2}) or forfeits the bout (worth {state.stake}).",
         stake=state.stake)
+    show_hand(state, seat, ev)
 
 
 def answer_double(state: DoubleOrNothingState, seat: int, accept: bool, ev: list[Event]) -> None:
@@ -165,6 +166,7 @@ def answer_double(state: DoubleOrNothingState, seat: int, accept: bool, ev: list
     state.phase = Phase.TURN
     say(ev, "double.accept", f"{p(seat)} accepts: the bout is now worth {state.stake}. Only "
         f"{p(seat)} may propose the next double. {p(seat)} moves.", stake=state.stake)
+    show_hand(state, seat, ev)
 
 
 def pass_turn(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
@@ -174,6 +176,7 @@ def pass_turn(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
     say(ev, "pass", f"{p(seat)} cannot draw from the table, has no joker left and may not double, "
         f"and passes: the table set {gone} is discarded and {p(1 - seat)} starts again on the "
         f"empty table.")
+    show_hand(state, seat, ev)
     _next_turn(state, seat)
 
 
