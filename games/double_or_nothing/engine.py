@@ -44,7 +44,7 @@ from games.double_or_nothing.commands import (
 from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.settings import DoubleOrNothingSettings, reminders_for
 from games.double_or_nothing.state import LOG_KEEP, DoubleOrNothingState, Phase
-from games.double_or_nothing.text import hand_token, p, plural, score_text, table_text, where
+from games.double_or_nothing.text import hand_token, p, plural, score_text, table_text
 
 MAX_CHOICES = 25
 _KINDS = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
@@ -168,9 +168,8 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         return tuple(out)
 
     def _move_text(self, state: DoubleOrNothingState, seat: int) -> str:
-        s = state.settings
-        opts = [f"play a set that beats it by naming its cards in hand order (e.g. 'play 5 6 7', "
-                f"jokers as J)"]
+        opts = ["play a set that beats it by naming its cards in hand order (e.g. 'play 5 6 7', "
+                "jokers as J)"]
         numbers = rules.drawable_numbers(state.table, state.table_values)
         if numbers:
             opts.append("draw " + " or ".join(f"'draw {n}'" for n in numbers))
