@@ -110,8 +110,9 @@ async def test_double_or_nothing_with_buttons_menus_and_a_private_placement(worl
         await decided(world, up, match, move)
         if match.state.phase.value == "position":  # the same set twice: say which, privately
             which = pending(match, 1, "position")
-            await click(world, up, match, world.bob, tables[1], which,
-                        f"Positions {which.choices[0].split()[1].replace('..', '-')}")
+            label = which.choices[0].split()[1]
+            label = f"Positions {label.replace('..', '-')}" if ".." in label else f"Position {label}"
+            await click(world, up, match, world.bob, tables[1], which, label)
         assert match.state.table == first.split()
         assert len(match.state.hands[1]) == len(hand_before) - len(first.split())
         # Alice's click on bob's private button is refused, privately.

@@ -32,7 +32,7 @@ def _label(choice: str) -> str:
     if verb == "draw":
         return f"Draw {rest}"
     if verb == "play":
-        return f"Positions {rest.replace('..', '-')}"
+        return f"Positions {rest.replace('..', '-')}" if ".." in rest else f"Position {rest}"
     if verb == "at":
         return f"Position {rest}"
     return choice
