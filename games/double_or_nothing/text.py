@@ -30,16 +30,16 @@ def score_text(score: Sequence[int], target: int) -> str:
 
 def hand_token(seat: int, hand: Sequence[str]) -> str:
     """A short fingerprint of a seat's hand and its order ("h0x3f9a1c2b"): it appears only
-    in that seat's own events and view, so the leak check can look for it everywhere else
-    (short, because the check compiles a pattern of the secrets after every step)."""
+    in that seat's own view, so the leak check can look for it everywhere else (short,
+    because the check compiles a pattern of the secrets after every step). The two-world
+    harness is the real check that nothing about a hand reaches the opponent."""
     digest = hashlib.blake2b(".".join(hand).encode(), digest_size=4).hexdigest()
     return f"h{seat}x{digest}"
 
 
 def hand_text(seat: int, hand: Sequence[str]) -> str:
     """The private hand line a player reads after each move (positions 1-based)."""
-    return (f"Your hand ({plural(len(hand), 'card')}, position:card): {hand_line(hand)} "
-            f"[{hand_token(seat, hand)}]")
+    return f"Your hand ({plural(len(hand), 'card')}, position:card): {hand_line(hand)}"
 
 
 def card_name(card: str) -> str:

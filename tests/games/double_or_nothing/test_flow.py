@@ -28,11 +28,12 @@ def test_deal_17_cards_each_6_unused_and_2_jokers_in_front_of_each_player():
     assert state.jokers == [2, 2] and state.stake == 1
     opening = GAME.opening_events(state)
     for seat in (0, 1):
-        assert " ".join(f"{i + 1}:{c}" for i, c in enumerate(state.hands[seat])) \
-            in seat_text(opening, seat)
+        line = " ".join(f"{i + 1}:{c}" for i, c in enumerate(state.hands[seat]))
+        assert line in seat_text(opening, seat)
+        assert line not in public_text(opening) and line not in seat_text(opening, 1 - seat)
     for seat in (0, 1):
-        assert hand_token(seat, state.hands[seat]) in seat_text(opening, seat)
-        assert hand_token(seat, state.hands[seat]) not in public_text(opening)
+        assert GAME.view(state, seat).my_hand_token == hand_token(seat, state.hands[seat])
+        assert GAME.view(state, None).my_hand is None
     assert "{P0} holds the advantage and chooses who starts" in public_text(opening)
 
 
