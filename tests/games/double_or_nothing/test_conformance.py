@@ -36,7 +36,13 @@ def test_conformance_seed_settings() -> None:
     assert all(r.outcome is not None and max(r.outcome.score or (0, 0)) >= 9 for r in records)
 
 
-def test_conformance_a_few_matches() -> None:
-    records = run_conformance(GAME, 3, first_seed=9000, settings=SHORT)
+def test_random_matches_reach_every_rule() -> None:
+    """The harness's random matches do exercise what the invariants guard: every action, a
+    choice between identical sets, passing, Crawford bouts and every stake up to the cap."""
+    records = run_conformance(GAME, 40, first_seed=9000, settings=SHORT)
     kinds = {type(c).__name__ for r in records for _, c in r.log}
-    assert {"Play", "Place"} <= kinds
+    assert kinds >= {"ChooseStarter", "Play", "PlayAt", "Draw", "DrawJoker", "Place", "Double",
+                     "Answer", "Pass"}
+    events = [e for r in records for e in r.events]
+    assert any(e.kind == "bout.start" and e.data["crawford"] for e in events)
+    assert {e.data["stake"] for e in events if e.kind == "bout.end"} == {1, 2, 4, 8}
