@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import normalize
+from games.core.parsing import normalize, number
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -142,11 +142,11 @@ def _read_tune(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
         raise ParseError("Type: " + USAGE["tune"])
     m = found[-1]  # the last time expression is the new time (names rarely end in numbers)
     if m.group("m") is not None:
-        seconds = int(m.group("m")) * 60 + int(m.group("s"))
+        seconds = number(m.group("m")) * 60 + number(m.group("s"))
     elif m.group("mins") is not None:
-        seconds = int(m.group("mins")) * 60 + int(m.group("secs") or 0)
+        seconds = number(m.group("mins")) * 60 + number(m.group("secs") or "0")
     else:
-        seconds = int(m.group("plain"))
+        seconds = number(m.group("plain"))
     rest = normalize(raw[: m.start()] + " " + raw[m.end():]).split()
     rest = [w for w in rest if w not in {"raise", "set", "increase", "change", "to", "time", "=",
                                          "lower", "decrease", "reduce", "back"}]
@@ -172,7 +172,7 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
     words = [w for w in tok.list if w not in {"and", "plus", "+", "-", "x"}]
     m = re.fullmatch(r"(?:#|option |choice )(\d+)", " ".join(words))
     if m:
-        i = int(m.group(1)) - 1
+        i = number(m.group(1)) - 1
         if not 0 <= i < len(options):
             raise ParseError(f"Choose an option from 1 to {len(options)}.")
         c, u, r = options[i]
@@ -181,8 +181,8 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
     found = False
     while i < len(words):
         w = words[i]
-        if w.isdigit() and i + 1 < len(words) and words[i + 1] in _RARITY_WORDS:
-            counts[_RARITY_WORDS[words[i + 1]]] += int(w)
+        if w.isdecimal() and i + 1 < len(words) and words[i + 1] in _RARITY_WORDS:
+            counts[_RARITY_WORDS[words[i + 1]]] += number(w)
             i += 2
             found = True
             continue
@@ -196,7 +196,7 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
         elif not re.fullmatch(r"\d+[cur]", w):
             raise ParseError("Type: " + USAGE["rarity"])
         else:
-            counts[_RARITY_WORDS[w[-1]]] += int(w[:-1])
+            counts[_RARITY_WORDS[w[-1]]] += number(w[:-1])
             found = True
         i += 1
     if not found:
@@ -373,7 +373,7 @@ def _read_swap(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
 
 
 def _read_guess_total(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
-    numbers = [int(w) for w in tok.list if w.isdigit()]
+    numbers = [number(w) for w in tok.list if w.isdecimal()]
     if len(numbers) != 1:
         raise ParseError(usage_line(state, seat, prompt))
     return GuessTotal(total=min(numbers[0], 10**6), unexpected_sabotage=_unexpected(tok))
