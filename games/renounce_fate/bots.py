@@ -28,9 +28,6 @@ from games.renounce_fate.random_play import random_from_view
 from games.renounce_fate.settings import RenounceFateSettings
 from games.renounce_fate.views import RenounceFateView
 
-Sets = tuple[tuple[str, ...], ...]
-
-
 class RandomBot:
     """Uniformly random legal play."""
 
@@ -50,7 +47,13 @@ def _rank(cards: tuple[str, ...], order: tuple[str, ...], tiebreak: str) -> poke
 def best_rank(hand: Sequence[str], community: Sequence[str],
               settings: RenounceFateSettings) -> poker.HandRank:
     order = settings.ranking(rules.hand_size(len(community)))
-    return max(_rank(tuple(sorted(option)), order, settings.tiebreak)
+    return _best_rank(tuple(sorted(hand)), tuple(sorted(community)), order, settings.tiebreak)
+
+
+@lru_cache(maxsize=200_000)
+def _best_rank(hand: tuple[str, ...], community: tuple[str, ...], order: tuple[str, ...],
+               tiebreak: str) -> poker.HandRank:
+    return max(_rank(tuple(sorted(option)), order, tiebreak)
                for option in rules.hand_options(hand, community))
 
 
@@ -60,16 +63,22 @@ def opponent_hands(unseen: Sequence[str]) -> list[tuple[str, str]]:
 
 
 class Estimator:
-    """Win chances of one hand against the unseen cards, memoised for one round's deal."""
+    """Win chances of one hand against the unseen cards, memoised for one round's deal.
 
-    def __init__(self, hand: Sequence[str], fate: Sequence[str],
+    The look-ahead over renouncing runs on 9-bit masks: bit 3*i + j is card j of set i still
+    in play, so a pick is one bit and both outcomes of a step are two bit operations.
+    """
+
+    def __init__(self, hand: Sequence[str], dealt: Sequence[Sequence[str]],
                  settings: RenounceFateSettings) -> None:
+        fate = [c for s in dealt for c in s]
         unseen = Counter(DECK) - Counter(hand) - Counter(fate)
         self.hand = tuple(hand)
+        self.cards = fate  # by bit position
         self.opponents = opponent_hands(sorted(unseen.elements()))
         self.settings = settings
         self._equity: dict[tuple[str, ...], float] = {}
-        self._value: dict[Sets, float] = {}
+        self._value: dict[int, float] = {}
 
     def equity(self, community: Sequence[str]) -> float:
         key = tuple(sorted(community))
@@ -82,26 +91,52 @@ class Estimator:
             self._equity[key] = score / len(self.opponents)
         return self._equity[key]
 
-    def value(self, sets: Sets) -> float:
-        """The chance once renouncing ends, from these sets (best own picks, random theirs)."""
-        if sets not in self._value:
-            if rules.all_locked(sets):
-                self._value[sets] = self.equity(rules.community_of(sets))
-            else:
-                self._value[sets] = max(self.pick_values(sets).values())
-        return self._value[sets]
-
-    def pick_values(self, sets: Sets) -> dict[tuple[int, str], float]:
-        legal = rules.legal_picks(sets)
-        out = {}
-        for mine in legal:
-            total = 0.0
-            for theirs in legal:
-                after = [list(s) for s in sets]
-                rules.resolve(after, [mine, theirs])
-                total += self.value(tuple(tuple(s) for s in after))
-            out[mine] = total / len(legal)
+    def mask(self, remaining: Sequence[Sequence[str]]) -> int:
+        out = 0
+        for i, cards in enumerate(remaining):
+            for j in range(3):
+                if self.cards[3 * i + j] in cards:
+                    out |= 1 << (3 * i + j)
         return out
+
+    def value(self, mask: int) -> float:
+        """The chance once renouncing ends (best own picks, the opponent's random)."""
+        found = self._value.get(mask)
+        if found is None:
+            picks = _legal_bits(mask)
+            if not picks:
+                found = self.equity([self.cards[b] for b in range(9) if mask >> b & 1])
+            else:
+                found = max(self._pick_value(mask, bit, picks) for bit in picks)
+            self._value[mask] = found
+        return found
+
+    def _pick_value(self, mask: int, mine: int, picks: Sequence[int]) -> float:
+        total = 0.0
+        for theirs in picks:
+            if mine == theirs:  # locked: the rest of its set is discarded
+                after = (mask & ~(7 << (mine // 3 * 3))) | (1 << mine)
+            else:
+                after = mask & ~(1 << mine) & ~(1 << theirs)
+            total += self.value(after)
+        return total / len(picks)
+
+    def pick_values(self, remaining: Sequence[Sequence[str]]) -> dict[tuple[int, str], float]:
+        """For each legal pick (set number, card): the chance, the opponent's pick random."""
+        mask = self.mask(remaining)
+        picks = _legal_bits(mask)
+        return {(bit // 3 + 1, self.cards[bit]): self._pick_value(mask, bit, picks)
+                for bit in picks}
+
+
+def _legal_bits(mask: int) -> list[int]:
+    """Bits of cards in sets that still hold more than one card."""
+    out = []
+    for i in range(3):
+        group = mask >> (3 * i) & 7
+        if group & (group - 1):  # two or more bits
+            out.extend(3 * i + j for j in range(3) if group >> j & 1)
+    return out
 
 
 class HeuristicBot:
@@ -116,25 +151,24 @@ class HeuristicBot:
 
     def estimator(self, view: RenounceFateView) -> Estimator:
         hand = tuple(view.my_hand or ())
-        fate = tuple(c for s in view.sets for c in s.dealt)
-        key = (view.round, hand, fate)
+        dealt = tuple(tuple(s.dealt) for s in view.sets)
+        key = (view.round, hand, dealt)
         if self._key != key or self._est is None:
-            self._key, self._est = key, Estimator(hand, fate, self.settings)
+            self._key, self._est = key, Estimator(hand, dealt, self.settings)
         return self._est
 
     def strength(self, view: RenounceFateView) -> float:
         est = self.estimator(view)
         if view.community is not None:
             return est.equity(view.community)
-        return est.value(tuple(tuple(s.remaining) for s in view.sets))
+        return est.value(est.mask([s.remaining for s in view.sets]))
 
     def choose(self, view: RenounceFateView, prompt: Prompt,  # type: ignore[override]
                rng: random.Random) -> Command:
         if prompt.kind == "choose_starter":
             return ChooseStarter(starter=view.seat if view.seat is not None else 0)
         if prompt.kind == "renounce":
-            sets = tuple(tuple(s.remaining) for s in view.sets)
-            values = self.estimator(view).pick_values(sets)
+            values = self.estimator(view).pick_values([s.remaining for s in view.sets])
             best = max(values.values())
             top = [pick for pick, v in values.items() if v >= best - 1e-9]
             set_no, card = rng.choice(top)
