@@ -143,9 +143,11 @@ def start_renounce(state: RenounceFateState, ev: list[Event]) -> None:
     state.phase = Phase.RENOUNCE
     state.picks = [None, None]
     state.serial += 1
+    # The sets were just shown with the previous step's result; show them again only first.
+    picture = "" if state.steps else f"\n{text.sets_picture(state.sets)}"
     say(ev, "renounce.start",
         f"Renounce step {len(state.steps) + 1}: each player picks one fate card to renounce, "
-        f"privately, from a set with more than one card.\n{text.sets_picture(state.sets)}",
+        f"privately, from a set with more than one card.{picture}",
         step=len(state.steps) + 1, sets=remaining(state))
 
 
