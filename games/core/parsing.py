@@ -41,9 +41,21 @@ def keyword(text: str, synonyms: Mapping[str, Iterable[str]]) -> str | None:
     return best[1] if best else None
 
 
+#: Digits kept of a typed number: longer numbers read as this many nines, which every rule
+#: then refuses as too large (int() of thousands of digits is slow, and over 4,300 raises).
+MAX_DIGITS = 18
+
+
+def number(digits: str) -> int:
+    """A run of decimal digits (any script: "42", "٤٢", "４２") as an int, capped."""
+    if len(digits) > MAX_DIGITS:
+        return int("9" * MAX_DIGITS)
+    return int(digits)
+
+
 def integers(text: str) -> list[int]:
-    """Every whole number in the message, in order."""
-    return [int(n) for n in re.findall(r"\d+", text)]
+    """Every whole number in the message, in order (capped: see `number`)."""
+    return [number(n) for n in re.findall(r"\d+", text)]
 
 
 def position(text: str) -> int | None:
@@ -54,7 +66,7 @@ def position(text: str) -> int | None:
         if re.search(rf"\b{word}\b", norm):
             return n - 1
     m = re.search(r"(?:#|\bno\s*|\bnumber\s*|\bcard\s*|\bslot\s*|\bposition\s*)?(\d+)(?:st|nd|rd|th)?\b", text.lower())
-    return int(m.group(1)) - 1 if m else None
+    return number(m.group(1)) - 1 if m else None
 
 
 def yes_no(text: str) -> bool | None:
