@@ -107,10 +107,7 @@ class CardStyle:
         """`text` (lower-cased) with every card named in it replaced by a space, so a grammar
         can read what else was typed ("y3 set 2" -> "  set 2")."""
         folded = _fold(text)
-        if self.suits:
-            folded = self._pattern.sub(" ", folded)
-        else:
-            folded = re.sub(r"\d+", " ", folded)
+        folded = self._pattern.sub(" ", folded) if self.suits else re.sub(r"\d+", " ", folded)
         for word in self._extras:
             folded = re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", " ", folded)
         return folded

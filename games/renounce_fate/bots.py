@@ -28,6 +28,7 @@ from games.renounce_fate.random_play import random_from_view
 from games.renounce_fate.settings import RenounceFateSettings
 from games.renounce_fate.views import RenounceFateView
 
+
 class RandomBot:
     """Uniformly random legal play."""
 

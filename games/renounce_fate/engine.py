@@ -36,8 +36,7 @@ from games.renounce_fate.commands import COMMAND_TYPES, Bet, ChooseStarter, Reno
 from games.renounce_fate.settings import RenounceFateSettings, reminders_for
 from games.renounce_fate.state import LOG_KEEP, Phase, Pick, RenounceFateState
 from games.renounce_fate.text import chips_line, p
-from games.renounce_fate.views import RenounceFateView, build_view
-
+from games.renounce_fate.views import build_view
 
 HIDDEN_CHECKED = 6  # unshown hands of the last three folded rounds
 
