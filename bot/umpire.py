@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -27,7 +28,14 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
-from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
+from bot.store.repository import (
+    LIVE_CLOCKS,
+    ClockData,
+    MatchWrite,
+    OutboxData,
+    Repository,
+    StoredMessage,
+)
 from bot.transport import PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
@@ -50,6 +58,19 @@ class Reply:
     ignored: bool = False  # not a player of this match: spectator chat
 
 
+PRIVATE_IN_ROOM = ("That decision is private: make it in your table channel. Nothing was "
+                   "applied.")
+PUBLIC_AT_TABLE = ("Make that move in the public game room, where both players can see it. "
+                   "Nothing was applied.")
+
+
+def _rendered(match: LiveMatch, reply: Reply) -> Reply:
+    """The reply with `{P0}` / `{P1}` filled in (one pass: names are data, never templates)."""
+    if not reply.message:
+        return reply
+    return dataclasses.replace(reply, message=render_names(reply.message, match.names))
+
+
 class MatchService:
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
                  snapshot_every: int = 25, bot_think: float = 0.0,
@@ -60,7 +81,14 @@ class MatchService:
         self.bot_think = bot_think
         self.heartbeat_seconds = heartbeat_seconds
         self.matches: dict[int, LiveMatch] = {}
-        self.delivery = Delivery(repo, transport, now)
+        self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
+                                 on_stalled=self._stalled, alive=self._alive)
+        #: A decision's clock starts when the message asking for it is delivered: outbox id ->
+        #: (match id, prompt keys) until then, and the keys held back from timing out.
+        self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
+        self._held: set[tuple[int, str]] = set()
+        self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
+        self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
@@ -91,6 +119,7 @@ class MatchService:
             match = self.matches.get(message.match_id)
             info = match.info if match else await self._info(message.match_id)
             if info is not None:
+                self._hold(message.match_id, message.id, message.payload)
                 self.delivery.enqueue(info, message)
         self.scheduler.start()
         for match in self.matches.values():
@@ -104,6 +133,8 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
         await self.scheduler.stop()
+        for task in list(self._tasks):
+            task.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -174,27 +205,39 @@ class MatchService:
         if seat is None:
             return Reply(False, ignored=True)
         async with match.lock:
-            if table_of is not None and table_of != seat:
-                return Reply(False, "This is not your table channel.")
-            refusal = self._refuse_now(match, seat)
-            if refusal:
-                return Reply(False, refusal)
-            pending = [p for p in match.prompts if p.seat == seat]
-            if prompt_key is not None and prompt_key not in {p.key for p in pending}:
+            reply = await self._submit(match, seat, text, table_of, prompt_key)
+        return _rendered(match, reply)
+
+    async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
+                      prompt_key: str | None) -> Reply:
+        """`submit` under the match lock. Where the text was typed is checked before it is
+        parsed: a refusal from parsing may describe private state (the letters of a hand),
+        so text for a private decision typed in the room is never parsed."""
+        if table_of is not None and table_of != seat:
+            return Reply(False, "This is not your table channel.")
+        refusal = self._refuse_now(match, seat)
+        if refusal:
+            return Reply(False, refusal)
+        pending = [p for p in match.prompts if p.seat == seat]
+        if prompt_key is not None:
+            pending = [p for p in pending if p.key == prompt_key]
+            if not pending:
                 return Reply(False, "That choice is no longer open: the decision was already "
                                     "made or its time ran out.")
-            try:
-                command = match.game.parse(match.state, seat, text)
-            except ParseError as exc:
-                return Reply(False, str(exc))
-            prompt = _answered(pending, command)
-            if prompt.private and table_of is None:
-                return Reply(False, "That decision is private: make it in your table channel. "
-                                    "Nothing was applied.", delete=True)
-            if not prompt.private and table_of is not None:
-                return Reply(False, "Make that move in the public game room, where both "
-                                    "players can see it. Nothing was applied.")
-            return await self._accept(match, seat, command, "player")
+        if table_of is None and all(p.private for p in pending):
+            return Reply(False, PRIVATE_IN_ROOM, delete=True)
+        if table_of is not None and not any(p.private for p in pending):
+            return Reply(False, PUBLIC_AT_TABLE)
+        try:
+            command = match.game.parse(match.state, seat, text)
+        except ParseError as exc:
+            return Reply(False, str(exc))
+        prompt = _answered(pending, command)
+        if prompt.private and table_of is None:
+            return Reply(False, PRIVATE_IN_ROOM)
+        if not prompt.private and table_of is not None:
+            return Reply(False, PUBLIC_AT_TABLE)
+        return await self._accept(match, seat, command, "player")
 
     async def submit_command(self, match_id: int, seat: int, command: Command, *,
                              source: str = "player") -> Reply:
@@ -203,8 +246,8 @@ class MatchService:
         async with match.lock:
             refusal = self._refuse_now(match, seat)
             if refusal:
-                return Reply(False, refusal)
-            return await self._accept(match, seat, command, source)
+                return _rendered(match, Reply(False, refusal))
+            return _rendered(match, await self._accept(match, seat, command, source))
 
     def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
         if match.status == "paused":
@@ -213,8 +256,10 @@ class MatchService:
             return "This match is over."
         if not any(p.seat == seat for p in match.prompts):
             waiting = sorted({p.seat for p in match.prompts})
-            who = " and ".join(match.players[s].name for s in waiting) or "nobody"
+            who = " and ".join(f"{{P{s}}}" for s in waiting) or "nobody"
             return f"It is not your decision now; waiting for {who}."
+        if _in_break(match, seat):
+            return "It is the break between rounds: the next decisions are posted when it ends."
         return None
 
     async def _accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
@@ -253,9 +298,12 @@ class MatchService:
         for c in closed:
             c.status = "done"
         new_prompts = [p for k, p in after.items() if k not in before]
-        pause = max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+        pause = _break_seconds(match, events)
         start = now + timedelta(seconds=pause)  # a break between rounds: clocks start after it
         new_clocks = [self._new_clock(p, start) for p in new_prompts]
+        if pause > 0:  # the decisions are posted (and their clocks run) when the break ends
+            for c in new_clocks:
+                c.status = "break"
         clocks = {c.key: c for c in new_clocks}
         footer: list[tuple[str, str]] = []
         fields: dict[str, Any] = {}
@@ -266,7 +314,8 @@ class MatchService:
             footer.append(("public", outcome_line(outcome, match.seed)))
         seq = match.seq + (1 if action else 0)
         status = match.game.status(match.state) if outcome is None else None
-        write = MatchWrite(match.id, seq, outbox=compose(events, new_prompts, clocks,
+        posted = new_prompts if pause <= 0 else []
+        write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
                                                          header=header, footer=footer,
                                                          status=status),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
@@ -290,6 +339,7 @@ class MatchService:
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         ids = await self.repo.commit(write, now)
         for message_id, data in zip(ids, write.outbox, strict=True):
+            self._hold(match.id, message_id, data.payload)
             self.delivery.enqueue(match.info, StoredMessage(
                 id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
                 text=data.text, payload=data.payload, created_at=now))
@@ -315,29 +365,115 @@ class MatchService:
             return None
         return LiveMatch.from_store(stored).info
 
-    # --- clocks ---------------------------------------------------------------------------
+    # --- delivery and clocks -------------------------------------------------------------
+    def _hold(self, match_id: int, message_id: int, payload: Mapping[str, Any]) -> None:
+        """Hold back the clocks of the decisions a message asks for until it is delivered."""
+        keys = tuple(str(p["key"]) for p in payload.get("prompts") or ())
+        if keys:
+            self._unseen[message_id] = (match_id, keys)
+            self._held.update((match_id, k) for k in keys)
+
+    def _alive(self, match_id: int) -> bool:
+        match = self.matches.get(match_id)
+        return match is not None and match.status in ("active", "paused")
+
+    def _delivered(self, info: Any, message: StoredMessage, at: datetime,
+                   delivered: bool = True) -> None:
+        """A message reached its channel: the decisions it asks for may be timed now. One
+        that arrived late (an outage, a rate limit) starts its clock from this moment. A
+        message given up on (an unreachable channel: the hosts were told) releases its
+        clocks as they were, so the match is never held forever."""
+        found = self._unseen.pop(message.id, None)
+        if found is None:
+            return
+        match_id, keys = found
+        self._held.difference_update((match_id, k) for k in keys)
+        match = self.matches.get(match_id)
+        if match is None:
+            return
+        if delivered and any(self._late(match, k, at) for k in keys):
+            self._background(self._start_late(match, keys, at))
+        else:
+            self._arm(match)
+
+    def _late(self, match: LiveMatch, key: str, at: datetime) -> ClockData | None:
+        clock = match.clocks.get(key)
+        if clock is None or clock.status != "armed" or match.status != "active":
+            return None
+        late = (at - clock.started_at).total_seconds() > self.delivery_grace
+        return clock if late else None
+
+    async def _start_late(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        async with match.lock:
+            clocks = [c for k in keys if (c := self._late(match, k, at)) is not None]
+            notes = []
+            kinds = {p.key: p.kind for p in match.prompts}
+            for clock in clocks:
+                delay = at - clock.started_at
+                clock.shifted(delay)
+                notes.append(OutboxData("umpire", (
+                    f"⏱ The decision of {{P{clock.seat}}} ({kinds.get(clock.key, clock.key)}) "
+                    f"reached its channel {int(delay.total_seconds())} s late: its clock "
+                    "starts from then.")))
+            if clocks:
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=notes,
+                                                     clocks_changed=clocks), self.now())
+            self._arm(match)
+
+    def _stalled(self, info: Any, audience: str, seconds: float) -> None:
+        """A channel has been failing for a while: tell the hosts once (in the host log,
+        unless the log is the channel that fails)."""
+        match = self.matches.get(info.id)
+        if match is None or audience == "umpire" or match.status not in ("active", "paused"):
+            return
+        place = {"public": "the game room"}.get(audience, f"the table channel of {{P{audience[4:]}}}")
+        text = (f"⚠️ Match #{match.id}: nothing has gone through to {place} for "
+                f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are "
+                "kept and retried until they arrive, in order; a decision's clock starts only "
+                "when it reaches the player.")
+
+        async def tell() -> None:
+            async with match.lock:
+                await self._commit(match, MatchWrite(match.id, match.seq,
+                                                     outbox=[OutboxData("umpire", text)]),
+                                   self.now())
+        self._background(tell())
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _arm(self, match: LiveMatch) -> None:
         """Tell the scheduler the next due moment of every armed clock of the match."""
         prompts = {p.key: p for p in match.prompts}
         for key, clock in match.clocks.items():
             token = (match.id, key)
             prompt = prompts.get(key)
-            if match.status != "active" or clock.status != "armed" or prompt is None:
+            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None:
                 self.scheduler.set(token, None)
                 continue
-            self.scheduler.set(token, _next_due(prompt, clock))
+            in_break = clock.status == "break"
+            self.scheduler.set(token, clock.started_at if in_break else _next_due(prompt, clock))
 
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None:
-            return
+        if match is None or (match_id, key) in self._held:
+            return  # not delivered yet: delivery re-arms it (`_delivered`)
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
-            if match.status != "active" or clock is None or clock.status != "armed" or prompt is None:
+            if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
+                    or prompt is None:
                 return  # stale: the decision was made, or the match paused or ended
             now = self.now()
+            if clock.status == "break":
+                if clock.started_at > now:
+                    self._arm(match)  # the break was extended (pause, extend): not yet
+                else:
+                    await self._end_break(match, now)
+                return
             due = _next_due(prompt, clock)
             if due is None or due > now:
                 self._arm(match)  # re-armed since (pause, extend): not yet
@@ -360,6 +496,21 @@ class MatchService:
                 await self._commit(match, MatchWrite(match.id, match.seq,
                                                      clocks_changed=[clock]), now)
 
+    async def _end_break(self, match: LiveMatch, now: datetime) -> None:
+        """The break between rounds is over: post the decisions it held back; their clocks
+        run from now (they were created to start at the break's end)."""
+        ended = [c for c in match.clocks.values() if c.status == "break" and c.started_at <= now]
+        for c in ended:
+            c.status = "armed"
+        keys = {c.key for c in ended}
+        prompts = [p for p in match.prompts if p.key in keys]
+        outbox = compose((), prompts, {c.key: c for c in ended},
+                         status=match.game.status(match.state))
+        await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                             clocks_changed=ended), now)
+        self._arm(match)
+        self._schedule_bots(match)
+
     async def _remind(self, match: LiveMatch, prompt: Prompt, clock: ClockData, text: str,
                       now: datetime) -> None:
         clock.reminders_sent += 1
@@ -375,7 +526,7 @@ class MatchService:
         for prompt in match.prompts:
             player = match.players[prompt.seat]
             key = (match.id, prompt.key)
-            if player.bot is None or key in self._bot_tasks:
+            if player.bot is None or key in self._bot_tasks or _in_break(match, prompt.seat):
                 continue
             task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
             self._bot_tasks[key] = task
@@ -395,8 +546,8 @@ class MatchService:
             # decision), and the bot must then be scheduled again.
             self._bot_tasks.pop((match_id, key), None)
             prompt = next((p for p in match.prompts if p.key == key), None)
-            if prompt is None or match.status != "active":
-                return
+            if prompt is None or match.status != "active" or _in_break(match, prompt.seat):
+                return  # (a bot held back by the break is scheduled when it ends)
             tries = self._bot_tries.get((match_id, key), 0) + 1
             self._bot_tries[(match_id, key)] = tries
             rng = random.Random(f"{match.seed}:{match.seq}:{key}")
@@ -487,7 +638,8 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is {match.status}.")
             for prompt in list(match.prompts):
                 if prompt.key in {p.key for p in match.prompts} and \
-                        prompt.on_timeout != OnTimeout.NOTHING:
+                        prompt.on_timeout != OnTimeout.NOTHING and \
+                        getattr(match.clocks.get(prompt.key), "status", "") != "break":
                     await self._accept(match, prompt.seat, Timeout(prompt_key=prompt.key), "host")
 
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
@@ -542,23 +694,24 @@ class MatchService:
         return render_names(text, match.names)
 
     def status_text(self, match_id: int) -> str:
+        """Whose decision it is and the clocks, names filled in (one pass)."""
         match = self._get(match_id)
-        names = match.names
-        lines = [f"Match #{match.id}: {match.game.title}, {names[0]} vs {names[1]} "
+        lines = [f"Match #{match.id}: {match.game.title}, {{P0}} vs {{P1}} "
                  f"({match.status}), {match.seq} actions."]
         for p in match.prompts:
             clock = match.clocks.get(p.key)
             left = ""
-            if clock and clock.limit_at:
+            if clock and clock.status == "break":
+                left = ", after the break between rounds"
+            elif clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
-            lines.append(f"Waiting for {names[p.seat]}: {p.kind}{left}.")
+            lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
         if match.result:
             winner = match.result.get("winner")
-            who = "draw" if winner is None else f"{names[winner]} won"
-            reason = render_names(str(match.result.get("reason")), names)
-            lines.append(f"Result: {who} ({reason}).")
-        return "\n".join(lines)
+            who = "draw" if winner is None else f"{{P{winner}}} won"
+            lines.append(f"Result: {who} ({match.result.get('reason')}).")
+        return render_names("\n".join(lines), match.names)
 
     async def wait_finished(self, match_ids: Sequence[int], timeout: float | None = None) -> None:
         """Wait until every match in `match_ids` has ended."""
@@ -603,6 +756,20 @@ class MatchService:
 
     def export_json(self, record: dict[str, Any]) -> str:
         return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+def _break_seconds(match: LiveMatch, events: Sequence[Any]) -> float:
+    """The break an event asks for (`pause_seconds`, e.g. between two rounds). A break is for
+    the people at the table: between two built-in bots (the demo) there is none."""
+    if all(p.bot is not None for p in match.players):
+        return 0.0
+    return max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+
+
+def _in_break(match: LiveMatch, seat: int) -> bool:
+    """Whether every decision pending for `seat` waits for the end of a break."""
+    clocks = [match.clocks.get(p.key) for p in match.prompts if p.seat == seat]
+    return bool(clocks) and all(c is not None and c.status == "break" for c in clocks)
 
 
 def _answered(pending: Sequence[Prompt], command: Command) -> Prompt:

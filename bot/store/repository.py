@@ -30,6 +30,7 @@ from bot.store.models import (
 from bot.store.writer import BatchWriter, Extra
 
 ACTIVE_STATUSES = ("active", "paused")
+LIVE_CLOCKS = ("armed", "break")  # clocks reloaded on start; "break": runs once a break ends
 ENDED_STATUSES = ("finished", "aborted")
 HEARTBEAT_KEY = "heartbeat"
 
@@ -44,7 +45,7 @@ class ClockData:
     limit_at: datetime | None
     deadline_at: datetime | None
     reminders_sent: int = 0
-    status: str = "armed"  # armed|done|expired
+    status: str = "armed"  # armed|break|done|expired (break: starts when a break ends)
 
     def shifted(self, delta: timedelta) -> None:
         self.started_at += delta
@@ -197,7 +198,7 @@ class Repository:
             )).all()
             clocks = (await conn.execute(
                 select(DeadlineRow).join(MatchRow, MatchRow.id == DeadlineRow.match_id)
-                .where(active, DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+                .where(active, DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
             )).all()
         by_match: dict[int, StoredMatch] = {}
         for r in rows:
@@ -229,7 +230,7 @@ class Repository:
         )).all()
         clocks = (await conn.execute(
             select(DeadlineRow).where(DeadlineRow.match_id == match.id,
-                                      DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+                                      DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
         )).all()
         return StoredMatch(
             row=match, snapshot_seq=snap_seq, snapshot=snap.state if snap else None,
