@@ -268,7 +268,7 @@ def settle(state: RenounceFateState, winner: int | None, ev: list[Event]) -> Non
     pause = state.settings.break_seconds
     say(ev, "round.end",
         f"Round {state.round}: {result} {chips_line(state.chips)} {p(next_starter)} starts "
-        f"the next round.", round=state.round, winner=winner, pot=pot, chips=list(state.chips),
+        f"the next round{f' after a {pause:g}-second break' if pause else ''}.", round=state.round, winner=winner, pot=pot, chips=list(state.chips),
         next_starter=next_starter, pause_seconds=pause)
     state.starter = next_starter
     start_round(state, ev)

@@ -36,7 +36,7 @@ async def test_renounce_fate_played_with_buttons_and_select_menus(world: World) 
     users = (world.alice, world.bob)
     async with umpire(world) as up:
         match = await start_match(world, up, "renounce-fate", seed="rf-discord",
-                                  settings="starting_chips=8")
+                                  settings="starting_chips=8 break_seconds=0")
         room = channel_of(world, match, "public")
         tables = [channel_of(world, match, f"seat{s}") for s in (0, 1)]
         seen = {"bet": 0, "renounce": 0, "choose_starter": 0}
