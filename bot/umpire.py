@@ -345,7 +345,8 @@ class MatchService:
                 text=data.text, payload=data.payload, created_at=now))
 
     def _new_clock(self, prompt: Prompt, now: datetime) -> ClockData:
-        limit = now + timedelta(seconds=prompt.time_limit) if prompt.time_limit else None
+        limit = (now + timedelta(seconds=prompt.time_limit)
+                 if prompt.time_limit is not None else None)  # 0: the bank runs at once
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
