@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import String, cast, select
+from sqlalchemy import BigInteger, String, cast, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -114,7 +114,7 @@ async def matches_of_guild(engine: AsyncEngine, guild_id: int, *, starts_with: s
     """The newest matches started on server `guild_id` (from the database, so a restart
     loses none), optionally only ids starting with `starts_with` (autocomplete)."""
     query = (select(MatchRow.id, MatchRow.game, MatchRow.players, MatchRow.status)
-             .where(MatchRow.transport["guild"].as_integer() == guild_id)
+             .where(cast(MatchRow.transport["guild"].as_string(), BigInteger) == guild_id)
              .order_by(MatchRow.id.desc()).limit(limit))
     digits = "".join(ch for ch in starts_with if ch.isdigit())
     if digits:

@@ -96,3 +96,29 @@ async def test_refusals_and_text_moves_on_postgres(pg_url: str):
 
 async def test_ended_matches_with_open_places_on_postgres(pg_url: str):
     await check_ended_matches_with_open_places(pg_url)
+
+
+async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
+    """Migration 0002 and the per-server queries on PostgreSQL (Discord ids are 64-bit)."""
+    from bot.store.guilds import GuildStore, matches_of_guild
+
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    try:
+        guild = 1574414571500863491
+        live = await service.start_match("rps-poker", [PlayerRef("a", "A"), PlayerRef("b", "B")],
+                                         seed="pg-guild", transport={"guild": guild})
+        await service.start_match("rps-poker", [PlayerRef("c", "C"), PlayerRef("d", "D")],
+                                  seed="pg-other", transport={"guild": guild + 1})
+        found = await matches_of_guild(engine, guild)
+        assert [m.id for m in found] == [live.id] and found[0].names == ("A", "B")
+        assert [m.id for m in await matches_of_guild(engine, guild, starts_with=str(live.id))] \
+            == [live.id]
+        store = GuildStore(service.repo)
+        await store.update(guild, host_role_id=guild + 7, friendly_matches=True)
+        again = await GuildStore(service.repo).get(guild)
+        assert again.host_role_id == guild + 7 and again.friendly_matches is True
+    finally:
+        await service.stop()
+        await engine.dispose()
