@@ -147,7 +147,9 @@ class MatchService:
         state = game.setup(parsed, seed)
         settings_json = parsed.model_dump(mode="json")
         commitment = seed_commitment(seed)
-        match_id = await self.repo.create_match(
+        # The match row is stored with its opening (seed commitment, first prompts, clocks)
+        # in one transaction: a crash leaves either no match or a fully opened one.
+        match_id = await self.repo.reserve_match(
             game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
             players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now)
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
@@ -158,7 +160,13 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed is revealed when the match ends.")]
-            await self._record(match, None, game.opening_events(state), header=header, now=now)
+            try:
+                await self._record(match, None, game.opening_events(state), header=header,
+                                   now=now)
+            except BaseException:
+                self.matches.pop(match_id, None)
+                self.repo.forget_match(match_id)
+                raise
         return match
 
     # --- players' moves -------------------------------------------------------------------

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, literal_column, select, update
+from sqlalchemy import bindparam, func, insert, literal_column, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -104,6 +104,8 @@ class Repository:
         url = engine.url.render_as_string(hide_password=False)
         self._delivered: list[int] = []
         self._delivered_at: datetime | None = None
+        self._unborn: dict[int, dict[str, Any]] = {}  # reserved matches: row, not yet stored
+        self._last_match_id: int | None = None  # SQLite: the highest id handed out
         self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url),
                                   extras=self._take_delivered)
 
@@ -118,26 +120,65 @@ class Repository:
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime) -> int:
-        row = dict(game=game, settings=settings, seed=seed, seed_commitment=commitment,
-                   players=players, status="active", result=None, transport=transport,
-                   action_count=0, created_at=now, updated_at=now)
-        return await self.writer.run(
-            lambda conn: int(conn.execute(insert(MatchRow).returning(MatchRow.id), row).scalar_one()))
+        """Store a match row now (own transaction); return its id."""
+        match_id = await self.reserve_match(game=game, settings=settings, seed=seed,
+                                            commitment=commitment, players=players,
+                                            transport=transport, now=now)
+        try:
+            await self.commit(MatchWrite(match_id, 0), now)
+        finally:
+            self._unborn.pop(match_id, None)
+        return match_id
+
+    async def reserve_match(self, *, game: str, settings: dict[str, Any], seed: str,
+                            commitment: str, players: list[dict[str, Any]],
+                            transport: dict[str, Any], now: datetime) -> int:
+        """An id for a new match whose row is stored by the match's first `commit`, in the
+        same transaction as that write (the opening: seed commitment, first prompts, clocks),
+        so that a crash never leaves a match without its opening. Until then the match does
+        not exist in the database; `forget_match` drops a reservation whose write failed."""
+        match_id = await self._new_match_id()
+        self._unborn[match_id] = dict(
+            id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
+            players=players, status="active", result=None, transport=transport,
+            action_count=0, created_at=now, updated_at=now)
+        return match_id
+
+    def forget_match(self, match_id: int) -> None:
+        self._unborn.pop(match_id, None)
+
+    async def _new_match_id(self) -> int:
+        async with self.engine.connect() as conn:
+            if conn.dialect.name != "sqlite":
+                return int((await conn.execute(text(
+                    "SELECT nextval(pg_get_serial_sequence('matches', 'id'))"))).scalar_one())
+            if self._last_match_id is None:
+                top = (await conn.execute(select(func.max(MatchRow.id)))).scalar()
+                # (another reservation may have run while this one awaited)
+                self._last_match_id = max(self._last_match_id or 0, int(top or 0))
+        # SQLite has one writing process: ids are handed out here, never twice.
+        self._last_match_id += 1
+        return self._last_match_id
 
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
         """Store a write atomically (sharing the transaction with writes made at the same
-        moment); return the new outbox ids in order."""
-        return await self.writer.write((write, now))
+        moment); return the new outbox ids in order. The first write of a reserved match
+        also stores its row."""
+        ids = await self.writer.write((write, now))
+        self._unborn.pop(write.match_id, None)
+        return ids
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
         """Store several writes in one transaction (e.g. clock shifts on start)."""
         if writes:
             await self.writer.run(lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
 
-    @staticmethod
-    def _apply_writes(conn: Connection,
+    def _apply_writes(self, conn: Connection,
                       items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
         """Apply writes of distinct matches with one statement per table (bulk)."""
+        if self._unborn:
+            _INSERT_MATCH.run(conn, [self._unborn[w.match_id] for w, _ in items
+                                     if w.match_id in self._unborn])
         _INSERT_ACTION.run(conn, [
             dict(match_id=w.match_id, seq=w.seq, seat=w.action[0], command=w.action[1],
                  source=w.action[2], created_at=now) for w, now in items if w.action])
@@ -337,6 +378,9 @@ class Repository:
         await self.writer.run(write)
 
 
+_INSERT_MATCH = insert_of(MatchRow.__table__, [
+    "id", "game", "settings", "seed", "seed_commitment", "players", "status", "result",
+    "transport", "action_count", "created_at", "updated_at"])
 _INSERT_ACTION = insert_of(ActionRow.__table__,
                            ["match_id", "seq", "seat", "command", "source", "created_at"])
 _INSERT_SNAPSHOT = insert_of(SnapshotRow.__table__, ["match_id", "seq", "state", "created_at"])

@@ -49,6 +49,13 @@ class MemoryRepository:
         self.snapshots[match_id] = []
         return match_id
 
+    async def reserve_match(self, **row: Any) -> int:
+        """The store's reservation (row stored with the first write); here stored at once."""
+        return await self.create_match(**row)
+
+    def forget_match(self, match_id: int) -> None:
+        self.matches.pop(match_id, None)
+
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
         if self.fail_next_commit:
             self.fail_next_commit = False
