@@ -15,6 +15,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,13 +28,20 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
+from bot.store.housekeeping import prune_forever
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
-from bot.transport import PlayerRef, Transport, render_names
+from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
 from games.registry import get_game
 
 log = logging.getLogger(__name__)
+
+
+#: Resume loads running matches this many at a time...
+RESUME_BATCH = 250
+#: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
+RESUME_SLICE = 0.02
 
 
 class UmpireError(Exception):
@@ -53,7 +61,8 @@ class Reply:
 class MatchService:
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
                  snapshot_every: int = 25, bot_think: float = 0.0,
-                 heartbeat_seconds: float = 1.0) -> None:
+                 heartbeat_seconds: float = 1.0,
+                 outbox_retention: timedelta | None = None) -> None:
         self.repo = repo
         self.now = now
         self.snapshot_every = snapshot_every
@@ -68,37 +77,58 @@ class MatchService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
+        self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
+        self._pruner: asyncio.Task[None] | None = None
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
-        """Migrate, reload every active match, charge no one for the downtime, resend."""
+        """Migrate, charge no one for the downtime, resume every running match, resend.
+
+        Built to keep the event loop responsive however many matches are running: every
+        clock is shifted by the downtime in one statement (with the heartbeat, one
+        transaction), running matches are loaded in batches of `RESUME_BATCH` and rebuilt
+        (snapshot + replay) with a yield to the loop at least every `RESUME_SLICE` seconds;
+        each match is armed (clocks, bots, its undelivered messages) as soon as it is back.
+        Ended matches are not loaded: their undelivered messages need only who plays where.
+        """
         await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
-        shifts: list[MatchWrite] = []
-        for stored in await self.repo.load_active():
-            match = LiveMatch.from_store(stored)
-            self.matches[match.id] = match
-            if match.status == "active" and self.downtime and match.clocks:
-                for clock in match.clocks.values():
-                    clock.shifted(self.downtime)
-                shifts.append(MatchWrite(match.id, match.seq,
-                                         clocks_changed=list(match.clocks.values())))
-        await self.repo.commit_many(shifts, now)
-        await self.repo.beat(now)
+        await self.repo.resume_clocks(self.downtime, now)
+        pending: dict[int, list[StoredMessage]] = {}
         for message in await self.repo.undelivered():
-            match = self.matches.get(message.match_id)
-            info = match.info if match else await self._info(message.match_id)
-            if info is not None:
-                self.delivery.enqueue(info, message)
+            pending.setdefault(message.match_id, []).append(message)
         self.scheduler.start()
-        for match in self.matches.values():
-            self._arm(match)
-            self._schedule_bots(match)
+        ids = await self.repo.active_ids()
+        sliced = time.perf_counter()
+        for first in range(0, len(ids), RESUME_BATCH):
+            for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
+                match = LiveMatch.from_store(stored)
+                self.matches[match.id] = match
+                for message in pending.pop(match.id, []):
+                    self.delivery.enqueue(match.info, message)
+                self._arm(match)
+                self._schedule_bots(match)
+                if time.perf_counter() - sliced > RESUME_SLICE:
+                    await asyncio.sleep(0)
+                    sliced = time.perf_counter()
+            await asyncio.sleep(0)
+            sliced = time.perf_counter()
+        for row in await self.repo.match_rows(sorted(pending)):
+            info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
+            for message in pending.pop(row.id, []):
+                self.delivery.enqueue(info, message)
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
+        if self.outbox_retention is not None:
+            self._pruner = asyncio.create_task(
+                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def stop(self) -> None:
+        if self._pruner:
+            self._pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pruner
         if self._heartbeat:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -631,6 +661,13 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
+
+
+def _row_info(row: Any) -> MatchInfo:
+    """Who plays where, from a stored match row (no state is rebuilt)."""
+    return MatchInfo(id=row.id, game=row.game,
+                     players=tuple(PlayerRef.from_json(p) for p in row.players),
+                     transport=dict(row.transport or {}))
 
 
 def _validation_text(exc: ValidationError) -> str:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, literal_column, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, literal_column, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -84,6 +84,14 @@ class StoredMatch:
     snapshot: str | None
     actions: list[tuple[int, int, dict[str, Any]]]  # seq, seat, command
     clocks: list[ClockData]
+
+
+@dataclass
+class Pruned:
+    """What `Repository.prune` deleted."""
+
+    messages: int = 0
+    snapshots: int = 0
 
 
 @dataclass
@@ -199,6 +207,9 @@ class Repository:
                  set_limit_at=c.limit_at, set_deadline_at=c.deadline_at,
                  set_reminders_sent=c.reminders_sent, set_status=c.status)
             for w, _ in items for c in w.clocks_changed])
+        ended = [w.match_id for w, _ in items if w.match_fields.get("status") in ENDED_STATUSES]
+        if ended:  # a match that ends keeps only its latest snapshot
+            conn.execute(_OLD_SNAPSHOTS.where(SnapshotRow.match_id.in_(ended)))
         by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for w, now in items:
             fields = dict(w.match_fields, updated_at=now)
@@ -250,6 +261,74 @@ class Repository:
         for c in clocks:
             by_match[c.match_id].clocks.append(_clock(c))
         return list(by_match.values())
+
+    async def active_ids(self) -> list[int]:
+        """Ids of every active or paused match, in order."""
+        async with self.engine.connect() as conn:
+            return [int(i) for i in (await conn.execute(
+                select(MatchRow.id).where(MatchRow.status.in_(ACTIVE_STATUSES))
+                .order_by(MatchRow.id))).scalars()]
+
+    async def load_many(self, ids: list[int]) -> list[StoredMatch]:
+        """These matches (any status) with their latest snapshot, later actions and armed
+        clocks, in four queries however many there are: resume loads active matches in
+        batches of a few hundred, so that no single step holds the event loop for long."""
+        if not ids:
+            return []
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(MatchRow).where(MatchRow.id.in_(ids))
+                                       .order_by(MatchRow.id))).all()
+            latest = (select(SnapshotRow.match_id, func.max(SnapshotRow.seq).label("seq"))
+                      .where(SnapshotRow.match_id.in_(ids))
+                      .group_by(SnapshotRow.match_id).subquery())
+            snaps = (await conn.execute(
+                select(SnapshotRow.match_id, SnapshotRow.seq, SnapshotRow.state).join(
+                    latest, (latest.c.match_id == SnapshotRow.match_id) & (latest.c.seq == SnapshotRow.seq))
+            )).all()
+            snap_of = {s.match_id: (s.seq, s.state) for s in snaps}
+            actions = (await conn.execute(
+                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, ActionRow.command)
+                .outerjoin(latest, latest.c.match_id == ActionRow.match_id)
+                .where(ActionRow.match_id.in_(ids),
+                       ActionRow.seq > func.coalesce(latest.c.seq, 0))
+                .order_by(ActionRow.match_id, ActionRow.seq)
+            )).all()
+            clocks = (await conn.execute(
+                select(DeadlineRow).where(DeadlineRow.match_id.in_(ids),
+                                          DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+            )).all()
+        by_match: dict[int, StoredMatch] = {}
+        for r in rows:
+            seq, state = snap_of.get(r.id, (0, None))
+            by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
+                                         snapshot=state, actions=[], clocks=[])
+        for a in actions:
+            by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
+        for c in clocks:
+            by_match[c.match_id].clocks.append(_clock(c))
+        return list(by_match.values())
+
+    async def match_rows(self, ids: list[int]) -> list[MatchRow]:
+        """Just the rows of these matches (who plays, where): no state is loaded."""
+        if not ids:
+            return []
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(MatchRow).where(MatchRow.id.in_(ids))
+                                       .order_by(MatchRow.id))).all()
+        return [MatchRow(**r._mapping) for r in rows]
+
+    async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
+        """One transaction: every armed clock of every active (not paused) match moves later
+        by `downtime`, in one UPDATE statement, and the heartbeat records `now` (so a crash
+        right after cannot shift the clocks a second time)."""
+        micro = downtime // timedelta(microseconds=1)
+
+        def write(conn: Connection) -> None:
+            if micro > 0:
+                conn.execute(_shift_statement(conn.dialect.name, micro))
+            _beat(conn, now)
+
+        await self.writer.run(write)
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
@@ -360,6 +439,54 @@ class Repository:
                 select(func.count()).select_from(OutboxRow).where(OutboxRow.delivered_at.is_(None))
             )).scalar_one())
 
+    # --- keeping storage bounded --------------------------------------------------------
+    async def prune(self, delivered_before: datetime | None, *, batch: int = 2000) -> Pruned:
+        """Delete outbox rows delivered before `delivered_before` (None: none; the newest
+        outbox row always stays, because SQLite numbers new rows after it and an id must
+        never be used twice), and every snapshot of an ended match but its latest. In
+        transactions of at most `batch` rows, so that no single one holds the writer long."""
+        pruned = Pruned()
+        while delivered_before is not None:
+            cutoff = delivered_before
+
+            def outbox(conn: Connection) -> int:
+                newest = select(func.max(OutboxRow.id)).correlate(None).scalar_subquery()
+                doomed = (select(OutboxRow.id).where(OutboxRow.delivered_at.is_not(None),
+                                                     OutboxRow.delivered_at < cutoff,
+                                                     OutboxRow.id < newest)
+                          .order_by(OutboxRow.id).limit(batch).correlate(None))
+                return int(conn.execute(delete(OutboxRow).where(
+                    OutboxRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
+            done = await self.writer.run(outbox)
+            pruned.messages += done
+            if done < batch:
+                break
+        while True:
+            def snapshots(conn: Connection) -> int:
+                ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
+                doomed = (select(SnapshotRow.id).where(_NOT_LATEST, SnapshotRow.match_id.in_(
+                    ended.scalar_subquery())).limit(batch).correlate(None))
+                return int(conn.execute(delete(SnapshotRow).where(
+                    SnapshotRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
+            done = await self.writer.run(snapshots)
+            pruned.snapshots += done
+            if done < batch:
+                break
+        return pruned
+
+    async def vacuum(self) -> None:
+        """Give the space of deleted rows back: SQLite rewrites the file (VACUUM) and empties
+        its WAL; PostgreSQL marks it reusable (plain VACUUM, which locks nothing)."""
+        async with self.engine.connect() as conn:
+            auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            if conn.dialect.name == "sqlite":
+                await auto.exec_driver_sql("VACUUM")
+                await auto.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            else:
+                await auto.exec_driver_sql("VACUUM (ANALYZE)")
+
     # --- the service's heartbeat --------------------------------------------------------
     async def last_heartbeat(self) -> datetime | None:
         async with self.engine.connect() as conn:
@@ -368,14 +495,41 @@ class Repository:
         return datetime.fromisoformat(row.value).astimezone(UTC) if row else None
 
     async def beat(self, now: datetime) -> None:
-        def write(conn: Connection) -> None:
-            done = conn.execute(update(ServiceStateRow)
-                                .where(ServiceStateRow.key == HEARTBEAT_KEY)
-                                .values(value=now.isoformat(), updated_at=now))
-            if done.rowcount == 0:
-                conn.execute(insert(ServiceStateRow), dict(
-                    key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
-        await self.writer.run(write)
+        await self.writer.run(lambda conn: _beat(conn, now))
+
+
+def _beat(conn: Connection, now: datetime) -> None:
+    done = conn.execute(update(ServiceStateRow)
+                        .where(ServiceStateRow.key == HEARTBEAT_KEY)
+                        .values(value=now.isoformat(), updated_at=now))
+    if done.rowcount == 0:
+        conn.execute(insert(ServiceStateRow), dict(
+            key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
+
+
+def _shift_statement(dialect: str, micro: int) -> Any:
+    """UPDATE moving every armed clock of every active match `micro` microseconds later.
+    SQLite stores these times as text 'YYYY-MM-DD HH:MM:SS.ffffff' (SQLAlchemy's format):
+    whole seconds go through strftime, microseconds are added as an integer with the carry,
+    so the result is exact (julianday arithmetic would round to about 10 microseconds).
+    NULL times (no turn timer) stay NULL."""
+    where = ("status = 'armed' AND match_id IN "
+             "(SELECT id FROM matches WHERE status = 'active')")
+    columns = ("started_at", "limit_at", "deadline_at")
+    if dialect == "sqlite":
+        seconds, rest = divmod(micro, 1_000_000)
+
+        def shifted(c: str) -> str:
+            frac = f"(CAST(substr({c}, 21, 6) AS INTEGER) + {rest})"
+            return (f"strftime('%Y-%m-%d %H:%M:%S', substr({c}, 1, 19), '+' || "
+                    f"({seconds} + {frac} / 1000000) || ' seconds') || '.' || "
+                    f"printf('%06d', {frac} % 1000000)")
+
+        sets = ", ".join(f"{c} = {shifted(c)}" for c in columns)
+        return text(f"UPDATE deadlines SET {sets} WHERE {where}")
+    sets = ", ".join(f"{c} = {c} + make_interval(secs => :seconds)" for c in columns)
+    return text(f"UPDATE deadlines SET {sets} WHERE {where}").bindparams(
+        seconds=micro / 1_000_000)
 
 
 _INSERT_MATCH = insert_of(MatchRow.__table__, [
@@ -398,6 +552,13 @@ _MARK_DELIVERED = Bulk(
     .values(delivered_at=bindparam("set_delivered_at", type_=OutboxRow.delivered_at.type),
             attempts=OutboxRow.attempts + literal_column("1")),
     {"key_id": OutboxRow.id.type, "set_delivered_at": OutboxRow.delivered_at.type})
+
+
+_LATER = SnapshotRow.__table__.alias("later")
+#: A snapshot with a later one of the same match.
+_NOT_LATEST = (select(_LATER.c.id).where(_LATER.c.match_id == SnapshotRow.match_id,
+                                        _LATER.c.seq > SnapshotRow.seq).exists())
+_OLD_SNAPSHOTS = delete(SnapshotRow).where(_NOT_LATEST)
 
 
 @cache

@@ -16,7 +16,12 @@ from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot import pg_server
 from tests.bot.conftest import ANN, BOB
-from tests.bot.test_store import check_alembic_round_trip, check_ended_matches_with_open_places
+from tests.bot.test_store import (
+    check_alembic_round_trip,
+    check_clocks_shift_in_one_statement,
+    check_ended_matches_with_open_places,
+    check_pruning,
+)
 from tests.support.transport import RecordingTransport
 
 _names = itertools.count()
@@ -109,3 +114,11 @@ async def test_ended_matches_with_open_places_on_postgres(pg_url: str):
 
 async def test_alembic_upgrade_check_and_downgrade_on_postgres(pg_url: str):
     await check_alembic_round_trip(pg_url)
+
+
+async def test_clocks_shift_by_the_downtime_in_one_statement_on_postgres(pg_url: str):
+    await check_clocks_shift_in_one_statement(pg_url)
+
+
+async def test_pruning_on_postgres(pg_url: str):
+    await check_pruning(pg_url)

@@ -9,7 +9,7 @@ tested by the restart and kill tests.
 from __future__ import annotations
 
 import copy
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.models import ActionRow, MatchRow
@@ -86,6 +86,21 @@ class MemoryRepository:
     async def load_active(self) -> list[StoredMatch]:
         return [self._load(mid) for mid, row in self.matches.items()
                 if row["status"] in ("active", "paused")]
+
+    async def active_ids(self) -> list[int]:
+        return [mid for mid, row in self.matches.items() if row["status"] in ("active", "paused")]
+
+    async def load_many(self, ids: list[int]) -> list[StoredMatch]:
+        return [self._load(mid) for mid in ids if mid in self.matches]
+
+    async def match_rows(self, ids: list[int]) -> list[MatchRow]:
+        return [MatchRow(**copy.deepcopy(self.matches[mid])) for mid in ids if mid in self.matches]
+
+    async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
+        for (mid, _), clock in self.clocks.items():
+            if clock.status == "armed" and self.matches[mid]["status"] == "active":
+                clock.shifted(downtime)
+        self.heartbeat = now
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         return self._load(match_id) if match_id in self.matches else None
