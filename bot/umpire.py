@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import random
@@ -33,13 +34,13 @@ from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, 
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
-from games.registry import get_game
+from games.registry import all_games, get_game
 
 log = logging.getLogger(__name__)
 
 
 #: Resume loads running matches this many at a time...
-RESUME_BATCH = 250
+RESUME_BATCH = 100
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
 RESUME_SLICE = 0.02
 
@@ -59,6 +60,8 @@ class Reply:
 
 
 class MatchService:
+    snapshot_on_stop = True  # see stop()
+
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
                  snapshot_every: int = 25, bot_think: float = 0.0,
                  heartbeat_seconds: float = 1.0,
@@ -79,6 +82,7 @@ class MatchService:
         self.downtime = timedelta(0)
         self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
         self._pruner: asyncio.Task[None] | None = None
+        self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -91,6 +95,9 @@ class MatchService:
         each match is armed (clocks, bots, its undelivered messages) as soon as it is back.
         Ended matches are not loaded: their undelivered messages need only who plays where.
         """
+        # Importing the games (first use of the registry) takes a while: in a thread, where
+        # the GIL's switch interval still gives the loop its turns.
+        await asyncio.to_thread(all_games)
         await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
@@ -106,6 +113,7 @@ class MatchService:
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
                 match = LiveMatch.from_store(stored)
                 self.matches[match.id] = match
+                self._snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
                 self._arm(match)
@@ -113,6 +121,10 @@ class MatchService:
                 if time.perf_counter() - sliced > RESUME_SLICE:
                     await asyncio.sleep(0)
                     sliced = time.perf_counter()
+            # What a batch built lives as long as its matches: out of the cyclic collector's
+            # sight, or each full collection would scan every match loaded so far (hundreds
+            # of milliseconds on the loop with thousands of matches; bot/gc_tuning.py).
+            gc.freeze()
             await asyncio.sleep(0)
             sliced = time.perf_counter()
         for row in await self.repo.match_rows(sorted(pending)):
@@ -125,6 +137,9 @@ class MatchService:
                 prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def stop(self) -> None:
+        """Stop; store a snapshot of every running match whose latest action has none, so
+        that the next start loads it without replaying (a crash leaves the replay to do)."""
+        snapshots = self._running_snapshots() if self.snapshot_on_stop else []
         if self._pruner:
             self._pruner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -140,7 +155,22 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.delivery.stop()
+        if snapshots:
+            try:
+                await self.repo.commit_many(snapshots, self.now())
+            except Exception:  # only a faster start is lost
+                log.exception("could not store the snapshots of running matches on stop")
         await self.repo.close()
+
+    def _running_snapshots(self) -> list[MatchWrite]:
+        """Snapshots of the running matches that have moved since their last one. Taken
+        before any task is stopped, and only of matches whose lock is free: a match changes
+        only under its lock, and its state and action count agree whenever the lock is free
+        (a step cancelled half-way by the stop could leave them apart)."""
+        return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
+                for m in self.matches.values()
+                if m.status in ("active", "paused") and m.seq and not m.lock.locked()
+                and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
 
     async def _beat(self) -> None:
         while True:

@@ -320,7 +320,10 @@ class Repository:
     async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
         """One transaction: every armed clock of every active (not paused) match moves later
         by `downtime`, in one UPDATE statement, and the heartbeat records `now` (so a crash
-        right after cannot shift the clocks a second time)."""
+        right after cannot shift the clocks a second time). Run on start, before anything
+        else writes: through the async engine, so that SQLite works in its own thread rather
+        than on the event loop like the group-commit writer (with thousands of clocks the
+        statement takes a while)."""
         micro = downtime // timedelta(microseconds=1)
 
         def write(conn: Connection) -> None:
@@ -328,7 +331,8 @@ class Repository:
                 conn.execute(_shift_statement(conn.dialect.name, micro))
             _beat(conn, now)
 
-        await self.writer.run(write)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(write)
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
