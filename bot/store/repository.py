@@ -449,31 +449,29 @@ class Repository:
         outbox row always stays, because SQLite numbers new rows after it and an id must
         never be used twice), and every snapshot of an ended match but its latest. In
         transactions of at most `batch` rows, so that no single one holds the writer long."""
+        def outbox(conn: Connection) -> int:
+            newest = select(func.max(OutboxRow.id)).correlate(None).scalar_subquery()
+            doomed = (select(OutboxRow.id).where(OutboxRow.delivered_at.is_not(None),
+                                                 OutboxRow.delivered_at < delivered_before,
+                                                 OutboxRow.id < newest)
+                      .order_by(OutboxRow.id).limit(batch).correlate(None))
+            return int(conn.execute(delete(OutboxRow).where(
+                OutboxRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
+        def snapshots(conn: Connection) -> int:
+            ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
+            doomed = (select(SnapshotRow.id).where(_NOT_LATEST, SnapshotRow.match_id.in_(
+                ended.scalar_subquery())).limit(batch).correlate(None))
+            return int(conn.execute(delete(SnapshotRow).where(
+                SnapshotRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
         pruned = Pruned()
         while delivered_before is not None:
-            cutoff = delivered_before
-
-            def outbox(conn: Connection) -> int:
-                newest = select(func.max(OutboxRow.id)).correlate(None).scalar_subquery()
-                doomed = (select(OutboxRow.id).where(OutboxRow.delivered_at.is_not(None),
-                                                     OutboxRow.delivered_at < cutoff,
-                                                     OutboxRow.id < newest)
-                          .order_by(OutboxRow.id).limit(batch).correlate(None))
-                return int(conn.execute(delete(OutboxRow).where(
-                    OutboxRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
-
             done = await self.writer.run(outbox)
             pruned.messages += done
             if done < batch:
                 break
         while True:
-            def snapshots(conn: Connection) -> int:
-                ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
-                doomed = (select(SnapshotRow.id).where(_NOT_LATEST, SnapshotRow.match_id.in_(
-                    ended.scalar_subquery())).limit(batch).correlate(None))
-                return int(conn.execute(delete(SnapshotRow).where(
-                    SnapshotRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
-
             done = await self.writer.run(snapshots)
             pruned.snapshots += done
             if done < batch:

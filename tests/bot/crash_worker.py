@@ -21,7 +21,6 @@ import sys
 from typing import Any
 
 from bot.store import repository as repository_module
-
 from bot.store.database import create_engine
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef

@@ -13,8 +13,8 @@ from alembic import command
 from sqlalchemy import inspect, text
 
 from bot.store import writer as writer_module
-from bot.store.migrate import alembic_config
 from bot.store.database import create_engine
+from bot.store.migrate import alembic_config
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 
 
