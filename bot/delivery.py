@@ -1,9 +1,21 @@
-"""Delivering the outbox: in order within a match, matches independent of each other.
+"""Delivering the outbox: in order within a channel, channels independent of each other.
 
 A message is marked delivered only after the transport accepted it, so after a crash every
 message not yet marked is sent again on start (transports de-duplicate with the message id:
-Discord's nonce). Failed sends are retried with backoff; a permanent failure (a channel that
-cannot be reached) is logged and not retried, and never stops the match.
+Discord's nonce).
+
+Nothing is dropped: a send that fails for a passing reason (a rate limit, a 5xx, the
+network) is retried with backoff (doubling, capped at `max_backoff`) for as long as the match
+runs, and a few more times after it has ended; a message still not through then stays
+undelivered in the store and is sent again on the next start. Once a channel has been
+failing for `stall_after` seconds, `on_stalled` is called once (the service tells the hosts).
+A permanent failure (a channel that cannot be reached: deleted, no access) is not retried:
+the transport tells the hosts, and the message stays undelivered in the record.
+
+Queues are per channel, i.e. per (match, audience): order only matters within a channel, so
+a rate-limited host log never holds up a match's room or tables, nor one match another.
+`on_delivered` is called once each message is settled, delivered or given up on (the service
+starts the clocks of the decisions a late message carried from the moment it arrived).
 """
 
 from __future__ import annotations
@@ -19,30 +31,46 @@ from bot.transport import MatchInfo, Transport, TransportError
 
 log = logging.getLogger(__name__)
 
+Key = tuple[int, str]  # (match id, audience): one channel
+#: Called once a message is settled: delivered (True), or given up on (False: a permanent
+#: failure, or still failing after its match ended).
+Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]
+Stalled = Callable[[MatchInfo, str, float], None]
+
 
 class Delivery:
     def __init__(self, repo: Repository, transport: Transport, now: Callable[[], datetime],
-                 *, retries: int = 5, backoff: float = 0.5, flush_every: float = 0.5) -> None:
+                 *, backoff: float = 0.5, max_backoff: float = 30.0, stall_after: float = 60.0,
+                 tries_after_end: int = 10, flush_every: float = 0.5,
+                 on_delivered: Delivered | None = None, on_stalled: Stalled | None = None,
+                 alive: Callable[[int], bool] | None = None) -> None:
         self.repo = repo
         self.transport = transport
         self.now = now
-        self.retries = retries
         self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.stall_after = stall_after
+        self.tries_after_end = tries_after_end
         self.flush_every = flush_every
-        self._queues: dict[int, asyncio.Queue[tuple[MatchInfo, StoredMessage]]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        self.on_delivered = on_delivered
+        self.on_stalled = on_stalled
+        self.alive = alive or (lambda match_id: True)
+        self._queues: dict[Key, asyncio.Queue[tuple[MatchInfo, StoredMessage]]] = {}
+        self._workers: dict[Key, asyncio.Task[None]] = {}
         self._flusher: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
         self._pending = 0
-        self.failures: list[tuple[int, str]] = []  # (message id, reason) of permanent failures
+        self._stalled: set[Key] = set()  # channels the hosts were told about
+        self.failures: list[tuple[int, str]] = []  # (message id, reason) never delivered
 
     def enqueue(self, match: MatchInfo, message: StoredMessage) -> None:
-        queue = self._queues.get(match.id)
+        key = (match.id, message.audience)
+        queue = self._queues.get(key)
         if queue is None:
-            queue = self._queues[match.id] = asyncio.Queue()
-            self._workers[match.id] = asyncio.create_task(self._work(queue),
-                                                          name=f"deliver-{match.id}")
+            queue = self._queues[key] = asyncio.Queue()
+            self._workers[key] = asyncio.create_task(self._work(key, queue),
+                                                     name=f"deliver-{match.id}-{message.audience}")
         self._pending += 1
         self._idle.clear()
         queue.put_nowait((match, message))
@@ -72,35 +100,78 @@ class Delivery:
         with contextlib.suppress(Exception):
             await self.flush()
 
-    async def _work(self, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]]) -> None:
-        while True:
-            match, message = await queue.get()
-            try:
-                await self._send(match, message)
-            finally:
-                self._pending -= 1
-                if self._pending == 0:
-                    self._idle.set()
+    async def _work(self, key: Key, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]]) -> None:
+        """Send one channel's messages in order; the worker ends when its queue is empty (no
+        await between the last check and leaving, so `enqueue` starts a new one after)."""
+        try:
+            while not queue.empty():
+                match, message = queue.get_nowait()
+                try:
+                    await self._send(match, message)
+                finally:
+                    self._pending -= 1
+                    if self._pending == 0:
+                        self._idle.set()
+        finally:
+            if self._queues.get(key) is queue:
+                del self._queues[key]
+                del self._workers[key]
 
     async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
-        for attempt in range(self.retries + 1):
+        failing_since: datetime | None = None
+        attempt = 0
+        tries_left = self.tries_after_end
+        while True:
             try:
                 await self.transport.send(match, message)
             except TransportError as exc:
-                if exc.permanent or attempt == self.retries:
-                    log.warning("message %s of match %s not delivered: %s", message.id, match.id, exc)
+                if exc.permanent:
+                    log.warning("message %s of match %s not delivered: %s", message.id,
+                                match.id, exc)
                     self.failures.append((message.id, str(exc)))
-                    break
-                await asyncio.sleep(self.backoff * (2 ** attempt))
+                    self._settled(match, message, False)
+                    return
+                reason = str(exc)
             except Exception as exc:  # a bug in a transport must not stop delivery
                 log.exception("transport failed on message %s", message.id)
-                if attempt == self.retries:
-                    self.failures.append((message.id, repr(exc)))
-                    break
-                await asyncio.sleep(self.backoff * (2 ** attempt))
+                reason = repr(exc)
             else:
-                break
-        self.repo.queue_delivered([message.id], self.now())
+                now = self.now()
+                self.repo.queue_delivered([message.id], now)
+                self._stalled.discard((match.id, message.audience))
+                self._settled(match, message, True)
+                return
+            now = self.now()
+            failing_since = failing_since or now
+            waited = (now - failing_since).total_seconds()
+            key = (match.id, message.audience)
+            if waited >= self.stall_after and key not in self._stalled:
+                self._stalled.add(key)
+                log.warning("match %s: %s unreachable for %.0f s: %s", match.id,
+                            message.audience, waited, reason)
+                if self.on_stalled is not None:
+                    try:
+                        self.on_stalled(match, message.audience, waited)
+                    except Exception:
+                        log.exception("telling the hosts of a stalled channel failed")
+            if not self.alive(match.id):
+                tries_left -= 1
+                if tries_left < 0:  # the match has ended: left undelivered, resent on start
+                    log.warning("message %s of ended match %s not delivered: %s", message.id,
+                                match.id, reason)
+                    self.failures.append((message.id, reason))
+                    self._settled(match, message, False)
+                    return
+            await asyncio.sleep(min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
+            attempt += 1
+
+    def _settled(self, match: MatchInfo, message: StoredMessage, delivered: bool) -> None:
+        if self.on_delivered is None:
+            return
+        try:
+            self.on_delivered(match, message, self.now(), delivered)
+        except Exception:
+            log.exception("after settling message %s", message.id)
 
     async def _flush_loop(self) -> None:
         while True:

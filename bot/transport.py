@@ -18,6 +18,9 @@ from typing import Any, Protocol
 from bot.store.repository import StoredMessage
 
 UNTIL = re.compile(r"\{until:([^}]+)\}")
+#: Every placeholder of the umpire's texts, matched in one pass so that a substituted value
+#: (a player's name such as "X {P1}") is never read as a placeholder again.
+PLACEHOLDER = re.compile(r"\{P(\d)\}|\{until:([^}]+)\}")
 
 
 @dataclass(frozen=True)
@@ -57,14 +60,32 @@ class Transport(Protocol):
         """Deliver one message; `message.id` is unique and stable (use it to de-duplicate)."""
 
 
+def render_text(text: str, name: Callable[[int], str | None],
+                deadline: Callable[[datetime], str] | None = None) -> str:
+    """Fill `{P<seat>}` with `name(seat)` and `{until:ISO}` with `deadline(moment)` in one
+    pass: names are data, never templates. A placeholder without a value (an unknown seat, a
+    malformed time, no `deadline`) stays as it is."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            value = name(int(m.group(1)))
+            return m.group(0) if value is None else value
+        if deadline is None:
+            return m.group(0)
+        try:
+            return deadline(datetime.fromisoformat(m.group(2)))
+        except ValueError:
+            return m.group(0)
+    return PLACEHOLDER.sub(one, text)
+
+
 def render_names(text: str, names: Sequence[str]) -> str:
-    for seat, name in enumerate(names):
-        text = text.replace(f"{{P{seat}}}", name)
-    return text
+    """`{P0}` / `{P1}` as the players' names (one pass; deadlines left as they are)."""
+    return render_text(text, lambda seat: names[seat] if seat < len(names) else None)
 
 
 def render_deadlines(text: str, render: Callable[[datetime], str]) -> str:
-    return UNTIL.sub(lambda m: render(datetime.fromisoformat(m.group(1))), text)
+    """`{until:ISO}` rendered; names left as they are."""
+    return render_text(text, lambda seat: None, render)
 
 
 def seconds_left(deadline: datetime, now: datetime) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
@@ -59,6 +60,19 @@ class Reply:
     ignored: bool = False  # not a player of this match: spectator chat
 
 
+PRIVATE_IN_ROOM = ("That decision is private: make it in your table channel. Nothing was "
+                   "applied.")
+PUBLIC_AT_TABLE = ("Make that move in the public game room, where both players can see it. "
+                   "Nothing was applied.")
+
+
+def _rendered(match: LiveMatch, reply: Reply) -> Reply:
+    """The reply with `{P0}` / `{P1}` filled in (one pass: names are data, never templates)."""
+    if not reply.message:
+        return reply
+    return dataclasses.replace(reply, message=render_names(reply.message, match.names))
+
+
 class MatchService:
     snapshot_on_stop = True  # see stop()
 
@@ -72,7 +86,14 @@ class MatchService:
         self.bot_think = bot_think
         self.heartbeat_seconds = heartbeat_seconds
         self.matches: dict[int, LiveMatch] = {}
-        self.delivery = Delivery(repo, transport, now)
+        self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
+                                 on_stalled=self._stalled, alive=self._alive)
+        #: A decision's clock starts when the message asking for it is delivered: outbox id ->
+        #: (match id, prompt keys) until then, and the keys held back from timing out.
+        self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
+        self._held: set[tuple[int, str]] = set()
+        self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
+        self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
@@ -106,6 +127,7 @@ class MatchService:
         pending: dict[int, list[StoredMessage]] = {}
         for message in await self.repo.undelivered():
             pending.setdefault(message.match_id, []).append(message)
+            self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
         ids = await self.repo.active_ids()
         sliced = time.perf_counter()
@@ -149,6 +171,8 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
         await self.scheduler.stop()
+        for task in list(self._tasks):
+            task.cancel()
         for task in list(self._bot_tasks.values()):
             task.cancel()
         for task in list(self._bot_tasks.values()):
@@ -242,27 +266,39 @@ class MatchService:
         if seat is None:
             return Reply(False, ignored=True)
         async with match.lock:
-            if table_of is not None and table_of != seat:
-                return Reply(False, "This is not your table channel.")
-            refusal = self._refuse_now(match, seat)
-            if refusal:
-                return Reply(False, refusal)
-            pending = [p for p in match.prompts if p.seat == seat]
-            if prompt_key is not None and prompt_key not in {p.key for p in pending}:
+            reply = await self._submit(match, seat, text, table_of, prompt_key)
+        return _rendered(match, reply)
+
+    async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
+                      prompt_key: str | None) -> Reply:
+        """`submit` under the match lock. Where the text was typed is checked before it is
+        parsed: a refusal from parsing may describe private state (the letters of a hand),
+        so text for a private decision typed in the room is never parsed."""
+        if table_of is not None and table_of != seat:
+            return Reply(False, "This is not your table channel.")
+        refusal = self._refuse_now(match, seat)
+        if refusal:
+            return Reply(False, refusal)
+        pending = [p for p in match.prompts if p.seat == seat]
+        if prompt_key is not None:
+            pending = [p for p in pending if p.key == prompt_key]
+            if not pending:
                 return Reply(False, "That choice is no longer open: the decision was already "
                                     "made or its time ran out.")
-            try:
-                command = match.game.parse(match.state, seat, text)
-            except ParseError as exc:
-                return Reply(False, str(exc))
-            prompt = _answered(pending, command)
-            if prompt.private and table_of is None:
-                return Reply(False, "That decision is private: make it in your table channel. "
-                                    "Nothing was applied.", delete=True)
-            if not prompt.private and table_of is not None:
-                return Reply(False, "Make that move in the public game room, where both "
-                                    "players can see it. Nothing was applied.")
-            return await self._accept(match, seat, command, "player")
+        if table_of is None and all(p.private for p in pending):
+            return Reply(False, PRIVATE_IN_ROOM, delete=True)
+        if table_of is not None and not any(p.private for p in pending):
+            return Reply(False, PUBLIC_AT_TABLE)
+        try:
+            command = match.game.parse(match.state, seat, text)
+        except ParseError as exc:
+            return Reply(False, str(exc))
+        prompt = _answered(pending, command)
+        if prompt.private and table_of is None:
+            return Reply(False, PRIVATE_IN_ROOM)
+        if not prompt.private and table_of is not None:
+            return Reply(False, PUBLIC_AT_TABLE)
+        return await self._accept(match, seat, command, "player")
 
     async def submit_command(self, match_id: int, seat: int, command: Command, *,
                              source: str = "player") -> Reply:
@@ -271,8 +307,8 @@ class MatchService:
         async with match.lock:
             refusal = self._refuse_now(match, seat)
             if refusal:
-                return Reply(False, refusal)
-            return await self._accept(match, seat, command, source)
+                return _rendered(match, Reply(False, refusal))
+            return _rendered(match, await self._accept(match, seat, command, source))
 
     def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
         if match.status == "paused":
@@ -281,7 +317,7 @@ class MatchService:
             return "This match is over."
         if not any(p.seat == seat for p in match.prompts):
             waiting = sorted({p.seat for p in match.prompts})
-            who = " and ".join(match.players[s].name for s in waiting) or "nobody"
+            who = " and ".join(f"{{P{s}}}" for s in waiting) or "nobody"
             return f"It is not your decision now; waiting for {who}."
         return None
 
@@ -358,6 +394,7 @@ class MatchService:
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         ids = await self.repo.commit(write, now)
         for message_id, data in zip(ids, write.outbox, strict=True):
+            self._hold(match.id, message_id, data.payload)
             self.delivery.enqueue(match.info, StoredMessage(
                 id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
                 text=data.text, payload=data.payload, created_at=now))
@@ -383,7 +420,85 @@ class MatchService:
             return None
         return LiveMatch.from_store(stored).info
 
-    # --- clocks ---------------------------------------------------------------------------
+    # --- delivery and clocks -------------------------------------------------------------
+    def _hold(self, match_id: int, message_id: int, payload: Mapping[str, Any]) -> None:
+        """Hold back the clocks of the decisions a message asks for until it is delivered."""
+        keys = tuple(str(p["key"]) for p in payload.get("prompts") or ())
+        if keys:
+            self._unseen[message_id] = (match_id, keys)
+            self._held.update((match_id, k) for k in keys)
+
+    def _alive(self, match_id: int) -> bool:
+        match = self.matches.get(match_id)
+        return match is not None and match.status in ("active", "paused")
+
+    def _delivered(self, info: Any, message: StoredMessage, at: datetime,
+                   delivered: bool = True) -> None:
+        """A message reached its channel: the decisions it asks for may be timed now. One
+        that arrived late (an outage, a rate limit) starts its clock from this moment. A
+        message given up on (an unreachable channel: the hosts were told) releases its
+        clocks as they were, so the match is never held forever."""
+        found = self._unseen.pop(message.id, None)
+        if found is None:
+            return
+        match_id, keys = found
+        self._held.difference_update((match_id, k) for k in keys)
+        match = self.matches.get(match_id)
+        if match is None:
+            return
+        if delivered and any(self._late(match, k, at) for k in keys):
+            self._background(self._start_late(match, keys, at))
+        else:
+            self._arm(match)
+
+    def _late(self, match: LiveMatch, key: str, at: datetime) -> ClockData | None:
+        clock = match.clocks.get(key)
+        if clock is None or clock.status != "armed" or match.status != "active":
+            return None
+        late = (at - clock.started_at).total_seconds() > self.delivery_grace
+        return clock if late else None
+
+    async def _start_late(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        async with match.lock:
+            clocks = [c for k in keys if (c := self._late(match, k, at)) is not None]
+            notes = []
+            kinds = {p.key: p.kind for p in match.prompts}
+            for clock in clocks:
+                delay = at - clock.started_at
+                clock.shifted(delay)
+                notes.append(OutboxData("umpire", (
+                    f"⏱ The decision of {{P{clock.seat}}} ({kinds.get(clock.key, clock.key)}) "
+                    f"reached its channel {int(delay.total_seconds())} s late: its clock "
+                    "starts from then.")))
+            if clocks:
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=notes,
+                                                     clocks_changed=clocks), self.now())
+            self._arm(match)
+
+    def _stalled(self, info: Any, audience: str, seconds: float) -> None:
+        """A channel has been failing for a while: tell the hosts once (in the host log,
+        unless the log is the channel that fails)."""
+        match = self.matches.get(info.id)
+        if match is None or audience == "umpire" or match.status not in ("active", "paused"):
+            return
+        place = {"public": "the game room"}.get(audience, f"the table channel of {{P{audience[4:]}}}")
+        text = (f"⚠️ Match #{match.id}: nothing has gone through to {place} for "
+                f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are "
+                "kept and retried until they arrive, in order; a decision's clock starts only "
+                "when it reaches the player.")
+
+        async def tell() -> None:
+            async with match.lock:
+                await self._commit(match, MatchWrite(match.id, match.seq,
+                                                     outbox=[OutboxData("umpire", text)]),
+                                   self.now())
+        self._background(tell())
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _arm(self, match: LiveMatch) -> None:
         """Tell the scheduler the next due moment of every armed clock of the match."""
         prompts = {p.key: p for p in match.prompts}
@@ -398,8 +513,8 @@ class MatchService:
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None:
-            return
+        if match is None or (match_id, key) in self._held:
+            return  # not delivered yet: delivery re-arms it (`_delivered`)
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
@@ -610,9 +725,9 @@ class MatchService:
         return render_names(text, match.names)
 
     def status_text(self, match_id: int) -> str:
+        """Whose decision it is and the clocks, names filled in (one pass)."""
         match = self._get(match_id)
-        names = match.names
-        lines = [f"Match #{match.id}: {match.game.title}, {names[0]} vs {names[1]} "
+        lines = [f"Match #{match.id}: {match.game.title}, {{P0}} vs {{P1}} "
                  f"({match.status}), {match.seq} actions."]
         for p in match.prompts:
             clock = match.clocks.get(p.key)
@@ -620,13 +735,12 @@ class MatchService:
             if clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
-            lines.append(f"Waiting for {names[p.seat]}: {p.kind}{left}.")
+            lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
         if match.result:
             winner = match.result.get("winner")
-            who = "draw" if winner is None else f"{names[winner]} won"
-            reason = render_names(str(match.result.get("reason")), names)
-            lines.append(f"Result: {who} ({reason}).")
-        return "\n".join(lines)
+            who = "draw" if winner is None else f"{{P{winner}}} won"
+            lines.append(f"Result: {who} ({match.result.get('reason')}).")
+        return render_names("\n".join(lines), match.names)
 
     async def wait_finished(self, match_ids: Sequence[int], timeout: float | None = None) -> None:
         """Wait until every match in `match_ids` has ended."""

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, render_deadlines, render_names, seconds_left
+from bot.transport import MatchInfo, seconds_left
+from bot.transport import render_text as fill
 
 PLACE_LABELS = {"public": "room", "umpire": "host log"}
 
@@ -19,8 +20,9 @@ def place_label(match: MatchInfo, audience: str) -> str:
 
 
 def render_text(match: MatchInfo, message: StoredMessage, now: Callable[[], datetime]) -> str:
-    text = render_names(message.text, [p.name for p in match.players])
-    return render_deadlines(text, lambda when: seconds_left(when, now()))
+    names = [p.name for p in match.players]
+    return fill(message.text, lambda seat: names[seat] if seat < len(names) else None,
+                lambda when: seconds_left(when, now()))
 
 
 def indent(label: str, text: str) -> str:

@@ -1,11 +1,13 @@
 """The match's channels: a category with a public game room and one private table channel
-per player (that player, the host role and the bot can see it; nobody else), the shared host
-log (hosts only), and making them read-only when the match ends."""
+per player (that player, the host role and the bot can see it; nobody else, and never the
+opponent, even one who holds the host role), the shared host log (hosts only; a host who
+plays is shut out of it while the match runs), checks of channels a host names, and making
+them read-only when the match ends."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,18 +50,146 @@ def private_overwrites(guild: discord.Guild, hosts: discord.Role | None,
     return out
 
 
-async def log_channel(guild: discord.Guild, name: str, hosts: discord.Role | None,
-                      invoker: discord.Member | None) -> discord.TextChannel:
-    """The host log: an existing text channel of that name, else a new hosts-only one."""
+def is_host_member(member: discord.Member, hosts: discord.Role | None) -> bool:
+    perms = member.guild_permissions
+    return perms.administrator or perms.manage_guild or (hosts is not None and hosts in member.roles)
+
+
+def sees_everything(member: discord.Member) -> bool:
+    """Owner and Administrator: no channel overwrite can hide anything from them."""
+    return member.guild_permissions.administrator or member.id == member.guild.owner_id
+
+
+async def log_channel(guild: discord.Guild, name: str,
+                      hosts: discord.Role | None) -> tuple[discord.TextChannel | None, str | None]:
+    """The host log: an existing text channel of that name if only hosts and the bot can read
+    it, else a new hosts-only one. (None, why) when the existing one is not private."""
     wanted = name.lower().replace(" ", "-")
     found = discord.utils.get(guild.text_channels, name=wanted)
     if found is not None:
-        return found
-    extra = [invoker] if invoker is not None and (hosts is None or hosts not in invoker.roles) else []
+        problem = log_problem(found, hosts)
+        return (None, problem) if problem else (found, None)
     return await guild.create_text_channel(
-        wanted, overwrites=private_overwrites(guild, hosts, extra),
+        wanted, overwrites=private_overwrites(guild, hosts),
         topic="Umpire host log: every secret of every match, as it happens. Hosts only.",
-        reason="umpire: host log")
+        reason="umpire: host log"), None
+
+
+def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> str | None:
+    """Why an existing host log may not be used: someone but hosts and the bot can read it."""
+    guild = host_log.guild
+    if host_log.permissions_for(guild.default_role).view_channel:
+        return (f"Everyone can read the host log {host_log.mention}, which gets every secret of "
+                "every match: hide it from @everyone and let only the host role see it.")
+    readers = [m for m in guild.members if not m.bot and host_log.permissions_for(m).view_channel
+               and not is_host_member(m, hosts)]
+    if readers:
+        names = ", ".join(m.display_name for m in readers[:5])
+        return (f"The host log {host_log.mention} can be read by {names}, who "
+                f"{'is' if len(readers) == 1 else 'are'} not a host: only hosts and the bot "
+                "may read it.")
+    return None
+
+
+def named_channel_problems(
+    guild: discord.Guild, *, room: discord.TextChannel | None,
+    tables: Sequence[discord.TextChannel | None], players: Sequence[discord.Member | None],
+    names: Sequence[str], log_name: str,
+) -> list[str]:
+    """What is wrong with the channels a host named for a match (empty: nothing): every
+    channel distinct, no table or room doubling as the host log, and each table private to
+    its player (neither @everyone nor the opponent can read it; the player and the bot can
+    write in it)."""
+    out: list[str] = []
+    labels = [("room", room), *((f"table{s + 1}", t) for s, t in enumerate(tables))]
+    given = [(label, ch) for label, ch in labels if ch is not None]
+    for i, (label, ch) in enumerate(given):
+        for other, ch2 in given[:i]:
+            if ch.id == ch2.id:
+                out.append(f"{other} and {label} are the same channel ({ch.mention}): the room "
+                           "and each player's table must be different channels.")
+        if ch.name == log_name.lower().replace(" ", "-"):
+            out.append(f"{ch.mention} is the host log; it cannot be the {label}.")
+    me = guild.me
+    for seat, table in enumerate(tables):
+        if table is None or seat >= len(players) or players[seat] is None:
+            continue
+        member = players[seat]
+        assert member is not None
+        label = f"table{seat + 1}"
+        if table.permissions_for(guild.default_role).view_channel:
+            out.append(f"Everyone can read {table.mention}, so it cannot be {names[seat]}'s "
+                       f"private table: hide it from @everyone, or leave {label} out and I "
+                       "create one.")
+        for other, opponent in enumerate(players):
+            if other != seat and opponent is not None and \
+                    table.permissions_for(opponent).view_channel:
+                out.append(f"{names[other]} can read {table.mention}, the table of their "
+                           f"opponent {names[seat]}: pick a channel only {names[seat]} can read.")
+        rights = table.permissions_for(member)
+        if not (rights.view_channel and rights.send_messages):
+            out.append(f"{names[seat]} cannot write in {table.mention}, their table.")
+        mine = table.permissions_for(me)
+        if not (mine.view_channel and mine.send_messages):
+            out.append(f"I cannot post in {table.mention}; give me View Channel and Send "
+                       "Messages there.")
+    return out
+
+
+Pair = list[int] | None  # a stored overwrite: [allow, deny] bits, or None (none)
+
+
+def _pair(overwrite: discord.PermissionOverwrite | None) -> Pair:
+    if overwrite is None or overwrite.is_empty():
+        return None
+    allow, deny = overwrite.pair()
+    return [allow.value, deny.value]
+
+
+def _is_shut_out(overwrite: discord.PermissionOverwrite | None) -> bool:
+    return overwrite is not None and _pair(overwrite) == _pair(HIDDEN)
+
+
+async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[discord.Member | None],
+                          denied_elsewhere: Mapping[int, Pair]) -> dict[str, Pair]:
+    """Deny the players who could read the host log (hosts who play) access to it while
+    their match runs. Returns, per user id, the overwrite to put back when it ends: the one
+    they had, or the one another running match of theirs (`denied_elsewhere`) will put back."""
+    out: dict[str, Pair] = {}
+    for member in players:
+        if member is None:
+            continue
+        current = host_log.overwrites_for(member)
+        if member.id in denied_elsewhere and _is_shut_out(current):
+            out[str(member.id)] = denied_elsewhere[member.id]
+            continue
+        if not host_log.permissions_for(member).view_channel:
+            continue
+        await host_log.set_permissions(member, overwrite=HIDDEN,
+                                       reason="umpire: a host plays a match; no host log meanwhile")
+        out[str(member.id)] = _pair(current)
+    return out
+
+
+async def let_back_into_log(host_log: discord.TextChannel,
+                            denied: Mapping[str, Pair] | Sequence[int],
+                            still_playing: frozenset[int] = frozenset()) -> None:
+    """Undo `shut_out_of_log` for players not `still_playing` another running match: put
+    back the overwrite each had (unless someone changed ours since)."""
+    if not isinstance(denied, Mapping):  # an older record: a list of user ids
+        denied = {str(uid): None for uid in denied}
+    for uid, before in denied.items():
+        member = host_log.guild.get_member(int(uid))
+        if member is None or int(uid) in still_playing or \
+                not _is_shut_out(host_log.overwrites_for(member)):
+            continue  # gone, playing on, or someone changed the overwrite since: leave it
+        back = None if before is None else discord.PermissionOverwrite.from_pair(
+            discord.Permissions(before[0]), discord.Permissions(before[1]))
+        try:
+            await host_log.set_permissions(member, overwrite=back,
+                                           reason="umpire: the match this host played ended")
+        except discord.HTTPException as exc:
+            log.warning("could not let %s back into the host log: %s", uid, exc)
 
 
 @dataclass
@@ -93,8 +223,8 @@ class MatchChannels:
 
 async def create_match_channels(
     guild: discord.Guild, *, title: str, slug: str, players: Sequence[discord.Member | None],
-    names: Sequence[str], hosts: discord.Role | None, invoker: discord.Member | None,
-    log: discord.TextChannel, room: discord.TextChannel | None = None,
+    names: Sequence[str], hosts: discord.Role | None, log: discord.TextChannel,
+    room: discord.TextChannel | None = None,
     tables: Sequence[discord.TextChannel | None] = (), category_prefix: str = "match",
 ) -> MatchChannels:
     """Room and tables (seat order), created where the host did not name existing ones.
@@ -103,8 +233,6 @@ async def create_match_channels(
     needed_tables = [s for s, m in enumerate(players) if m is not None and given[s] is None]
     created: list[int] = []
     category = None
-    invoker_extra = [invoker] if invoker is not None and (
-        hosts is None or hosts not in invoker.roles) else []
     if room is None or needed_tables:
         category = await guild.create_category(
             f"{category_prefix} {' vs '.join(names)}"[:100],
@@ -122,9 +250,12 @@ async def create_match_channels(
     for seat in needed_tables:
         member = players[seat]
         assert member is not None and category is not None
+        overwrites = private_overwrites(guild, hosts, [member])
+        for other in players:  # an explicit deny beats the host role the opponent may hold
+            if other is not None and other.id != member.id:
+                overwrites[other] = HIDDEN
         table = await guild.create_text_channel(
-            f"table-{names[seat]}"[:100], category=category,
-            overwrites=private_overwrites(guild, hosts, [member, *invoker_extra]),
+            f"table-{names[seat]}"[:100], category=category, overwrites=overwrites,
             topic=f"{names[seat]}'s private table for {title}: your secret choices go here.",
             reason="umpire: private table channel")
         created.append(table.id)
@@ -133,10 +264,12 @@ async def create_match_channels(
                          created=created)
 
 
-async def lock_match_channels(client: discord.Client | None, match: MatchInfo) -> bool:
+async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
+                                        still_playing: frozenset[int] = frozenset()) -> bool:
     """Read-only once the match has ended: players (and, in channels the bot created,
-    everyone) may no longer send; the channels stay for the record. False when the server is
-    not known (yet); a channel that cannot be edited is logged and skipped."""
+    everyone) may no longer send; the channels stay for the record. Hosts who played get the
+    host log back (unless they play another running match: `still_playing`). False when the
+    server is not known (yet); a channel that cannot be edited is logged and skipped."""
     if client is None:
         return False
     data = match.transport
@@ -166,4 +299,7 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo) -
             await channel.edit(overwrites=overwrites, reason="umpire: the match has ended")
         except discord.HTTPException as exc:
             log.warning("could not make channel %s read-only: %s", channel.id, exc)
+    host_log = guild.get_channel(int(data.get("log") or 0))
+    if isinstance(host_log, discord.TextChannel):
+        await let_back_into_log(host_log, data.get("log_denied") or {}, still_playing)
     return True

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.transport import DiscordTransport
 from bot.umpire import MatchService
 
@@ -37,6 +38,9 @@ class UmpireBot(commands.Bot):
     def __init__(self, service: MatchService, settings: Settings, transport: DiscordTransport,
                  **kwargs: Any) -> None:
         kwargs.setdefault("intents", intents())
+        # Nobody is pinged unless a send lists their user id explicitly: a player nicknamed
+        # "@everyone" or echoed text with "@here" must never ping a server.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned_or(settings.discord.command_prefix),
                          help_command=None, **kwargs)
         self.service = service
@@ -94,11 +98,14 @@ class UmpireBot(commands.Bot):
         return self.places.get(channel_id) if channel_id is not None else None
 
     # --- a click on a choice --------------------------------------------------------------
-    def click_refusal(self, user_id: int, match_id: int, key: str) -> str | None:
-        """Why a click on decision `key` cannot be taken now, or None."""
+    def click_refusal(self, user_id: int, match_id: int, key: str,
+                      guild_id: int | None = None, channel_id: int | None = None) -> str | None:
+        """Why a click on decision `key` cannot be taken now, or None. A component's custom id
+        can be forged: a match of another server, or a component outside the match's room and
+        tables, gets the same answer as an unknown match."""
         match = self.service.matches.get(match_id)
-        if match is None:
-            return "This match is no longer running."
+        if match is None or not self.in_place(match, guild_id, channel_id):
+            return NO_SUCH_MATCH
         prompt = next((p for p in match.prompts if p.key == key), None)
         if prompt is None or match.status not in ("active", "paused"):
             return ("That choice is no longer open: the decision was already made or its "
@@ -110,22 +117,31 @@ class UmpireBot(commands.Bot):
             return f"This choice is for {match.players[prompt.seat].name}, not for you."
         return None
 
+    def in_place(self, match: Any, guild_id: int | None, channel_id: int | None) -> bool:
+        """Whether a component used in `channel_id` of `guild_id` belongs to `match`: same
+        server, and the match's room or one of its tables."""
+        if guild_id is None or match.transport.get("guild") != guild_id:
+            return False
+        place = self.place_of(channel_id)
+        return place is not None and place.match_id == match.id
+
     async def submit_choice(self, user_id: int, channel_id: int | None, match_id: int, key: str,
-                            index: int) -> tuple[str, bool]:
+                            index: int, guild_id: int | None = None) -> tuple[str, bool]:
         """(refusal, accepted) for a click on choice `index` of prompt `key`."""
-        refusal = self.click_refusal(user_id, match_id, key)
+        refusal = self.click_refusal(user_id, match_id, key, guild_id, channel_id)
         if refusal:
             return refusal, False
         prompt = next(p for p in self.service.matches[match_id].prompts if p.key == key)
         if index not in range(len(prompt.choices)):
             return "That option is no longer offered; type your move instead.", False
-        return await self.submit_text(user_id, channel_id, match_id, key, prompt.choices[index])
+        return await self.submit_text(user_id, channel_id, match_id, key, prompt.choices[index],
+                                      guild_id)
 
     async def submit_text(self, user_id: int, channel_id: int | None, match_id: int, key: str,
-                          text: str) -> tuple[str, bool]:
+                          text: str, guild_id: int | None = None) -> tuple[str, bool]:
         """(refusal, accepted) for a component's text answering decision `key`, submitted as
         if typed in the channel of the component."""
-        refusal = self.click_refusal(user_id, match_id, key)
+        refusal = self.click_refusal(user_id, match_id, key, guild_id, channel_id)
         if refusal:
             return refusal, False
         place = self.place_of(channel_id)

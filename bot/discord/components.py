@@ -231,7 +231,8 @@ class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await interaction.response.send_message("Pick one of the options.", ephemeral=True)
             return
         picked = [*self.picked, values[0]]
-        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key)
+        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
+                                    interaction.guild_id, interaction.channel_id)
         if refusal:
             await interaction.response.send_message(refusal, ephemeral=True)
             return
@@ -300,7 +301,8 @@ class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
-        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key)
+        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
+                                    interaction.guild_id, interaction.channel_id)
         live = bot.service.matches.get(self.match_id)
         hooks = hooks_for(live.game.slug) if live is not None else None
         if refusal or live is None or hooks is None or hooks.private_options is None:
@@ -331,7 +333,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
         refusal, accepted = await bot.submit_choice(interaction.user.id, interaction.channel_id,
-                                                    match_id, key, index)
+                                                    match_id, key, index, interaction.guild_id)
     except Exception:
         log.exception("choice %s/%s/%s failed", match_id, key, index)
         refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
@@ -348,7 +350,7 @@ async def submit_text(interaction: discord.Interaction[Any], match_id: int, key:
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
         refusal, accepted = await bot.submit_text(interaction.user.id, interaction.channel_id,
-                                                  match_id, key, text)
+                                                  match_id, key, text, interaction.guild_id)
     except Exception:
         log.exception("menu %s/%s failed", match_id, key)
         refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False

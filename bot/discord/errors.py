@@ -16,6 +16,10 @@ from bot.umpire import UmpireError
 log = logging.getLogger(__name__)
 
 
+#: The one answer for a match id that is unknown or belongs to another server.
+NO_SUCH_MATCH = "No such match here."
+
+
 class Refusal(Exception):
     """A request of a user that the bot refuses; the message is for them."""
 

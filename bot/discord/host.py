@@ -3,6 +3,7 @@ award|status|export|list`, for members with the host role or Manage Server."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
@@ -11,8 +12,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.channels import MatchChannels, create_match_channels, host_role, log_channel
-from bot.discord.errors import Refusal, answer_error
+from bot.discord.channels import (
+    MatchChannels,
+    create_match_channels,
+    host_role,
+    let_back_into_log,
+    log_channel,
+    named_channel_problems,
+    sees_everything,
+    shut_out_of_log,
+)
+from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
@@ -62,18 +72,30 @@ class HostCog(commands.Cog, name="Host"):
         await answer_error(ctx, error)
 
     def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
-        """The named match, else the match of this channel, else the only running one here."""
+        """The named match, else the match of this channel, else the only running one here.
+        Only matches of this server: another server's match gets the same answer as an
+        unknown id. A host who plays a running match cannot act on it (another host can)."""
+        live = self._find(ctx, match_id)
+        if live.status in ("active", "paused") and \
+                live.seat_of(f"discord:{ctx.author.id}") is not None:
+            raise Refusal(f"You play in match #{live.id}: another host must run this command "
+                          "while it is on.")
+        return live
+
+    def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         matches = self.service.matches
-        if match_id is not None:
-            if match_id not in matches:
-                raise Refusal(f"There is no running match #{match_id}.")
-            return matches[match_id]
-        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
-        if place is not None and place.match_id in matches:
-            return matches[place.match_id]
         guild_id = ctx.guild.id if ctx.guild else None
+        if match_id is not None:
+            found = matches.get(match_id)
+            if found is None or not here(found, guild_id):
+                raise Refusal(NO_SUCH_MATCH)
+            return found
+        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        if place is not None and place.match_id in matches and \
+                here(matches[place.match_id], guild_id):
+            return matches[place.match_id]
         running = [m for m in matches.values() if m.status in ("active", "paused")
-                   and m.transport.get("guild") == guild_id]
+                   and here(m, guild_id)]
         if len(running) == 1:
             return running[0]
         if not running:
@@ -132,19 +154,45 @@ class HostCog(commands.Cog, name="Host"):
             members.reverse()
             refs.reverse()
             given_tables.reverse()
+        for member in members:
+            if member is not None and sees_everything(member):
+                raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+                              "permission, which sees every channel: they would see the "
+                              "opponent's table and the host log. Umpired matches need players "
+                              "without it.")
         await ctx.defer()
-        hosts = host_role(ctx.guild, self.bot.settings.discord.host_role)
-        invoker = ctx.author if isinstance(ctx.author, discord.Member) else None
-        log_ch = await log_channel(ctx.guild, self.bot.settings.discord.log_channel, hosts, invoker)
+        settings_d = self.bot.settings.discord
+        hosts = host_role(ctx.guild, settings_d.host_role)
+        problems = named_channel_problems(ctx.guild, room=room, tables=given_tables,
+                                          players=members, names=[r.name for r in refs],
+                                          log_name=settings_d.log_channel)
+        if problems:
+            raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
+        log_ch, problem = await log_channel(ctx.guild, settings_d.log_channel, hosts)
+        if log_ch is None:
+            raise Refusal(problem or "The host log cannot be used.")
         channels: MatchChannels = await create_match_channels(
             ctx.guild, title=found.title, slug=found.slug, players=members,
-            names=[r.name for r in refs], hosts=hosts, invoker=invoker, log=log_ch, room=room,
-            tables=given_tables, category_prefix=self.bot.settings.discord.category_prefix)
+            names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
+            tables=given_tables, category_prefix=settings_d.category_prefix)
         try:
+            transport = channels.transport()
+            try:
+                elsewhere = {int(uid): before for m in self.service.matches.values()
+                             if m.status in ("active", "paused")
+                             if isinstance(m.transport.get("log_denied"), dict)
+                             for uid, before in m.transport["log_denied"].items()}
+                transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
+            except discord.HTTPException as exc:
+                raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
+                              "who is a host (give me Manage Roles there); the match did not "
+                              "start.") from exc
             live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
-                                                  seed=seed, transport=channels.transport())
+                                                  seed=seed, transport=transport)
         except Exception:
             await channels.delete_created()
+            with contextlib.suppress(discord.HTTPException):
+                await let_back_into_log(log_ch, transport.get("log_denied") or {})
             raise
         self.bot.index_match(live.id, live.transport)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
@@ -214,7 +262,7 @@ class HostCog(commands.Cog, name="Host"):
     @match.command(name="status", description="Whose decision it is, the clocks, the channels")
     async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
-        text = render_plain(self.service.status_text(live.id), live.players)
+        text = self.service.status_text(live.id)  # names already filled in (one pass)
         room = live.transport.get("room")
         if room:
             text += f"\nRoom: <#{room}>."
@@ -234,7 +282,7 @@ class HostCog(commands.Cog, name="Host"):
             try:  # an ended match is not kept in memory after a restart: load its record
                 await self.service.load(match)
             except UmpireError as exc:
-                raise Refusal(str(exc)) from exc
+                raise Refusal(NO_SUCH_MATCH) from exc
         live = self.resolve(ctx, match)
         await ctx.defer(ephemeral=True)
         record = await self.service.export(live.id)
@@ -247,6 +295,11 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Record of match #{live.id}: {note}", ephemeral=True, files=[
             discord.File(io.BytesIO(data), filename=f"match-{live.id}.json"),
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
+
+
+def here(match: LiveMatch, guild_id: int | None) -> bool:
+    """Whether `match` was started on server `guild_id`."""
+    return guild_id is not None and match.transport.get("guild") == guild_id
 
 
 def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord.render import render_plain
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
@@ -41,10 +40,12 @@ class PlayCog(commands.Cog, name="Play"):
                                  "applied. Please try again (the hosts can see the bot's log).")
         if reply.accepted or reply.ignored or not reply.message:
             return
-        if reply.delete:
-            await self._withdraw(message, place.match_id, reply.message)
+        match = self.bot.service.matches.get(place.match_id)
+        seat = match.seat_of(f"discord:{message.author.id}") if match is not None else None
+        if place.seat is not None and place.seat == seat:
+            await self._answer(message, reply.message)  # their own table: answer right there
             return
-        await self._answer(message, reply.message)
+        await self._refuse_privately(message, place.match_id, reply)
 
     @commands.hybrid_command(
         name="mine", description="What you know in your match: your pool, hand, tanks (private)")
@@ -68,42 +69,53 @@ class PlayCog(commands.Cog, name="Play"):
             await ctx.send("Ask with `/mine` (only you see the answer), or type "
                            f"`{ctx.prefix}mine` in your table channel.")
             return
-        text = render_plain(service.describe(match.id, user_id), match.players)
+        text = service.describe(match.id, user_id)  # names already filled in (one pass)
         await ctx.send(f"**Match #{match.id}, what you know:**\n{text}", ephemeral=True)
 
     async def _answer(self, message: discord.Message, text: str) -> None:
+        """A refusal in the player's own table channel, as a reply pinging only them."""
         try:
             await message.reply(text, mention_author=True,
-                                allowed_mentions=discord.AllowedMentions(replied_user=True))
+                                allowed_mentions=discord.AllowedMentions.none().merge(
+                                    discord.AllowedMentions(replied_user=True)))
         except discord.HTTPException as exc:
             log.warning("could not answer in channel %s: %s", message.channel.id, exc)
 
-    async def _withdraw(self, message: discord.Message, match_id: int, why: str) -> None:
-        """A private move typed in the public room: delete it where allowed, tell the player
-        in their table channel."""
+    async def _refuse_privately(self, message: discord.Message, match_id: int,
+                                reply: Reply) -> None:
+        """A refusal of text typed anywhere but the player's own table (the game room): it
+        goes to their table channel only, never to the room, since a refusal can describe
+        private state. A private move typed in the room is deleted there where allowed."""
         deleted = False
         channel = message.channel
-        me = message.guild.me if message.guild else None
-        can_delete = (self.bot.settings.discord.delete_private_in_public and me is not None
-                      and isinstance(channel, discord.abc.GuildChannel)
-                      and channel.permissions_for(me).manage_messages)
-        if can_delete:
-            try:
-                await message.delete()
-                deleted = True
-            except discord.HTTPException as exc:
-                log.warning("could not delete a private move in the room: %s", exc)
+        if reply.delete:
+            me = message.guild.me if message.guild else None
+            can_delete = (self.bot.settings.discord.delete_private_in_public and me is not None
+                          and isinstance(channel, discord.abc.GuildChannel)
+                          and channel.permissions_for(me).manage_messages)
+            if can_delete:
+                try:
+                    await message.delete()
+                    deleted = True
+                except discord.HTTPException as exc:
+                    log.warning("could not delete a private move in the room: %s", exc)
         match = self.bot.service.matches.get(match_id)
         seat = match.seat_of(f"discord:{message.author.id}") if match else None
         table = channel_for(match.transport, f"seat{seat}") if match and seat is not None else None
-        note = ("I deleted your message in the game room. " if deleted else
-                "I could not delete your message in the game room; ") + why
-        text = f"{message.author.mention} {note}"
         target: Any = self.bot.get_channel(table) if table else None
+        if target is None:
+            log.warning("match %s: no table channel to send a refusal to", match_id)
+            return
+        room = channel_for(match.transport, "public") if match else None
+        where = "the game room" if channel.id == room else getattr(channel, "mention", "a channel")
+        head = f"Your message in {where} was not applied: "
+        if reply.delete:
+            head = (f"I deleted your message in {where}. " if deleted else
+                    f"I could not delete your message in {where}; delete it yourself. ")
         try:
-            if target is not None:
-                await target.send(text, allowed_mentions=discord.AllowedMentions(users=True))
-            else:
-                await message.channel.send(f"{message.author.mention} {why}")
+            await target.send(f"{message.author.mention} {head}{reply.message}",
+                              allowed_mentions=discord.AllowedMentions(
+                                  everyone=False, roles=False, replied_user=False,
+                                  users=[message.author]))
         except discord.HTTPException as exc:
-            log.warning("could not tell player about a withdrawn move: %s", exc)
+            log.warning("could not tell a player why their move was refused: %s", exc)

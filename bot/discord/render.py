@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from bot.transport import MatchInfo, PlayerRef, render_deadlines
+from bot.transport import MatchInfo, PlayerRef, render_text
 
 DISCORD_PREFIX = "discord:"
 LIMIT = 2000
@@ -31,18 +32,19 @@ def relative(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
+def _seat(players: Sequence[PlayerRef], show: Any) -> Any:
+    return lambda seat: show(players[seat]) if seat < len(players) else None
+
+
 def render(text: str, players: Sequence[PlayerRef]) -> str:
-    """{P0}/{P1} as mentions, {until:ISO} as a Discord relative timestamp."""
-    for seat, player in enumerate(players):
-        text = text.replace(f"{{P{seat}}}", mention(player))
-    return render_deadlines(text, relative)
+    """{P0}/{P1} as mentions, {until:ISO} as a Discord relative timestamp (one pass)."""
+    return render_text(text, _seat(players, mention), relative)
 
 
 def render_plain(text: str, players: Sequence[PlayerRef]) -> str:
-    """For files (transcripts): names, and deadlines as UTC times."""
-    for seat, player in enumerate(players):
-        text = text.replace(f"{{P{seat}}}", player.name)
-    return render_deadlines(text, lambda m: m.strftime("%H:%M:%S UTC"))
+    """For files (transcripts) and ephemeral answers: names, and deadlines as UTC times."""
+    return render_text(text, _seat(players, lambda p: p.name),
+                       lambda m: m.strftime("%H:%M:%S UTC"))
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:

@@ -6,9 +6,13 @@ carries the outbox id as its nonce with `enforce_nonce`, so a resend after a cra
 but not yet marked delivered) returns the first message instead of posting a duplicate.
 
 Failures: discord.py itself waits out rate limits and retries 5xx a few times; what is left
-becomes a retryable TransportError (the service's delivery retries with backoff, one worker
-per match, so other matches are not held up). A channel the bot cannot reach (deleted,
-missing access) is a permanent TransportError and the hosts are told in the host log.
+becomes a retryable TransportError (the service's delivery retries it with capped backoff
+until it goes through, one queue per channel, so a rate-limited channel holds up no other).
+A channel the bot cannot reach (deleted, missing access) is a permanent TransportError and
+the hosts are told in the host log.
+
+Mentions: every send lists the user ids it may ping (the players its text names); the
+client's default pings nobody, so a name or echoed text with "@everyone" pings no one.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.discord.components import build_view, notes_for
-from bot.discord.render import render, seat_mentions, split
+from bot.discord.render import render, seat_mentions, split, user_id_of
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef, TransportError
 
@@ -89,6 +93,8 @@ class DiscordTransport:
                                          permanent=True) from exc
                 except discord.HTTPException as exc:
                     raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
+                except discord.RateLimited as exc:
+                    raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
                 except (aiohttp.ClientError, TimeoutError, OSError) as exc:
                     raise TransportError(f"network error: {exc!r}") from exc
         self._after_send(match)
@@ -136,7 +142,11 @@ class DiscordTransport:
         match's transport data) so that a restart does not do it again."""
         from bot.discord.channels import lock_match_channels
 
-        if not await lock_match_channels(self.client, match):
+        playing = frozenset(
+            uid for m in (self.service.matches.values() if self.service else ())
+            if m.id != match.id and m.status not in ENDED
+            for p in m.players if (uid := user_id_of(p)) is not None)
+        if not await lock_match_channels(self.client, match, playing):
             self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
             return
         if self.service is not None:

@@ -92,11 +92,15 @@ async def test_a_player_cannot_act_for_the_other_seat(world: World) -> None:
         match = await start_rps(world, up)
         room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
         bob_choice = next(p for p in match.prompts if p.seat == 1).choices[0]
-        # Alice somehow writes in Bob's table (e.g. a host let her see it): refused.
-        typed = await fake.send_user_message(world.alice, table1, bob_choice,
-                                             check_permissions=False)
-        reply = await fake.wait_for_message(table1, from_bot=True, after=typed)
+        # Alice somehow writes in Bob's table (e.g. a host let her see it): refused, and the
+        # refusal goes to her own table only, never where Bob reads.
+        before1 = len(bot_posts(world, table1))
+        last0 = fake.messages(table0)[-1]
+        await fake.send_user_message(world.alice, table1, bob_choice, check_permissions=False)
+        reply = await fake.wait_for_message(table0, from_bot=True, after=last0)
         assert "not your table channel" in reply.content
+        await up.idle(fake)
+        assert len(bot_posts(world, table1)) == before1
         # Bob's card typed in Alice's own table is not one of her cards.
         typed = await fake.send_user_message(world.alice, table0, bob_choice)
         reply = await fake.wait_for_message(table0, from_bot=True, after=typed)

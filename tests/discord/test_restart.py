@@ -38,17 +38,22 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
         await play_prompt(world, up, match, 0)
         await up.idle(fake)
         delivered = [m.id for m in await up.service.repo.messages(match_id)]
-        # Discord rate-limits the next send for long: bob's move is stored, not yet posted.
+        # Discord rate-limits the next send for long: bob's move is stored, that message not
+        # yet posted (the other channels' messages go on: one queue per channel).
         fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=30)
+        n = len(fake.request_log)
         await play_prompt(world, up, match, 1)
-        await fake.wait_for(lambda: fake.request_log[-1].status == 429)
+        await fake.wait_for(lambda: any(e.status == 429 for e in fake.request_log[n:]))
+        await fake.wait_for(lambda: sum(e.status == 200 and e.method == "POST" and
+                                        e.path.endswith("/messages")
+                                        for e in fake.request_log[n:]) == 3)
         seq = match.seq
         armed = {k: c.limit_at for k, c in match.clocks.items() if c.status == "armed"}
         assert armed and seq == 4
         await asyncio.sleep(0.1)  # a few heartbeats
     stopped = asyncio.get_running_loop().time()
     undelivered = await _undelivered(world)
-    assert len(undelivered) == 4  # room, both tables, host log of bob's move
+    assert len(undelivered) == 1  # the rate-limited one of bob's move's four messages
     # Crash between "posted" and "marked delivered": the last three posts are sent again.
     await _unmark(world, delivered[-3:])
     await asyncio.sleep(1.0)  # the bot is down for a second
@@ -58,14 +63,18 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
         downtime = asyncio.get_running_loop().time() - stopped
         match = up.service.matches[match_id]
         assert match.seq == seq and match.status == "active"
-        for key, limit in armed.items():  # clocks resumed with the time they had left
+        # Clocks resumed with the time they had left (a decision whose message was the
+        # rate-limited one may start later still: from its delivery, at the latest now).
+        since_stop = asyncio.get_running_loop().time() - stopped
+        for key, limit in armed.items():
             shift = (match.clocks[key].limit_at - limit).total_seconds()
-            assert 0.9 <= shift <= downtime + 0.2, (key, shift, downtime)
+            assert 0.9 <= shift <= since_stop + 0.5, (key, shift, downtime)
         await up.idle(fake)
         assert await _undelivered(world) == []
         nonces = [str((j or {}).get("nonce")) for m, p, j in fake.requests[requests_before:]
                   if m == "POST" and p.endswith("/messages")]
-        assert nonces[:7] == [str(i) for i in sorted([*delivered[-3:], *undelivered])]
+        resent = sorted([*delivered[-3:], *undelivered])
+        assert sorted(nonces[:len(resent)]) == sorted(str(i) for i in resent)
         assert all((j or {}).get("enforce_nonce") for m, p, j in fake.requests[requests_before:]
                    if m == "POST" and p.endswith("/messages"))
         # Continue to the end, partly with buttons posted before the restart.
