@@ -31,7 +31,14 @@ from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
 from bot.store.housekeeping import prune_forever
-from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
+from bot.store.repository import (
+    LIVE_CLOCKS,
+    ClockData,
+    MatchWrite,
+    OutboxData,
+    Repository,
+    StoredMessage,
+)
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
@@ -319,6 +326,8 @@ class MatchService:
             waiting = sorted({p.seat for p in match.prompts})
             who = " and ".join(f"{{P{s}}}" for s in waiting) or "nobody"
             return f"It is not your decision now; waiting for {who}."
+        if _in_break(match, seat):
+            return "It is the break between rounds: the next decisions are posted when it ends."
         return None
 
     async def _accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
@@ -357,9 +366,12 @@ class MatchService:
         for c in closed:
             c.status = "done"
         new_prompts = [p for k, p in after.items() if k not in before]
-        pause = max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+        pause = _break_seconds(match, events)
         start = now + timedelta(seconds=pause)  # a break between rounds: clocks start after it
         new_clocks = [self._new_clock(p, start) for p in new_prompts]
+        if pause > 0:  # the decisions are posted (and their clocks run) when the break ends
+            for c in new_clocks:
+                c.status = "break"
         clocks = {c.key: c for c in new_clocks}
         footer: list[tuple[str, str]] = []
         fields: dict[str, Any] = {}
@@ -370,7 +382,8 @@ class MatchService:
             footer.append(("public", outcome_line(outcome, match.seed)))
         seq = match.seq + (1 if action else 0)
         status = match.game.status(match.state) if outcome is None else None
-        write = MatchWrite(match.id, seq, outbox=compose(events, new_prompts, clocks,
+        posted = new_prompts if pause <= 0 else []
+        write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
                                                          header=header, footer=footer,
                                                          status=status),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
@@ -505,10 +518,11 @@ class MatchService:
         for key, clock in match.clocks.items():
             token = (match.id, key)
             prompt = prompts.get(key)
-            if match.status != "active" or clock.status != "armed" or prompt is None:
+            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None:
                 self.scheduler.set(token, None)
                 continue
-            self.scheduler.set(token, _next_due(prompt, clock))
+            in_break = clock.status == "break"
+            self.scheduler.set(token, clock.started_at if in_break else _next_due(prompt, clock))
 
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
@@ -518,9 +532,16 @@ class MatchService:
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
-            if match.status != "active" or clock is None or clock.status != "armed" or prompt is None:
+            if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
+                    or prompt is None:
                 return  # stale: the decision was made, or the match paused or ended
             now = self.now()
+            if clock.status == "break":
+                if clock.started_at > now:
+                    self._arm(match)  # the break was extended (pause, extend): not yet
+                else:
+                    await self._end_break(match, now)
+                return
             due = _next_due(prompt, clock)
             if due is None or due > now:
                 self._arm(match)  # re-armed since (pause, extend): not yet
@@ -543,6 +564,21 @@ class MatchService:
                 await self._commit(match, MatchWrite(match.id, match.seq,
                                                      clocks_changed=[clock]), now)
 
+    async def _end_break(self, match: LiveMatch, now: datetime) -> None:
+        """The break between rounds is over: post the decisions it held back; their clocks
+        run from now (they were created to start at the break's end)."""
+        ended = [c for c in match.clocks.values() if c.status == "break" and c.started_at <= now]
+        for c in ended:
+            c.status = "armed"
+        keys = {c.key for c in ended}
+        prompts = [p for p in match.prompts if p.key in keys]
+        outbox = compose((), prompts, {c.key: c for c in ended},
+                         status=match.game.status(match.state))
+        await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                             clocks_changed=ended), now)
+        self._arm(match)
+        self._schedule_bots(match)
+
     async def _remind(self, match: LiveMatch, prompt: Prompt, clock: ClockData, text: str,
                       now: datetime) -> None:
         clock.reminders_sent += 1
@@ -558,7 +594,7 @@ class MatchService:
         for prompt in match.prompts:
             player = match.players[prompt.seat]
             key = (match.id, prompt.key)
-            if player.bot is None or key in self._bot_tasks:
+            if player.bot is None or key in self._bot_tasks or _in_break(match, prompt.seat):
                 continue
             task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
             self._bot_tasks[key] = task
@@ -578,8 +614,8 @@ class MatchService:
             # decision), and the bot must then be scheduled again.
             self._bot_tasks.pop((match_id, key), None)
             prompt = next((p for p in match.prompts if p.key == key), None)
-            if prompt is None or match.status != "active":
-                return
+            if prompt is None or match.status != "active" or _in_break(match, prompt.seat):
+                return  # (a bot held back by the break is scheduled when it ends)
             tries = self._bot_tries.get((match_id, key), 0) + 1
             self._bot_tries[(match_id, key)] = tries
             rng = random.Random(f"{match.seed}:{match.seq}:{key}")
@@ -670,7 +706,8 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is {match.status}.")
             for prompt in list(match.prompts):
                 if prompt.key in {p.key for p in match.prompts} and \
-                        prompt.on_timeout != OnTimeout.NOTHING:
+                        prompt.on_timeout != OnTimeout.NOTHING and \
+                        getattr(match.clocks.get(prompt.key), "status", "") != "break":
                     await self._accept(match, prompt.seat, Timeout(prompt_key=prompt.key), "host")
 
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
@@ -732,7 +769,9 @@ class MatchService:
         for p in match.prompts:
             clock = match.clocks.get(p.key)
             left = ""
-            if clock and clock.limit_at:
+            if clock and clock.status == "break":
+                left = ", after the break between rounds"
+            elif clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
             lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
@@ -785,6 +824,20 @@ class MatchService:
 
     def export_json(self, record: dict[str, Any]) -> str:
         return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+def _break_seconds(match: LiveMatch, events: Sequence[Any]) -> float:
+    """The break an event asks for (`pause_seconds`, e.g. between two rounds). A break is for
+    the people at the table: between two built-in bots (the demo) there is none."""
+    if all(p.bot is not None for p in match.players):
+        return 0.0
+    return max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+
+
+def _in_break(match: LiveMatch, seat: int) -> bool:
+    """Whether every decision pending for `seat` waits for the end of a break."""
+    clocks = [match.clocks.get(p.key) for p in match.prompts if p.seat == seat]
+    return bool(clocks) and all(c is not None and c.status == "break" for c in clocks)
 
 
 def _answered(pending: Sequence[Prompt], command: Command) -> Prompt:

@@ -30,6 +30,7 @@ from bot.store.models import (
 from bot.store.writer import BatchWriter, Extra
 
 ACTIVE_STATUSES = ("active", "paused")
+LIVE_CLOCKS = ("armed", "break")  # clocks reloaded on start; "break": runs once a break ends
 ENDED_STATUSES = ("finished", "aborted")
 HEARTBEAT_KEY = "heartbeat"
 
@@ -44,7 +45,7 @@ class ClockData:
     limit_at: datetime | None
     deadline_at: datetime | None
     reminders_sent: int = 0
-    status: str = "armed"  # armed|done|expired
+    status: str = "armed"  # armed|break|done|expired (break: starts when a break ends)
 
     def shifted(self, delta: timedelta) -> None:
         self.started_at += delta
@@ -249,7 +250,7 @@ class Repository:
             )).all()
             clocks = (await conn.execute(
                 select(DeadlineRow).join(MatchRow, MatchRow.id == DeadlineRow.match_id)
-                .where(active, DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+                .where(active, DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
             )).all()
         by_match: dict[int, StoredMatch] = {}
         for r in rows:
@@ -295,7 +296,8 @@ class Repository:
             )).all()
             clocks = (await conn.execute(
                 select(DeadlineRow).where(DeadlineRow.match_id.in_(ids),
-                                          DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+                                          DeadlineRow.status.in_(LIVE_CLOCKS))
+                .order_by(DeadlineRow.id)
             )).all()
         by_match: dict[int, StoredMatch] = {}
         for r in rows:
@@ -318,7 +320,8 @@ class Repository:
         return [MatchRow(**r._mapping) for r in rows]
 
     async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
-        """One transaction: every armed clock of every active (not paused) match moves later
+        """One transaction: every live clock (armed, or waiting for a break to end) of every
+        active (not paused) match moves later
         by `downtime`, in one UPDATE statement, and the heartbeat records `now` (so a crash
         right after cannot shift the clocks a second time). Run on start, before anything
         else writes: through the async engine, so that SQLite works in its own thread rather
@@ -353,7 +356,7 @@ class Repository:
         )).all()
         clocks = (await conn.execute(
             select(DeadlineRow).where(DeadlineRow.match_id == match.id,
-                                      DeadlineRow.status == "armed").order_by(DeadlineRow.id)
+                                      DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
         )).all()
         return StoredMatch(
             row=match, snapshot_seq=snap_seq, snapshot=snap.state if snap else None,
@@ -515,7 +518,8 @@ def _shift_statement(dialect: str, micro: int) -> Any:
     whole seconds go through strftime, microseconds are added as an integer with the carry,
     so the result is exact (julianday arithmetic would round to about 10 microseconds).
     NULL times (no turn timer) stay NULL."""
-    where = ("status = 'armed' AND match_id IN "
+    live = ", ".join(f"'{s}'" for s in LIVE_CLOCKS)
+    where = (f"status IN ({live}) AND match_id IN "
              "(SELECT id FROM matches WHERE status = 'active')")
     columns = ("started_at", "limit_at", "deadline_at")
     if dialect == "sqlite":

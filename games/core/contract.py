@@ -85,7 +85,8 @@ class Event(BaseModel):
     reads (no Discord markup; cards in the game's own notation); `data` is JSON-safe detail.
 
     A break: an event whose data holds `pause_seconds` (e.g. the break between rounds) makes
-    the runtime start the clocks of the decisions that follow that many seconds later.
+    the runtime post the decisions that follow, and start their clocks, that many seconds
+    later (moves typed during the break are refused).
     """
 
     model_config = ConfigDict(frozen=True)

@@ -29,7 +29,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
-from games.devils_deal import flow, rules, text
+from games.devils_deal import flow, rules, text, twin
 from games.devils_deal.cards import (
     DECK,
     multiset_contains,
@@ -192,8 +192,8 @@ class DevilsDeal(Game[DevilsDealState]):
         seat = refill.refiller
         lines = [
             f"Divide these {len(refill.offered)} cards: {text.cards_with_sum(refill.offered)}.",
-            f"Your pool ({len(state.pools[seat])} cards, limit {state.settings.pool_limit}): "
-            f"{render_all(state.pools[seat])}.",
+            f"Your pool has {len(state.pools[seat])} cards (limit {state.settings.pool_limit}; "
+            f"its cards are sent to you privately).",
             "Write each pile on its own line (or separate piles with | or /), all piles with the "
             "same sum; mark the pile you set aside with 'aside:' and list discards after "
             "'discard' if you would go over the limit. Cards in no pile are set aside.",
@@ -263,10 +263,12 @@ class DevilsDeal(Game[DevilsDealState]):
 
     @staticmethod
     def _missing_text(state: DevilsDealState, seat: int, res: rules.DivisionResult) -> str:
+        # Pool sizes are public; the pool itself is not, so no card of it is suggested here.
         total = len(state.pools[seat]) + len(res.taken)
         return (f"You would have {total} cards (limit {state.settings.pool_limit}): discard "
-                f"{res.missing_discards} more before locking in, e.g. add 'discard "
-                f"{' '.join(([*state.pools[seat], *res.taken])[:res.missing_discards])}'.")
+                f"{res.missing_discards} more before locking in: add 'discard' and "
+                f"{text.plural(res.missing_discards, 'card')} of your pool or of the cards you "
+                f"take (e.g. '| discard R1 G2').")
 
     def _expect(self, kinds: set[str], kind: str, state: DevilsDealState, seat: int) -> None:
         if kind in kinds:
@@ -366,7 +368,26 @@ class DevilsDeal(Game[DevilsDealState]):
         for seat, token in state.hidden_pairs:
             out.append(Secret(value=token, known_to=frozenset({seat}),
                               label=f"seat {seat} unrevealed folded cards"))
+        if state.phase != Phase.OVER:
+            # Tokens that appear nowhere, so that the two-world check sees when these are
+            # revealed: the first private card (at the end of betting phase 1) and the pool
+            # while its contents are not public (a loss for want of private cards shows it).
+            for seat in (0, 1):
+                pair = state.private[seat]
+                if pair is not None and state.revealed[seat] == 0:
+                    out.append(Secret(value=f"seat{seat}:first:{pair[0]}",
+                                      known_to=frozenset({seat}),
+                                      label=f"seat {seat} first private card"))
+                if twin.pool_is_secret(state, seat):
+                    out.append(Secret(value=f"seat{seat}:pool:{'.'.join(sort_cards(state.pools[seat]))}",
+                                      known_to=frozenset({seat}), label=f"seat {seat} pool"))
         return out
+
+    def twin(self, state: DevilsDealState, seat: int,
+             rng: random.Random) -> DevilsDealState | None:
+        """Another world for `seat`'s secrets: its unrevealed private cards, or which cards of
+        its public pool record a fold took away unseen (games.devils_deal.twin)."""
+        return twin.make_twin(state, seat, rng)
 
     # --- text ---------------------------------------------------------------------------
     def parse(self, state: DevilsDealState, seat: int, text_in: str) -> Command:

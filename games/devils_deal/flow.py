@@ -89,6 +89,12 @@ def refill_answer(state: DevilsDealState, seat: int, yes: bool, ev: list[Event],
               f"{p(seat)} pays {s.refill_cost} chips to refill ({state.chips[seat]} left). "
               f"Cards to divide: {text.cards_with_sum(offered)}.",
               seat=seat, offered=list(offered), chips=list(state.chips))
+    # The pool is the refiller's own secret (cards folded unrevealed are no longer in it):
+    # it goes to them privately, never into the public division prompt.
+    say(ev, "refill.pool",
+        f"Your pool ({len(state.pools[seat])} cards, limit {s.pool_limit}): "
+        f"{render_all(state.pools[seat]) if state.pools[seat] else 'empty'}.",
+        Audience.to(seat), pool=list(state.pools[seat]))
 
 def post_division(state: DevilsDealState, seat: int, division: Division,
                    ev: list[Event]) -> None:

@@ -5,8 +5,9 @@ The parser knows which decision the seat has pending and reads the text for that
 - starter (advantage holder, round 1): "me" / "I start" / "opponent" / "you start"
 - refill offer: "yes" / "no" (also "refill", "y", "n", "pass")
 - division: piles one per line or separated by `|`, `/` or `;`, the set-aside pile marked
-  with "aside" (`aside: G2 B5 R7`, `G2 B5 R7 (set aside)`), discards after "discard"
-  (`discard B3 G1`); "unused: ..." lines are ignored (unused cards are implicit);
+  with "aside" or "unused" (`aside: G2 B5 R7`, `G2 B5 R7 (set aside)`, `unused: G2 B5 R7`,
+  `G2 B5 R7 (unused)`), discards after "discard" (`discard B3 G1`); next to a pile marked
+  "aside", an "unused: G1" line lists leftover cards (cards in no pile are set aside anyway);
   "done"/"lock" alone locks in the last valid division (or adds to a division to lock it
   at once); "nothing" takes nothing (every card set aside) and is final at once
 - take: "take G2", "take G2 discard B3", "G2", "nothing"
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from games.core import betting, parsing
 from games.core.contract import Command, ParseError
+from games.devils_deal.cards import number
 from games.devils_deal.commands import (
     Bet,
     ChooseStarter,
@@ -150,8 +152,7 @@ def parse_division(text: str) -> Command:
     if whole in NOTHING_WORDS:
         return Division(lock=True)  # taking nothing is final at once
     lock = False
-    piles: list[tuple[str, ...]] = []
-    aside: int | None = None
+    lines: list[tuple[tuple[str, ...], str | None]] = []  # pile lines and their mark
     discards: list[str] = []
     segments = re.split(r"[\n|/;]+", _fold(text))
     for raw in segments:
@@ -174,20 +175,55 @@ def parse_division(text: str) -> Command:
             if extra:
                 raise _unreadable(extra, DIVISION_USAGE)
             discards.extend(more)
-        if "unused" in words or "leftover" in words or "leftovers" in words:
-            continue  # unused cards are implicit
-        if not pile_cards:
-            continue
-        if re.search(r"aside", seg):
-            if aside is not None:
-                raise ParseError("Mark only one pile as set aside.")
-            aside = len(piles)
-        piles.append(tuple(pile_cards))
+        if "leftover" in words or "leftovers" in words or not pile_cards:
+            continue  # cards in no pile are implicit
+        mark = "aside" if re.search(r"aside", seg) else "unused" if "unused" in words else None
+        lines.append((tuple(pile_cards), mark))
+    piles, aside = _mark_aside(lines)
     if not piles and not discards:
         if lock:
             return LockDivision()
         raise ParseError(DIVISION_USAGE)
     return Division(piles=tuple(piles), aside=aside, discards=tuple(discards), lock=lock)
+
+
+def _mark_aside(lines: list[tuple[tuple[str, ...], str | None]]
+                ) -> tuple[list[tuple[str, ...]], int | None]:
+    """The piles and which one is set aside. A line marked "aside" ("aside:", "(set aside)")
+    or "unused" ("unused:", "(unused)") is the set-aside pile (house ruling). When a line
+    marked "aside" exists, "unused" lines list leftover cards instead (the seed's own example
+    writes both "G2, B5, R7 (set aside)" and "Unused: G1"); so does a lone "unused" line whose
+    sum differs from the other piles' common sum (it cannot be a pile)."""
+    marked = [i for i, (_, mark) in enumerate(lines) if mark == "aside"]
+    unused = [i for i, (_, mark) in enumerate(lines) if mark == "unused"]
+    if len(marked) > 1:
+        raise ParseError("Mark only one pile as set aside.")
+    if not marked and len(unused) == 1 and not _leftover_line(lines, unused[0]):
+        marked = unused
+    elif not marked and len(unused) > 1:
+        sums = [sum(number(c) for c in lines[i][0]) for i in unused]
+        others = {sum(number(c) for c in cards) for j, (cards, _) in enumerate(lines)
+                  if j not in unused}
+        fitting = [i for i, total in zip(unused, sums, strict=True) if total in others]
+        if len(fitting) != 1 or len(others) != 1:
+            raise ParseError("Mark only one pile as set aside (the other cards in no pile are "
+                             "set aside anyway).")
+        marked = fitting
+    piles, aside = [], None
+    for i, (cards, mark) in enumerate(lines):
+        if i in marked:
+            aside = len(piles)
+        elif mark == "unused":
+            continue  # leftover cards: in no pile
+        piles.append(cards)
+    return piles, aside
+
+
+def _leftover_line(lines: list[tuple[tuple[str, ...], str | None]], index: int) -> bool:
+    """Whether the only "unused" line lists leftovers: the other piles share one sum and this
+    line's sum differs from it."""
+    others = {sum(number(c) for c in cards) for j, (cards, _) in enumerate(lines) if j != index}
+    return len(others) == 1 and sum(number(c) for c in lines[index][0]) not in others
 
 
 def parse_take(text: str) -> Command:

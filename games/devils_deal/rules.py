@@ -169,8 +169,9 @@ def check_take(set_aside: Sequence[str], pool: Sequence[str], card: str | None,
     after = [*pool, card]
     if len(after) > limit:
         if discard is None:
-            raise IllegalMove(f"Your pool would have {len(after)} cards: also discard one, e.g. "
-                              f"'take {card} discard {after[0]}'.")
+            raise IllegalMove(f"Your pool would have {len(after)} cards: also discard one card "
+                              f"of your pool or the card you take, e.g. 'take {card} discard "
+                              f"{card}'.")
         if discard not in after:
             raise IllegalMove(f"You cannot discard {render(discard)}: it is neither in your pool "
                               f"nor the card you take.")

@@ -347,14 +347,28 @@ class RpsPoker(Game[RpsState]):
             if state.phase == "draft":
                 for card in state.kept[seat]:
                     hidden.append((card, own, f"seat {seat}'s kept card"))
+        for seat in (0, 1):
+            if state.pending[seat] is not None:
+                # A token that appears nowhere: the two-world check sees the pick revealed
+                # when the round resolves.
+                hidden.append((f"seat{seat}:pending:{state.pending[seat]}", frozenset({seat}),
+                               f"seat {seat}'s pending pick"))
         out = []
         for card, known, label in hidden:
             # "P0"/"P1" also occur in the name placeholders {P0}/{P1}: for those two cards
             # the check looks for the code as a JSON string (events' data and the views).
             value = f'"{card}"' if card in ("P0", "P1") else card
             out.append(Secret(value=value, known_to=known, label=label))
-            out.append(Secret(value=render(card), known_to=known, label=label))
+            if card in CARDS:
+                out.append(Secret(value=render(card), known_to=known, label=label))
         return out
+
+    def twin(self, state: RpsState, seat: int, rng: random.Random) -> RpsState | None:
+        """Another world for `seat`'s secrets: its kept and current draft cards, its pending
+        pick, which of its cards are in hand (games.rps_poker.twin)."""
+        from games.rps_poker.twin import make_twin
+
+        return make_twin(state, seat, rng)
 
     # --- text -------------------------------------------------------------------------
     def parse(self, state: RpsState, seat: int, text_in: str) -> Command:

@@ -157,9 +157,10 @@ async def test_alembic_upgrade_check_and_downgrade_on_sqlite(db_url):
 
 
 async def check_clocks_shift_in_one_statement(url: str) -> None:
-    """Resume moves every armed clock of every active match by the downtime, exactly (to the
-    microsecond, across a second's carry), and nothing else: not paused matches, not clocks
-    that are done, not a missing turn timer; the heartbeat is written in the same transaction."""
+    """Resume moves every live clock (armed, or waiting for a round break to end) of every
+    active match by the downtime, exactly (to the microsecond, across a second's carry), and
+    nothing else: not paused matches, not clocks that are done, not a missing turn timer;
+    the heartbeat is written in the same transaction."""
     engine = create_engine(url)
     repo = Repository(engine)
     await repo.migrate()
@@ -170,6 +171,7 @@ async def check_clocks_shift_in_one_statement(url: str) -> None:
         "armed": ClockData("armed", 0, now, now + timedelta(seconds=30),
                            now + timedelta(seconds=90, microseconds=1)),
         "no-limit": ClockData("no-limit", 1, now, None, None),
+        "break": ClockData("break", 0, now, now + timedelta(seconds=5), None, status="break"),
         "done": ClockData("done", 1, now, now, now, status="done"),
     }
     for match_id, status in zip(ids, ("active", "paused", "finished"), strict=True):
@@ -178,7 +180,8 @@ async def check_clocks_shift_in_one_statement(url: str) -> None:
     downtime = timedelta(days=1, seconds=2, microseconds=3)
     await repo.resume_clocks(downtime, now + downtime)
     armed = {(m.row.id, c.key): c for m in await repo.load_many(ids) for c in m.clocks}
-    assert set(armed) == {(i, k) for i in ids for k in ("armed", "no-limit")}
+    assert set(armed) == {(i, k) for i in ids for k in ("armed", "no-limit", "break")}
+    assert armed[(ids[0], "break")].limit_at == now + downtime + timedelta(seconds=5)
     moved = armed[(ids[0], "armed")]
     assert moved.started_at == now + downtime
     assert moved.limit_at == now + downtime + timedelta(seconds=30)

@@ -37,7 +37,7 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
         match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-buttons",
-                                   settings="starting_chips=12")
+                                   settings="starting_chips=12 break_seconds=0")
         room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         seen: dict[str, int] = {}
         stale: tuple[Any, str, str] | None = None
@@ -154,3 +154,45 @@ async def test_private_card_menus_work_after_a_restart(world: World) -> None:
         assert done.response.type == 7
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         assert (await up.service.repo.actions(match.id))[-1].command["first"] == first
+
+
+async def test_round_break_holds_the_next_decision_back_on_discord(world: World) -> None:
+    """Seed, Timing: "After every round, there is a break of at least 20 seconds" (here a
+    1.5 s break setting, on the wall clock): the round-end message is posted at once, the next
+    round's first decision only when the break is over, with its buttons and its full clock."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-break",
+                                   settings="break_seconds=1.5")
+        room = channel_of(world, match, "public")
+        while match.state.round < 2 and match.status == "active":
+            prompt = await next_decision(world, up, match, 0)
+            if prompt is None or match.state.round >= 2:
+                break
+            if prompt.kind == "private_cards":
+                pair = pair_options(match.state.pools[0], match.state.community)[0]
+                where = channel_of(world, match, "seat0")
+                await fake.send_user_message(world.alice, where, " ".join(pair))
+            else:
+                text = {"choose_starter": "me", "refill_offer": "no", "take": "nothing",
+                        "bet": "fold"}.get(prompt.kind, "nothing")
+                await fake.send_user_message(world.alice, room, text)
+            await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key)
+                                or match.state.round >= 2, 10)
+        assert match.status == "active" and match.state.round == 2
+        [first] = match.prompts
+        await up.idle(fake)
+        posts = bot_posts(world, room)
+        assert "after a 1.5-second break" in posts[-1].content
+        assert not any(c["custom_id"].endswith(f":{first.key}")
+                       for m in posts for c in m.iter_components())
+        clock = up.service.matches[match.id].clocks[first.key]
+        assert clock.status == "break"
+        await fake.wait_for(lambda: clock.status == "armed" or not match.prompt_pending(first.key),
+                            10)
+        await up.idle(fake)
+        if first.seat == 0:  # Alice's offer: posted now, with its buttons
+            message = with_key(world, room, first.key)
+            assert "Refill?" in message.content
+        else:  # the bot's offer: it decides only once the break is over
+            assert any("Refill?" in m.content for m in bot_posts(world, room)[len(posts):])

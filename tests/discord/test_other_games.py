@@ -76,7 +76,7 @@ async def test_devils_deal_against_a_bot_seat(world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
         match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-1",
-                                   settings="starting_chips=8")
+                                   settings="starting_chips=8 break_seconds=0")
         assert match.players[1].bot == "dealer" and match.transport.get("table1") is None
         room = channel_of(world, match, "public")
         made = await drive(world, up, match, devils_deal_choice)

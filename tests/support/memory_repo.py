@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.models import ActionRow, MatchRow
-from bot.store.repository import ClockData, MatchWrite, StoredMatch, StoredMessage
+from bot.store.repository import LIVE_CLOCKS, ClockData, MatchWrite, StoredMatch, StoredMessage
 
 
 class MemoryRepository:
@@ -98,7 +98,7 @@ class MemoryRepository:
 
     async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
         for (mid, _), clock in self.clocks.items():
-            if clock.status == "armed" and self.matches[mid]["status"] == "active":
+            if clock.status in LIVE_CLOCKS and self.matches[mid]["status"] == "active":
                 clock.shifted(downtime)
         self.heartbeat = now
 
@@ -114,7 +114,7 @@ class MemoryRepository:
             actions=[(a["seq"], a["seat"], a["command"]) for a in self.actions_[match_id]
                      if a["seq"] > snap_seq],
             clocks=[copy.deepcopy(c) for (mid, _), c in self.clocks.items()
-                    if mid == match_id and c.status == "armed"])
+                    if mid == match_id and c.status in LIVE_CLOCKS])
 
     async def actions(self, match_id: int) -> list[ActionRow]:
         return [ActionRow(**a) for a in self.actions_[match_id]]

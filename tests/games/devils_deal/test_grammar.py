@@ -48,6 +48,32 @@ def test_division_forms(text: str) -> None:
     assert parse_division(text) == Division(piles=SEED_PILES, aside=3)
 
 
+@pytest.mark.parametrize("text", [
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nG2 B5 R7 (unused)",
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nG2 B5 R7 (UNUSED)",
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nunused: G2 B5 R7",
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nUnused: G2 B5 R7\nUnused: G1",
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nG2 B5 R7 (Set Aside)",
+    "R2 B3 R3 G6\nG5 B9\nB6 G8\nSET ASIDE: G2 B5 R7\nunused: G1",
+])
+def test_ruling_a_pile_line_marked_unused_or_set_aside_is_the_set_aside_pile(text: str) -> None:
+    """Ruling: a pile line marked "(unused)", "unused:", "(set aside)" or "set aside:" (any
+    case) is the pile set aside (seed: "writing the contents of each pile in its own line,
+    along with indicating one pile as unused")."""
+    assert parse_division(text) == Division(piles=SEED_PILES, aside=3)
+
+
+def test_a_lone_unused_line_that_cannot_be_a_pile_lists_leftover_cards():
+    """"Unused: G1" next to piles of sum 14 is the seed's leftover line, not a pile."""
+    assert parse_division("R2 B3 R3 G6\nG5 B9\nUnused: G1") == Division(
+        piles=(("R2", "B3", "R3", "G6"), ("G5", "B9")), aside=None)
+
+
+def test_two_unused_piles_that_both_fit_are_refused():
+    with pytest.raises(ParseError, match="Mark only one pile as set aside"):
+        parse_division("G5 B9 | unused: B6 G8 | unused: G2 B5 R7")
+
+
 def test_division_with_discards_and_lock():
     assert parse_division("G5 B9 | B6 G8 | aside: G2 B5 R7 | discard B3 G1 | done") == Division(
         piles=(("G5", "B9"), ("B6", "G8"), ("G2", "B5", "R7")), aside=2, discards=("B3", "G1"),

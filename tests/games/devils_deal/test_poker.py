@@ -214,7 +214,10 @@ def test_folded_unrevealed_cards_stay_secret():
     say(state, 1, "call")  # first cards revealed
     say(state, 0, "fold")
     secrets = GAME.secrets(state)
-    assert {s.value for s in secrets} == {"seat0:R4>R6", "seat1:G1>G9"}
+    assert {s.value for s in secrets} >= {"seat0:R4>R6", "seat1:G1>G9"}
+    # The pools too: their public record still holds the folded cards.
+    assert {s.value for s in secrets if ":pool:" in s.value} == {
+        f"seat{x}:pool:{'.'.join(state.pools[x])}" for x in (0, 1)}
     spectator = GAME.view(state, None).model_dump_json()
     assert "R4>R6" not in spectator and "🟥6" not in "\n".join(state.log)
 

@@ -44,6 +44,22 @@ def test_seed_example_division_takes_exactly_the_piled_cards_not_set_aside():
     assert "takes" in public_text(events)
 
 
+@pytest.mark.parametrize("marked", [
+    "R2, B3, R3, G6\nG5, B9\nB6, G8\nG2, B5, R7 (unused)",
+    "R2, B3, R3, G6\nG5, B9\nB6, G8\nUnused: G2, B5, R7",
+    "R2, B3, R3, G6\nG5, B9\nB6, G8\nSet aside: G2, B5, R7",
+])
+def test_ruling_pile_marked_unused_is_the_set_aside_pile_and_the_division_is_accepted(marked):
+    """Seed: "writing the contents of each pile in its own line, along with indicating one
+    pile as unused"; ruling: "(unused)", "unused:", "(set aside)", "set aside:" mark it."""
+    state = example_refill()
+    events = say(state, 0, marked)
+    assert "Would take" in public_text(events)
+    say(state, 0, "done")
+    assert Counter(state.pools[0]) == Counter(["R1", "G9", *["R2", "R3", "B3", "G5", "G6", "B6", "G8", "B9"]])
+    assert sorted(state.set_aside) == sorted(["G2", "B5", "R7", "G1"])
+
+
 def test_seed_example_opponent_may_take_any_one_of_g1_g2_b5_r7():
     for card in ("G1", "G2", "B5", "R7"):
         state = example_refill()
