@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help="create or upgrade the database")
     migrate.add_argument("--db", help="database URL (default: the configured one)")
 
+    vacuum = sub.add_parser("vacuum", help="prune delivered messages and old snapshots, then "
+                            "give the space back (SQLite VACUUM)")
+    vacuum.add_argument("--db", help="database URL (default: the configured one)")
+    vacuum.add_argument("--retention-days", type=float, help="delete messages delivered more "
+                        "than this many days ago (default: database.outbox_retention_days)")
+
     arena = sub.add_parser("arena", help="RPS Poker bot tournament (umpire arena --help)",
                            add_help=False)
     arena.add_argument("args", nargs=argparse.REMAINDER)
@@ -79,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings(args.config)
     if args.command == "migrate":
         return asyncio.run(_migrate(args.db or settings.database.url))
+    if args.command == "vacuum":
+        days = args.retention_days
+        return asyncio.run(_vacuum(args.db or settings.database.url,
+                                   settings.database.outbox_retention_days if days is None else days))
     if args.command == "run":
         from bot.discord.runner import main as run_main
 
@@ -97,6 +107,18 @@ async def _migrate(url: str) -> int:
     finally:
         await engine.dispose()
     print(f"Database is up to date: {url}")
+    return 0
+
+
+async def _vacuum(url: str, retention_days: float) -> int:
+    from datetime import UTC, datetime, timedelta
+
+    from bot.store.housekeeping import vacuum
+
+    retention = timedelta(days=retention_days) if retention_days > 0 else None
+    pruned = await vacuum(url, retention, datetime.now(UTC))
+    print(f"Deleted {pruned.messages} delivered messages and {pruned.snapshots} old snapshots; "
+          f"vacuumed {url}")
     return 0
 
 

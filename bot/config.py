@@ -8,6 +8,7 @@ DISCORD_TOKEN, the usual name. config.example.toml documents every setting.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +31,14 @@ class DatabaseSettings(BaseModel):
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
     echo: bool = Field(False, description="Log every SQL statement (debugging).")
+    outbox_retention_days: float = Field(
+        30.0, ge=0, description="Delete outbox messages delivered more than this many days "
+        "ago (hourly, and on `umpire vacuum`); 0 keeps them forever. A match's export lists "
+        "only the messages still kept; its actions are kept forever.")
+
+    @property
+    def outbox_retention(self) -> timedelta | None:
+        return timedelta(days=self.outbox_retention_days) if self.outbox_retention_days else None
 
 
 class DiscordSettings(BaseModel):
