@@ -281,12 +281,15 @@ class HostCog(commands.Cog, name="Host"):
         await self.service.abort(live.id, reason)
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
-    @match.command(name="award", description="End a match, awarding it to a player")
+    @match.command(name="award", description="Award a match (or its running bout) to a player")
     @app_commands.describe(player="the winner (a member)", seat="or the winner's seat: 1 = the "
-                           "advantage holder, 2 = the other (for a bot seat)")
+                           "advantage holder, 2 = the other (for a bot seat)",
+                           part="the whole match (default), or only the running bout (Double "
+                                "or Nothing)")
     async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
                     seat: app_commands.Range[int, 1, 2] | None = None,
-                    match: int | None = None, *, reason: str = "awarded by the hosts") -> None:
+                    match: int | None = None, part: Literal["match", "bout"] = "match", *,
+                    reason: str = "awarded by the hosts") -> None:
         live = self.resolve(ctx, match)
         if player is not None:
             winner = live.seat_of(f"discord:{player.id}")
@@ -296,8 +299,9 @@ class HostCog(commands.Cog, name="Host"):
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, reason)
-        await ctx.send(f"Match #{live.id} awarded to {live.players[winner].name}.", ephemeral=True)
+        await self.service.award(live.id, winner, reason, unit=part)  # UmpireError: user-facing
+        what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
+        await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 
     @match.command(name="status", description="Whose decision it is, the clocks, the channels")
     async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
