@@ -95,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "and check it against the commitment published at the start")
     verify.add_argument("record", metavar="RECORD.json")
 
+    vacuum = sub.add_parser("vacuum", help="prune delivered messages and old snapshots, then "
+                            "give the space back (SQLite VACUUM)")
+    vacuum.add_argument("--db", help="database path or URL (default: the configured one)")
+    vacuum.add_argument("--retention-days", type=float, help="delete messages delivered more "
+                        "than this many days ago (default: database.outbox_retention_days)")
+
     arena = sub.add_parser("arena", help="RPS Poker bot tournament (umpire arena --help)",
                            add_help=False)
     arena.add_argument("args", nargs=argparse.REMAINDER)
@@ -158,6 +164,10 @@ def _main(argv: list[str]) -> int:
     url = _url(args.db if "db" in args and args.db else settings.database.url)
     if args.command == "migrate":
         return _database(_migrate(url), url)
+    if args.command == "vacuum":
+        days = args.retention_days
+        return _database(_vacuum(url, settings.database.outbox_retention_days
+                                 if days is None else days), url, must_exist=True)
     if args.command == "matches":
         return _database(_matches(url, args.limit), url, must_exist=True)
     if args.command == "export":
@@ -317,6 +327,18 @@ def _run(settings: Any) -> int:
             raise UserError(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the "
                             "network connection and try again.", code=1) from None
         raise
+
+
+async def _vacuum(url: str, retention_days: float) -> int:
+    from datetime import UTC, datetime, timedelta
+
+    from bot.store.housekeeping import vacuum
+
+    retention = timedelta(days=retention_days) if retention_days > 0 else None
+    pruned = await vacuum(url, retention, datetime.now(UTC))
+    print(f"Deleted {pruned.messages} delivered messages and {pruned.snapshots} old snapshots; "
+          f"vacuumed {url}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
-from annotated_types import Ge, Gt
+from annotated_types import Ge, Gt, Le
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 from pydantic_settings import (
     BaseSettings,
@@ -33,19 +34,48 @@ class DatabaseSettings(BaseModel):
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
     echo: bool = Field(False, description="Log every SQL statement (debugging).")
+    outbox_retention_days: float = Field(
+        30.0, ge=0, description="Delete outbox messages delivered more than this many days "
+        "ago (hourly, and on `umpire vacuum`); 0 keeps them forever. A match's export lists "
+        "only the messages still kept; its actions are kept forever.")
+
+    @property
+    def outbox_retention(self) -> timedelta | None:
+        return timedelta(days=self.outbox_retention_days) if self.outbox_retention_days else None
 
 
 class DiscordSettings(BaseModel):
     token: SecretStr | None = Field(None, description="Bot token (or set DISCORD_TOKEN).")
     command_prefix: str = Field("!", description="Prefix for text commands (slash also works).")
-    host_role: str = Field("Umpire Host", description="Members with this role (or Manage "
-                           "Server) may run matches.")
-    log_channel: str = Field("umpire-log", description="Host log channel name: every secret "
-                             "is posted there as it happens.")
+    host_role: str = Field("Umpire Host", description="Default host role *name* for servers "
+                           "that set no host role with /umpire settings (there it is matched "
+                           "by id). Members with it (or Manage Server) may run matches.")
+    log_channel: str = Field("umpire-log", description="Default host log channel name for "
+                             "servers that set no log channel with /umpire settings: every "
+                             "secret is posted there as it happens.")
     category_prefix: str = Field("match", description="Name prefix of created match categories.")
     delete_private_in_public: bool = Field(True, description="Delete a private move typed in "
                                            "the public room (needs Manage Messages).")
-    sync_commands: bool = Field(True, description="Sync slash commands on start.")
+    sync_commands: bool = Field(True, description="Sync slash commands globally once per "
+                                "bot version (the synced version is kept in the database).")
+    dev_guilds: list[int] = Field(default_factory=list, description="Server ids that get the "
+                                  "slash commands synced to them on every start (development: "
+                                  "per-server commands update at once).")
+    friendly_matches: bool = Field(False, description="Default for servers that set nothing: "
+                                   "whether players may start friendly matches without a host.")
+    channel_mode: Literal["threads", "channels"] = Field(
+        "channels", description="Default for servers that set nothing: tables as private "
+        "threads in the game room, or as channels.")
+    archive_delay_minutes: int = Field(60, ge=0, le=10080, description="Default for servers "
+                                       "that set nothing: minutes after a match ends before "
+                                       "its channels are archived.")
+    game_settings: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Default per-game match settings (timers...) for "
+        "servers that set nothing, by game slug: {rps-poker = {decision_seconds = 60}}.")
+    refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
+                                            "the game room is refused, further refusals to the "
+                                            "same player are not sent for this long (flood "
+                                            "guard).")
 
 
 class ClockSettings(BaseModel):
@@ -167,12 +197,24 @@ def allowed(section: str, key: str) -> str:
     """What a setting accepts, in words: "a whole number, at least 1"."""
     field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]
     kinds = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
-    kind = kinds.get(field.annotation, "text")  # type: ignore[arg-type]
+    annotation = field.annotation
+    origin = get_origin(annotation)
+    if origin is Literal:
+        kind = "one of " + ", ".join(repr(v) for v in get_args(annotation))
+    elif origin is list:
+        (item,) = get_args(annotation) or (str,)
+        kind = f"a list of {kinds.get(item, 'text').removeprefix('a ')}s"
+    elif origin is dict:
+        kind = "a table of settings"
+    else:
+        kind = kinds.get(annotation, "text")  # type: ignore[arg-type]
     for rule in field.metadata:
         if isinstance(rule, Ge):
             kind += f", at least {rule.ge}"
         elif isinstance(rule, Gt):
             kind += f", more than {rule.gt}"
+        elif isinstance(rule, Le):
+            kind += f", at most {rule.le}"
     return kind
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,6 +30,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
+from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
     LIVE_CLOCKS,
     ClockData,
@@ -36,12 +39,18 @@ from bot.store.repository import (
     Repository,
     StoredMessage,
 )
-from bot.transport import PlayerRef, Transport, render_names
+from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
-from games.registry import get_game
+from games.registry import all_games, get_game
 
 log = logging.getLogger(__name__)
+
+
+#: Resume loads running matches this many at a time...
+RESUME_BATCH = 100
+#: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
+RESUME_SLICE = 0.02
 
 
 class UmpireError(Exception):
@@ -72,9 +81,12 @@ def _rendered(match: LiveMatch, reply: Reply) -> Reply:
 
 
 class MatchService:
+    snapshot_on_stop = True  # see stop()
+
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
                  snapshot_every: int = 25, bot_think: float = 0.0,
-                 heartbeat_seconds: float = 1.0) -> None:
+                 heartbeat_seconds: float = 1.0,
+                 outbox_retention: timedelta | None = None) -> None:
         self.repo = repo
         self.now = now
         self.snapshot_every = snapshot_every
@@ -96,38 +108,71 @@ class MatchService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
+        self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
+        self._pruner: asyncio.Task[None] | None = None
+        self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
-        """Migrate, reload every active match, charge no one for the downtime, resend."""
+        """Migrate, charge no one for the downtime, resume every running match, resend.
+
+        Built to keep the event loop responsive however many matches are running: every
+        clock is shifted by the downtime in one statement (with the heartbeat, one
+        transaction), running matches are loaded in batches of `RESUME_BATCH` and rebuilt
+        (snapshot + replay) with a yield to the loop at least every `RESUME_SLICE` seconds;
+        each match is armed (clocks, bots, its undelivered messages) as soon as it is back.
+        Ended matches are not loaded: their undelivered messages need only who plays where.
+        """
+        # Importing the games (first use of the registry) takes a while: in a thread, where
+        # the GIL's switch interval still gives the loop its turns.
+        await asyncio.to_thread(all_games)
         await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
-        shifts: list[MatchWrite] = []
-        for stored in await self.repo.load_active():
-            match = LiveMatch.from_store(stored)
-            self.matches[match.id] = match
-            if match.status == "active" and self.downtime and match.clocks:
-                for clock in match.clocks.values():
-                    clock.shifted(self.downtime)
-                shifts.append(MatchWrite(match.id, match.seq,
-                                         clocks_changed=list(match.clocks.values())))
-        await self.repo.commit_many(shifts, now)
-        await self.repo.beat(now)
+        await self.repo.resume_clocks(self.downtime, now)
+        pending: dict[int, list[StoredMessage]] = {}
         for message in await self.repo.undelivered():
-            match = self.matches.get(message.match_id)
-            info = match.info if match else await self._info(message.match_id)
-            if info is not None:
-                self._hold(message.match_id, message.id, message.payload)
-                self.delivery.enqueue(info, message)
+            pending.setdefault(message.match_id, []).append(message)
+            self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
-        for match in self.matches.values():
-            self._arm(match)
-            self._schedule_bots(match)
+        ids = await self.repo.active_ids()
+        sliced = time.perf_counter()
+        for first in range(0, len(ids), RESUME_BATCH):
+            for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
+                match = LiveMatch.from_store(stored)
+                self.matches[match.id] = match
+                self._snapshot_at[match.id] = stored.snapshot_seq
+                for message in pending.pop(match.id, []):
+                    self.delivery.enqueue(match.info, message)
+                self._arm(match)
+                self._schedule_bots(match)
+                if time.perf_counter() - sliced > RESUME_SLICE:
+                    await asyncio.sleep(0)
+                    sliced = time.perf_counter()
+            # What a batch built lives as long as its matches: out of the cyclic collector's
+            # sight, or each full collection would scan every match loaded so far (hundreds
+            # of milliseconds on the loop with thousands of matches; bot/gc_tuning.py).
+            gc.freeze()
+            await asyncio.sleep(0)
+            sliced = time.perf_counter()
+        for row in await self.repo.match_rows(sorted(pending)):
+            info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
+            for message in pending.pop(row.id, []):
+                self.delivery.enqueue(info, message)
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
+        if self.outbox_retention is not None:
+            self._pruner = asyncio.create_task(
+                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def stop(self) -> None:
+        """Stop; store a snapshot of every running match whose latest action has none, so
+        that the next start loads it without replaying (a crash leaves the replay to do)."""
+        snapshots = self._running_snapshots() if self.snapshot_on_stop else []
+        if self._pruner:
+            self._pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pruner
         if self._heartbeat:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -141,7 +186,22 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.delivery.stop()
+        if snapshots:
+            try:
+                await self.repo.commit_many(snapshots, self.now())
+            except Exception:  # only a faster start is lost
+                log.exception("could not store the snapshots of running matches on stop")
         await self.repo.close()
+
+    def _running_snapshots(self) -> list[MatchWrite]:
+        """Snapshots of the running matches that have moved since their last one. Taken
+        before any task is stopped, and only of matches whose lock is free: a match changes
+        only under its lock, and its state and action count agree whenever the lock is free
+        (a step cancelled half-way by the stop could leave them apart)."""
+        return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
+                for m in self.matches.values()
+                if m.status in ("active", "paused") and m.seq and not m.lock.locked()
+                and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
 
     async def _beat(self) -> None:
         while True:
@@ -178,7 +238,9 @@ class MatchService:
         state = game.setup(parsed, seed)
         settings_json = parsed.model_dump(mode="json")
         commitment = seed_commitment(seed)
-        match_id = await self.repo.create_match(
+        # The match row is stored with its opening (seed commitment, first prompts, clocks)
+        # in one transaction: a crash leaves either no match or a fully opened one.
+        match_id = await self.repo.reserve_match(
             game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
             players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now)
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
@@ -189,7 +251,13 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed is revealed when the match ends.")]
-            await self._record(match, None, game.opening_events(state), header=header, now=now)
+            try:
+                await self._record(match, None, game.opening_events(state), header=header,
+                                   now=now)
+            except BaseException:
+                self.matches.pop(match_id, None)
+                self.repo.forget_match(match_id)
+                raise
         return match
 
     # --- players' moves -------------------------------------------------------------------
@@ -345,7 +413,8 @@ class MatchService:
                 text=data.text, payload=data.payload, created_at=now))
 
     def _new_clock(self, prompt: Prompt, now: datetime) -> ClockData:
-        limit = now + timedelta(seconds=prompt.time_limit) if prompt.time_limit else None
+        limit = (now + timedelta(seconds=prompt.time_limit)
+                 if prompt.time_limit is not None else None)  # 0: the bank runs at once
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
@@ -645,10 +714,27 @@ class MatchService:
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
         await self._end(match_id, None, reason, status="aborted")
 
-    async def award(self, match_id: int, seat: int, reason: str = "awarded by the hosts") -> None:
+    async def award(self, match_id: int, seat: int, reason: str = "awarded by the hosts", *,
+                    unit: str = "match") -> None:
+        """Award the match, or a part of it the game offers (`Game.host_award_units`, e.g. a
+        bout), to `seat`. A part is applied as a command of that seat, logged as the hosts'."""
         if seat not in (0, 1):
             raise UmpireError("Award the match to seat 0 or 1.")
-        await self._end(match_id, seat, reason, status="finished")
+        if unit == "match":
+            await self._end(match_id, seat, reason, status="finished")
+            return
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status != "active":
+                raise UmpireError("Only a running match can have a part awarded"
+                                  + (": resume it first." if match.status == "paused" else "."))
+            try:
+                command = match.game.host_award(match.state, seat, unit, reason)
+            except IllegalMove as exc:
+                raise UmpireError(str(exc)) from exc
+            reply = await self._accept(match, seat, command, "host")
+        if not reply.accepted:
+            raise UmpireError(reply.message or "That award could not be applied.")
 
     async def _end(self, match_id: int, winner: int | None, reason: str, *, status: str) -> None:
         match = self._get(match_id)
@@ -791,6 +877,13 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
+
+
+def _row_info(row: Any) -> MatchInfo:
+    """Who plays where, from a stored match row (no state is rebuilt)."""
+    return MatchInfo(id=row.id, game=row.game,
+                     players=tuple(PlayerRef.from_json(p) for p in row.players),
+                     transport=dict(row.transport or {}))
 
 
 def _validation_text(exc: ValidationError) -> str:

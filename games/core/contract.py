@@ -21,9 +21,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+if TYPE_CHECKING:
+    from games.core.parsing import MoveWords
 
 SEAT_PLACEHOLDERS = ("{P0}", "{P1}")
 
@@ -258,10 +261,29 @@ class Game(ABC, Generic[StateT]):
         never makes a twin)."""
         return None
 
+    # --- hosts ------------------------------------------------------------------------
+    def host_award_units(self, state: StateT) -> tuple[str, ...]:
+        """What hosts may award now besides the whole match, e.g. ("bout",) while a bout of a
+        game whose clocks have no automatic outcome runs. Default: nothing."""
+        return ()
+
+    def host_award(self, state: StateT, seat: int, unit: str, reason: str) -> Command:
+        """The command that awards `unit` (one of `host_award_units`) to `seat`. The runtime
+        checks and applies it for `seat`, whoever's decision is pending, and logs it as the
+        hosts' action. Raise IllegalMove for a unit that cannot be awarded now."""
+        raise IllegalMove(f"Only the whole match can be awarded in {self.title}.")
+
     # --- text -------------------------------------------------------------------------
     @abstractmethod
     def parse(self, state: StateT, seat: int, text: str) -> Command:
         """Turn what a player typed into a command (raise ParseError with a usage line)."""
+
+    def move_words(self, state: StateT) -> MoveWords | None:
+        """How a move typed in the public game room is told from chat (anything else typed
+        there gets no answer). Only public facts may decide it (the game's vocabulary, its
+        settings), never a secret, so whether a text counts as a move tells nobody anything.
+        None: every message typed there is a move."""
+        return None
 
     def usage(self, state: StateT, seat: int) -> str:
         """What `seat` could type now."""

@@ -28,6 +28,7 @@ from games.core import (
     Timeout,
     seat_name,
 )
+from games.core.parsing import MoveWords
 from games.rps_poker import grammar, rules, text
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.commands import Keep, Play
@@ -379,6 +380,9 @@ class RpsPoker(Game[RpsState]):
 
     def usage(self, state: RpsState, seat: int) -> str:
         return grammar.usage(state, seat)
+
+    def move_words(self, state: RpsState) -> MoveWords:
+        return grammar.MOVE_WORDS
 
     # --- players ----------------------------------------------------------------------
     def random_command(self, state: RpsState, prompt: Prompt, rng: random.Random) -> Command:
