@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -80,6 +81,7 @@ def test_umpire_vacuum_prunes_and_gives_the_space_back(tmp_path, capsys):
     outbox, snapshots, actions = _counts(db)
     assert cli_main(["vacuum", "--db", url, "--retention-days", "1"]) == 0
     assert _counts(db) == (outbox, snapshots, actions), "nothing was delivered a day ago"
+    time.sleep(0.2)  # every message is now older than the 0.086 s retention below
     assert cli_main(["vacuum", "--db", url, "--retention-days", "0.000001"]) == 0
     assert _counts(db) == (1, snapshots, actions)
     assert f"Deleted {outbox - 1} delivered messages" in capsys.readouterr().out
