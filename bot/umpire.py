@@ -28,6 +28,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
+from bot.ratings import result_statement
 from bot.store.repository import (
     LIVE_CLOCKS,
     ClockData,
@@ -319,6 +320,8 @@ class MatchService:
                                                          header=header, footer=footer,
                                                          status=status),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        if outcome is not None:  # history and ratings, in the result's own transaction
+            write.also.append(result_statement(match, now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
@@ -668,7 +671,8 @@ class MatchService:
                                                  clocks_changed=list(match.clocks.values()),
                                                  match_fields={"status": status,
                                                                "result": match.result,
-                                                               "ended_at": now}), now)
+                                                               "ended_at": now},
+                                                 also=[result_statement(match, now)]), now)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:

@@ -90,6 +90,7 @@ class UmpireBot(commands.Bot):
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
         from bot.discord.admin import SettingsCog
+        from bot.discord.community import CommunityCog
         from bot.discord.help import HelpCog
         from bot.discord.host import HostCog
         from bot.discord.play import PlayCog
@@ -101,6 +102,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(RulesCog(self))
         await self.add_cog(SettingsCog(self))
         await self.add_cog(HelpCog(self))
+        await self.add_cog(CommunityCog(self))
         self.index_matches()
         await self.sync_commands()
 

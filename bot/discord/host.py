@@ -336,10 +336,40 @@ class HostCog(commands.Cog, name="Host"):
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
 
 
-for _command in (HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
+    @match.command(name="unrated", description="Keep a match out of the ratings (history keeps it)")
+    @app_commands.describe(match="the match number")
+    async def unrated(self, ctx: commands.Context[Any], match: int) -> None:
+        await mark_unrated(self, ctx, match)
+
+
+for _command in (HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
                  HostCog.award, HostCog.status, HostCog.export):
     _command.autocomplete("match")(match_choices)
 HostCog.start.autocomplete("bot")(bot_choices)
+
+
+async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) -> None:
+    """A running match of this server is marked (rated or not when it ends); an ended one is
+    taken out of the ratings, which are recomputed from the rest of the history."""
+    from datetime import UTC, datetime
+
+    from bot.ratings import unrate_statement
+
+    if match_id not in cog.service.matches:
+        try:
+            await cog.service.load(match_id)
+        except UmpireError as exc:
+            raise Refusal(NO_SUCH_MATCH) from exc
+    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
+    if live.status in ("active", "paused"):
+        live.transport["unrated"] = True
+        await cog.service.repo.set_transport(live.id, dict(live.transport))
+        text = f"Match #{live.id} will not count for the ratings (it stays in the history)."
+    else:
+        await cog.service.repo.writer.run(unrate_statement(live.id, datetime.now(UTC)))
+        text = (f"Match #{live.id} no longer counts for the ratings; the {live.game.title} "
+                "ratings of this server were recomputed without it.")
+    await ctx.send(text, ephemeral=True)
 
 
 def here(match: LiveMatch, guild_id: int | None) -> bool:
