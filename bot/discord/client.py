@@ -90,6 +90,8 @@ class UmpireBot(commands.Bot):
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
         from bot.discord.admin import SettingsCog
+        from bot.discord.challenge import DYNAMIC_ITEMS as CHALLENGE_ITEMS
+        from bot.discord.challenge import ChallengeCog
         from bot.discord.community import CommunityCog
         from bot.discord.help import HelpCog
         from bot.discord.host import HostCog
@@ -103,6 +105,8 @@ class UmpireBot(commands.Bot):
         await self.add_cog(SettingsCog(self))
         await self.add_cog(HelpCog(self))
         await self.add_cog(CommunityCog(self))
+        await self.add_cog(ChallengeCog(self))
+        self.add_dynamic_items(*CHALLENGE_ITEMS)
         self.index_matches()
         await self.sync_commands()
 

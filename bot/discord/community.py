@@ -93,13 +93,15 @@ class CommunityCog(commands.Cog, name="Community"):
     @commands.hybrid_command(name="board", description="The public state of this room's match")
     @app_commands.guild_only()
     async def board(self, ctx: commands.Context[Any]) -> None:
-        await defer(ctx, ephemeral=False)
+        await defer(ctx, ephemeral=True)
         place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
         live = self.bot.service.matches.get(place.match_id) if place else None
         if live is None or ctx.guild is None or live.transport.get("guild") != ctx.guild.id \
                 or place is None or place.seat is not None:
             raise Refusal("Use /board in the game room of a match.")
-        await ctx.send(embed=board_embed(live), allowed_mentions=NONE)
+        posted = await ctx.channel.send(embed=board_embed(live), allowed_mentions=NONE)
+        if ctx.interaction is not None:  # the slash command's own (private) answer
+            await ctx.send(f"Board posted: {posted.jump_url}", ephemeral=True)
 
 
 def board_embed(live: Any) -> discord.Embed:

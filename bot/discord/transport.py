@@ -149,6 +149,9 @@ class DiscordTransport:
         if not await lock_match_channels(self.client, match, playing):
             self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
             return
+        from bot.discord.challenge import offer_rematch
+
+        await offer_rematch(self.client, match)
         if self.service is not None:
             await self.service.repo.set_transport(match.id, {**match.transport, "closed": True})
 
