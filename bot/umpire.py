@@ -645,6 +645,40 @@ class MatchService:
                         getattr(match.clocks.get(prompt.key), "status", "") != "break":
                     await self._accept(match, prompt.seat, Timeout(prompt_key=prompt.key), "host")
 
+    async def repost(self, match_id: int, audience: str, since: datetime, *,
+                     note: str = "") -> None:
+        """A channel of the match was lost and made again: post the decisions open there
+        again, and extend their clocks by the time since `since` (when it was lost), so the
+        player is not charged for the gap."""
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                return
+            now = self.now()
+            gap = max(timedelta(0), now - since)
+            prompts = [p for p in match.prompts
+                       if (f"seat{p.seat}" if p.private else "public") == audience
+                       and getattr(match.clocks.get(p.key), "status", "") != "break"]
+            clocks = [c for p in prompts if (c := match.clocks.get(p.key)) is not None
+                      and c.status in LIVE_CLOCKS]
+            for clock in clocks:
+                clock.shifted(gap)
+            outbox = [o for o in compose((), prompts, {c.key: c for c in clocks},
+                                         status=match.game.status(match.state))
+                      if o.audience == audience]
+            if note:
+                outbox.insert(0, OutboxData(audience, note))
+            if not outbox and not clocks:
+                return
+            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
+            ids = await self.repo.commit(write, now)
+            for message_id, data in zip(ids, write.outbox, strict=True):
+                # the clocks were extended by the gap: no second restart on delivery
+                self.delivery.enqueue(match.info, StoredMessage(
+                    id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
+                    text=data.text, payload=data.payload, created_at=now))
+            self._arm(match)
+
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
         await self._end(match_id, None, reason, status="aborted")
 

@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 from discord.ext import commands
-from sqlalchemy import select
 
 from bot.discord.channels import sees_everything
 from bot.discord.components import ack, tell
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.launch import launch
 from bot.discord.render import player_ref, user_id_of
-from bot.store.models import MatchRow
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -227,17 +225,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
-    """Store changes to an ended match's transport data over what is stored (the in-memory
-    copy may lack what the channel closing wrote)."""
-    async with bot.service.repo.engine.connect() as conn:
-        stored = (await conn.execute(select(MatchRow.transport).where(
-            MatchRow.id == match.id))).scalar_one_or_none() or {}
-    merged = {**stored, **changes}
-    await bot.service.repo.set_transport(match.id, merged)
-    match.transport.update(merged)
+    """Store changes to an ended match's transport data over what is stored (atomically: the
+    channel closing writes the same row)."""
+    match.transport.update(await bot.service.repo.merge_transport(match.id, changes))
 
 
-async def offer_rematch(client: discord.Client | None, match: MatchInfo) -> None:
+async def offer_rematch(client: discord.Client | None, match: MatchInfo,
+                        service: Any = None) -> None:
     """Post the Rematch button in the room of an ended match (never raises)."""
     room = match.transport.get("room")
     if client is None or not room or match.transport.get("rematch_offered"):
@@ -250,6 +244,8 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo) -> None
             f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
             view=view, allowed_mentions=discord.AllowedMentions.none())
         match.transport["rematch_offered"] = True
+        if service is not None:
+            await service.repo.merge_transport(match.id, {"rematch_offered": True})
     except (discord.HTTPException, AttributeError) as exc:
         log.warning("could not offer a rematch for match %s: %s", match.id, exc)
 

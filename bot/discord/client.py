@@ -95,6 +95,7 @@ class UmpireBot(commands.Bot):
         from bot.discord.community import CommunityCog
         from bot.discord.help import HelpCog
         from bot.discord.host import HostCog
+        from bot.discord.lifecycle import LifecycleCog
         from bot.discord.play import PlayCog
         from bot.discord.rules import RulesCog
 
@@ -106,6 +107,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(HelpCog(self))
         await self.add_cog(CommunityCog(self))
         await self.add_cog(ChallengeCog(self))
+        await self.add_cog(LifecycleCog(self))
         self.add_dynamic_items(*CHALLENGE_ITEMS)
         self.index_matches()
         await self.sync_commands()

@@ -264,7 +264,22 @@ class HostCog(commands.Cog, name="Host"):
         await mark_unrated(self, ctx, match)
 
 
-for _command in (HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
+    @match.command(name="delete", description="Remove an ended match's channels (the "
+                                              "transcript goes to the host log first)")
+    @app_commands.describe(match="the match number")
+    async def delete(self, ctx: commands.Context[Any], match: int) -> None:
+        from bot.discord.lifecycle import archive_match
+
+        if match not in self.service.matches:
+            try:
+                await self.service.load(match)
+            except UmpireError as exc:
+                raise Refusal(NO_SUCH_MATCH) from exc
+        live = self._find(ctx, match)
+        await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
+
+
+for _command in (HostCog.delete, HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
                  HostCog.award, HostCog.status, HostCog.export):
     _command.autocomplete("match")(match_choices)
 HostCog.start.autocomplete("bot")(bot_choices)
@@ -284,8 +299,7 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
             raise Refusal(NO_SUCH_MATCH) from exc
     live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
     if live.status in ("active", "paused"):
-        live.transport["unrated"] = True
-        await cog.service.repo.set_transport(live.id, dict(live.transport))
+        live.transport.update(await cog.service.repo.merge_transport(live.id, {"unrated": True}))
         text = f"Match #{live.id} will not count for the ratings (it stays in the history)."
     else:
         await cog.service.repo.writer.run(unrate_statement(live.id, datetime.now(UTC)))

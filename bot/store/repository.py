@@ -270,6 +270,17 @@ class Repository:
         await self.writer.run(lambda conn: conn.execute(
             update(MatchRow).where(MatchRow.id == match_id).values(transport=transport)))
 
+    async def merge_transport(self, match_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Set some keys of a match's transport data, read and written in one transaction
+        (two writers of different keys never undo each other); returns the merged data."""
+        def merge(conn: Connection) -> dict[str, Any]:
+            stored = conn.execute(select(MatchRow.transport).where(
+                MatchRow.id == match_id)).scalar_one_or_none() or {}
+            merged = {**stored, **changes}
+            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
+            return merged
+        return await self.writer.run(merge)
+
     # --- the record ---------------------------------------------------------------------
     async def actions(self, match_id: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:

@@ -77,7 +77,7 @@ async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -
 
         def offered() -> bool:
             nonlocal offer
-            offer = next((m for m in bot_posts(world, room) if f"ump:rm:{match.id}" in _ids(m)),
+            offer = next((m for m in fake.messages(room) if f"ump:rm:{match.id}" in _ids(m)),
                          None)
             return offer is not None
         await fake.wait_for(offered, 10)
