@@ -1,0 +1,204 @@
+"""Applying moves: bouts, plays, draws, placements, the doubling die. Pure state changes that
+append the events they cause; `engine` checks every move before it gets here."""
+
+from __future__ import annotations
+
+from games.core.contract import Audience, Event
+from games.double_or_nothing import rules
+from games.double_or_nothing.rules import JOKER, render_set
+from games.double_or_nothing.state import DoubleOrNothingState, Phase
+from games.double_or_nothing.text import card_name, hand_text, p, plural, score_text, table_text
+
+
+def say(ev: list[Event], kind: str, text: str, seat: int | None = None, **data: object) -> None:
+    audience = Audience.public() if seat is None else Audience.to(seat)
+    ev.append(Event(kind=kind, audience=audience, text=text, data=dict(data)))
+
+
+def show_hand(state: DoubleOrNothingState, seat: int, ev: list[Event], note: str = "") -> None:
+    hand = state.hands[seat]
+    say(ev, "hand", (note + " " if note else "") + hand_text(seat, hand), seat=seat,
+        hand=list(hand))
+
+
+def deal(state: DoubleOrNothingState, ev: list[Event]) -> None:
+    """A new bout: fresh shuffle of the 40 cards, 17 each in a fixed order, 6 unused, jokers
+    in front of each player; the stake goes back to 1."""
+    s = state.settings
+    cards = state.chance.shuffled(rules.deck())
+    n = s.hand_size
+    state.bout += 1
+    state.hands = [cards[:n], cards[n:2 * n]]
+    state.unused = cards[2 * n:]
+    state.table, state.table_values, state.discard = [], [], []
+    state.jokers = [s.jokers, s.jokers]
+    state.stake, state.last_doubler = 1, None
+    state.placing, state.options, state.option_cards = None, [], []
+    state.first_move = True
+    state.turn = state.starter
+    ev.extend(bout_events(state))
+
+
+def bout_events(state: DoubleOrNothingState) -> list[Event]:
+    """The public announcement of a bout and each player's private hand."""
+    s = state.settings
+    ev: list[Event] = []
+    starts = (f"{p(state.starter)} starts." if state.phase != Phase.STARTER
+              else f"{p(0)} holds the advantage and chooses who starts.")
+    crawford = (" Crawford bout: the doubling die cannot be used." if state.crawford else "")
+    say(ev, "bout.start",
+        f"Bout {state.bout}: {s.hand_size} cards dealt to each player in a fixed order, "
+        f"{s.jokers} jokers in front of each; stake 1. Score: "
+        f"{score_text(state.score, s.target)}. {starts}{crawford}",
+        bout=state.bout, score=list(state.score), crawford=state.crawford)
+    for seat in (0, 1):
+        show_hand(state, seat, ev, note=f"Bout {state.bout}.")
+    return ev
+
+
+def choose_starter(state: DoubleOrNothingState, starter: int, ev: list[Event]) -> None:
+    state.starter = state.turn = starter
+    state.phase = Phase.TURN
+    who = "themselves" if starter == 0 else p(1)
+    say(ev, "starter", f"{p(0)} chooses {who} to start bout 1.", starter=starter)
+
+
+def _next_turn(state: DoubleOrNothingState, seat: int) -> None:
+    state.turn = 1 - seat
+    state.phase = Phase.TURN
+    state.first_move = False
+
+
+def play(state: DoubleOrNothingState, seat: int, start: int, length: int,
+         ev: list[Event]) -> None:
+    hand = state.hands[seat]
+    cards = hand[start:start + length]
+    value = rules.evaluate(cards)
+    assert value is not None
+    beaten = render_set(state.table, state.table_values) if state.table else ""
+    state.discard.extend(state.table)
+    state.table, state.table_values = list(cards), list(value.values)
+    del hand[start:start + length]
+    state.options, state.option_cards = [], []
+    shown = render_set(cards)
+    as_text = (f" (as {'-'.join(str(v) for v in value.values)})" if JOKER in cards else "")
+    beat = f", beating {beaten} (discarded)" if beaten else ""
+    say(ev, "play", f"{p(seat)} plays {shown}{as_text}{beat}. {p(seat)} has "
+        f"{plural(len(hand), 'card')} left.", seat_played=seat, cards=list(cards),
+        values=list(value.values), hand_size=len(hand))
+    if not hand:
+        win_bout(state, seat, "emptied their hand", ev)
+        return
+    show_hand(state, seat, ev)
+    _next_turn(state, seat)
+
+
+def ask_position(state: DoubleOrNothingState, seat: int, cards: list[str], options: list[int],
+                 ev: list[Event]) -> None:
+    state.options, state.option_cards = list(options), list(cards)
+    state.phase = Phase.POSITION
+    state.first_move = False
+    say(ev, "play.which", f"{p(seat)} plays {render_set(cards)} and says in their table channel "
+        f"which {render_set(cards)} of their hand it is.", cards=list(cards))
+
+
+def draw(state: DoubleOrNothingState, seat: int, number: int, ev: list[Event]) -> None:
+    index = next(i for i in rules.draw_indices(state.table, state.table_values)
+                 if state.table[i] == str(number))
+    card = state.table.pop(index)
+    state.table_values.pop(index)
+    front, back = rules.stranded_jokers(state.table, state.table_values)
+    stranded = ""
+    if front or back:
+        end = len(state.table) - back
+        gone = state.table[:front] + state.table[end:]
+        state.discard.extend(gone)
+        state.table, state.table_values = state.table[front:end], state.table_values[front:end]
+        stranded = (f" The {plural(len(gone), 'joker')} left at the ends of the run "
+                    f"{'are' if len(gone) > 1 else 'is'} discarded.")
+    state.placing = card
+    state.phase = Phase.PLACE
+    state.first_move = False
+    say(ev, "draw", f"{p(seat)} draws the {card} from the table.{stranded} Table: "
+        f"{table_text(state.table, state.table_values)}. {p(seat)} now places it in their hand.",
+        card=card, table=list(state.table), table_values=list(state.table_values))
+
+
+def draw_joker(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
+    state.jokers[seat] -= 1
+    state.placing = JOKER
+    state.phase = Phase.PLACE
+    state.first_move = False
+    say(ev, "joker", f"{p(seat)} draws one of their jokers ({state.jokers[seat]} left in front "
+        f"of them) and now places it in their hand.", jokers=list(state.jokers))
+
+
+def place(state: DoubleOrNothingState, seat: int, position: int, ev: list[Event]) -> None:
+    card = state.placing
+    assert card is not None
+    hand = state.hands[seat]
+    hand.insert(position, card)
+    state.placing = None
+    say(ev, "place", f"{p(seat)} has placed {card_name(card)} in their hand "
+        f"({plural(len(hand), 'card')}).", hand_size=len(hand))
+    show_hand(state, seat, ev, note=f"You placed {card_name(card)} at position {position + 1}.")
+    _next_turn(state, seat)
+
+
+def propose_double(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
+    state.phase = Phase.DOUBLE
+    state.first_move = False
+    say(ev, "double", f"{p(seat)} proposes a double: {p(1 - seat)} accepts (the bout is then "
+        f"worth {state.stake * 2}) or forfeits the bout (worth {state.stake}).",
+        stake=state.stake)
+    show_hand(state, seat, ev)
+
+
+def answer_double(state: DoubleOrNothingState, seat: int, accept: bool, ev: list[Event]) -> None:
+    proposer = 1 - seat
+    if not accept:
+        say(ev, "double.forfeit", f"{p(seat)} forfeits the bout.")
+        win_bout(state, proposer, "the double was declined", ev)
+        return
+    state.stake *= 2
+    state.last_doubler = proposer
+    state.turn = seat
+    state.phase = Phase.TURN
+    say(ev, "double.accept", f"{p(seat)} accepts: the bout is now worth {state.stake}. Only "
+        f"{p(seat)} may propose the next double. {p(seat)} moves.", stake=state.stake)
+    show_hand(state, seat, ev)
+
+
+def pass_turn(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
+    gone = render_set(state.table, state.table_values)
+    state.discard.extend(state.table)
+    state.table, state.table_values = [], []
+    say(ev, "pass", f"{p(seat)} cannot draw from the table, has no joker left and may not double, "
+        f"and passes: the table set {gone} is discarded and {p(1 - seat)} starts again on the "
+        f"empty table.")
+    show_hand(state, seat, ev)
+    _next_turn(state, seat)
+
+
+def win_bout(state: DoubleOrNothingState, winner: int, how: str, ev: list[Event]) -> None:
+    s = state.settings
+    before = state.score[winner]
+    state.score[winner] += state.stake
+    state.bout_winners.append(winner)
+    won = state.stake
+    state.placing, state.options, state.option_cards = None, [], []
+    say(ev, "bout.end", f"{p(winner)} wins bout {state.bout} ({how}) and scores "
+        f"{plural(won, 'bout win')}. Score: {score_text(state.score, s.target)}.",
+        winner=winner, stake=won, score=list(state.score))
+    if state.score[winner] >= s.target:
+        state.phase = Phase.OVER
+        state.winner = winner
+        state.reason = (f"{p(winner)} reached {state.score[winner]} bout wins "
+                        f"({state.score[0]}-{state.score[1]})")
+        say(ev, "match.end", f"{p(winner)} wins the match {state.score[winner]}-"
+            f"{state.score[1 - winner]}.", winner=winner, score=list(state.score))
+        return
+    state.crawford = s.crawford and rules.crawford_next(before, state.score[winner], s.target)
+    state.starter = 1 - winner  # the loser of the bout starts the next one
+    state.phase = Phase.TURN
+    deal(state, ev)

@@ -1,0 +1,176 @@
+"""Deals, who starts, placement and position choices in private, passing, clocks, views."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from games.core.contract import OnTimeout, Timeout
+from games.double_or_nothing import GAME
+from games.double_or_nothing.rules import deck
+from games.double_or_nothing.state import Phase
+from games.double_or_nothing.text import hand_token
+from tests.games.double_or_nothing.helpers import (
+    arrange,
+    new,
+    prompt_of,
+    public_text,
+    refusal,
+    say,
+    seat_text,
+)
+
+
+def test_deal_17_cards_each_6_unused_and_2_jokers_in_front_of_each_player():
+    state = new("deal")
+    assert [len(h) for h in state.hands] == [17, 17] and len(state.unused) == 6
+    assert Counter([*state.hands[0], *state.hands[1], *state.unused]) == Counter(deck())
+    assert state.jokers == [2, 2] and state.stake == 1
+    opening = GAME.opening_events(state)
+    for seat in (0, 1):
+        line = " ".join(f"{i + 1}:{c}" for i, c in enumerate(state.hands[seat]))
+        assert line in seat_text(opening, seat)
+        assert line not in public_text(opening) and line not in seat_text(opening, 1 - seat)
+    for seat in (0, 1):
+        assert GAME.view(state, seat).my_hand_token == hand_token(seat, state.hands[seat])
+        assert GAME.view(state, None).my_hand is None
+    assert "{P0} holds the advantage and chooses who starts" in public_text(opening)
+
+
+def test_the_advantage_holder_picks_the_first_player_then_the_loser_starts():
+    state = new("start")
+    prompt = prompt_of(state, 0)
+    assert prompt.kind == "choose_starter" and prompt.choices == ("me", "opponent")
+    say(state, 0, "opponent")
+    assert state.turn == 1 and state.phase == Phase.TURN
+    arrange(state, [["4"], ["1", "8", "3"]], turn=0)
+    say(state, 0, "play 4")
+    assert state.bout == 2 and state.starter == 1 and state.turn == 1
+    assert [len(h) for h in state.hands] == [17, 17] and state.jokers == [2, 2]
+
+
+def test_a_drawn_card_is_placed_privately_and_the_opponent_learns_only_that_it_was_placed():
+    state = arrange(new(), [["9", "9", "2"], ["1", "5", "3"]], table=["6", "7"], turn=1)
+    events = say(state, 1, "draw 7")
+    assert "draws the 7" in public_text(events)
+    prompt = prompt_of(state, 1)
+    assert prompt.kind == "place" and prompt.private
+    assert prompt.choices == ("at 1", "at 2", "at 3", "at 4")
+    assert "Type 'at N'" in refusal(state, 1, "draw 6")  # placing comes first
+    events = say(state, 1, "at 3")
+    assert state.hands[1] == ["1", "5", "7", "3"]
+    assert "has placed the 7 in their hand" in public_text(events)
+    assert "position" not in public_text(events)
+    assert "position 3" in seat_text(events, 1) and "3:7" in seat_text(events, 1)
+    assert seat_text(events, 0) == ""
+    assert state.turn == 0 and state.phase == Phase.TURN
+
+
+def test_placing_a_joker_and_playing_it():
+    state = arrange(new(), [["9", "9", "2"], ["4", "6", "3"]], turn=1)
+    say(state, 1, "joker")
+    assert state.jokers[1] == 1 and state.placing == "J"
+    say(state, 1, "at 2")
+    assert state.hands[1] == ["4", "J", "6", "3"]
+    say(state, 0, "play 9 9")
+    say(state, 1, "play 4 J 6")
+    assert state.table_values == [4, 5, 6]
+
+
+def test_where_a_card_goes_is_refused_in_the_room_and_out_of_range():
+    state = arrange(new(), [["9", "9", "2"], ["1", "5", "3"]], table=["6"], turn=1)
+    assert "private" in refusal(state, 1, "play 2..3")
+    say(state, 1, "draw 6")
+    assert "from 1 (front) to 4 (end)" in refusal(state, 1, "at 9")
+    assert "not your turn" in refusal(state, 0, "at 1")
+    say(state, 1, "end")
+    assert state.hands[1] == ["1", "5", "3", "6"]
+
+
+def test_identical_sets_in_two_places_are_chosen_privately_by_position():
+    state = arrange(new(), [["5", "5", "1", "5", "5", "8"], ["2", "3"]], table=["4", "4"])
+    events = say(state, 0, "play 5 5")
+    assert state.phase == Phase.POSITION and state.table == ["4", "4"]
+    assert "says in their table channel which 5-5" in public_text(events)
+    prompt = prompt_of(state, 0)
+    assert prompt.private and prompt.kind == "position"
+    assert prompt.choices == ("play 1..2", "play 4..5")
+    assert "not your turn" in refusal(state, 1, "play 4..5")
+    assert "positions 1..2 or 4..5" in refusal(state, 0, "play 2..3")
+    events = say(state, 0, "play 4..5")
+    assert state.hands[0] == ["5", "5", "1", "8"] and state.table == ["5", "5"]
+    assert "{P0} plays 5-5, beating 4-4" in public_text(events)
+    assert state.turn == 1
+
+
+def test_a_set_found_once_is_played_at_once():
+    state = arrange(new(), [["5", "5", "1", "5", "8"], ["2", "3"]])
+    say(state, 0, "play 5 5")
+    assert state.phase == Phase.TURN and state.hands[0] == ["1", "5", "8"]
+
+
+def test_pass_only_without_draw_joker_or_double_and_it_clears_the_table():
+    state = arrange(new(), [["9", "3"], ["J", "J", "1"]], table=[], turn=1)
+    say(state, 1, "play J J")  # equal 10s: nothing can be drawn from it
+    assert "pass" not in prompt_of(state, 0).choices  # seat 0 still has jokers and the die
+    assert "You may pass only" in refusal(state, 0, "pass")
+    state.jokers[0] = 0  # seat 0's jokers were played earlier ...
+    state.discard += ["J", "J"]
+    state.crawford = True  # ... and the die is out of use
+    GAME.invariants(state)
+    assert prompt_of(state, 0).choices == ("pass",)
+    events = say(state, 0, "pass")
+    assert state.table == [] and state.turn == 1
+    assert "passes" in public_text(events)
+
+
+def test_clocks_two_minutes_for_the_first_move_of_a_bout_one_minute_after_no_penalty():
+    state = new("clock")
+    say(state, 0, "me")
+    first = prompt_of(state, 0)
+    assert first.time_limit == 120 and first.on_timeout == OnTimeout.NOTHING
+    say(state, 0, "joker")
+    place = prompt_of(state, 0)
+    assert place.time_limit == 60 and place.on_timeout == OnTimeout.NOTHING
+    say(state, 0, "at 1")
+    assert prompt_of(state, 1).time_limit == 60
+    assert "no automatic outcome" in str(_timeout_refusal(state, 1))
+
+
+def _timeout_refusal(state, seat):
+    from games.core.contract import IllegalMove
+
+    try:
+        GAME.check(state, seat, Timeout(prompt_key=prompt_of(state, seat).key))
+    except IllegalMove as exc:
+        return exc
+    raise AssertionError("a timeout was accepted")
+
+
+def test_public_view_shows_sizes_jokers_table_stake_doubling_crawford_score_not_hands():
+    state = arrange(new(), [["5", "J", "7", "3"], ["8", "6"]], table=[], score=[3, 2])
+    say(state, 0, "play 5 J 7")
+    public = GAME.view(state, None)
+    assert public.hand_sizes == [1, 2] and public.jokers == [1, 2]
+    assert public.table == ["5", "J", "7"] and public.table_values == [5, 6, 7]
+    assert public.stake == 1 and public.may_double == [True, True] and not public.crawford
+    assert public.score == [3, 2] and public.my_hand is None
+    mine = GAME.view(state, 0)
+    assert mine.my_hand == ["3"]
+    assert "5-J(6)-7" in GAME.describe(state, None)
+    assert "Your hand" not in GAME.describe(state, None)
+    assert "1:3" in GAME.describe(state, 0)
+
+
+def test_twin_changes_only_the_seats_hidden_cards():
+    state = new("twin")
+    rng = random.Random(3)
+    for _ in range(20):
+        twin = GAME.twin(state, 0, rng)
+        assert twin is not None
+        assert twin.hands[1] == state.hands[1] and twin.chance == state.chance
+        assert len(twin.hands[0]) == len(state.hands[0])
+        assert Counter(twin.hands[0] + twin.unused) == Counter(state.hands[0] + state.unused)
+        assert twin.hands[0] != state.hands[0]
+        assert GAME.view(twin, 1) == GAME.view(state, 1)
+        assert GAME.view(twin, None) == GAME.view(state, None)
