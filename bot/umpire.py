@@ -656,14 +656,16 @@ class MatchService:
                 return
             now = self.now()
             gap = max(timedelta(0), now - since)
-            prompts = [p for p in match.prompts
-                       if (f"seat{p.seat}" if p.private else "public") == audience
-                       and getattr(match.clocks.get(p.key), "status", "") != "break"]
+            posted = [p for p in match.prompts
+                      if getattr(match.clocks.get(p.key), "status", "") != "break"]
+            prompts = [p for p in posted
+                       if (f"seat{p.seat}" if p.private else "public") == audience]
             clocks = [c for p in prompts if (c := match.clocks.get(p.key)) is not None
                       and c.status in LIVE_CLOCKS]
             for clock in clocks:
                 clock.shifted(gap)
-            outbox = [o for o in compose((), prompts, {c.key: c for c in clocks},
+            # The room's message also says whose private decisions it waits for, as before.
+            outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))
                       if o.audience == audience]
             if note:

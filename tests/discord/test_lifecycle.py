@@ -88,3 +88,26 @@ async def test_a_deleted_table_is_made_again_with_the_open_decision_and_no_time_
         typed = await fake.send_user_message(world.alice, new, prompt.choices[0])
         await fake.wait_for(lambda: not any(p.key == prompt.key for p in match.prompts), 10)
         assert typed.id
+
+
+async def test_a_deleted_room_is_made_again_with_the_open_public_decision(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        fake.delete_channel(room)
+        await fake.wait_for(lambda: match.transport["room"] != room.id, 10)
+        await up.idle(fake)
+        new = channel_of(world, match, "public")
+        assert new.name == room.name and fake.can_view(world.eve, new)
+        posts = bot_posts(world, new)
+        assert "made again" in posts[0].content
+        # Only private decisions are open: the room says who it waits for, as it did.
+        assert all(p.private for p in match.prompts)
+        assert any("Waiting for" in m.content and str(world.alice.id) in m.content
+                   and str(world.bob.id) in m.content for m in posts[1:])
+        # Chat and moves in the new room reach the match.
+        before = len(bot_posts(world, channel_of(world, match, "seat0")))
+        await fake.send_user_message(world.alice, new, match.prompts[0].choices[0])
+        await fake.wait_for(lambda: len(bot_posts(world, channel_of(world, match, "seat0")))
+                            > before, 10)
