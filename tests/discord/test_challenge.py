@@ -102,3 +102,17 @@ async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -
         assert stored is not None and stored.row.transport["rematch_match"] == new.id
         assert stored.row.transport.get("closed") is True
         await up.idle(fake)
+
+
+async def test_a_challenge_accepted_after_a_restart(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True):
+        message = await _challenge(world)
+    async with umpire(world, friendly_matches=True) as up:
+        accept = next(i for i in _ids(message) if i.endswith(":a"))
+        await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: up.service.matches, 10)
+        [match] = up.service.matches.values()
+        assert {p.name for p in match.players} == {"alice", "bob"}
+        await fake.wait_for(lambda: "accepted" in fake.messages(world.general)[-1].content)
+        await up.idle(fake)
