@@ -348,7 +348,8 @@ class MatchService:
                 text=data.text, payload=data.payload, created_at=now))
 
     def _new_clock(self, prompt: Prompt, now: datetime) -> ClockData:
-        limit = now + timedelta(seconds=prompt.time_limit) if prompt.time_limit else None
+        limit = (now + timedelta(seconds=prompt.time_limit)
+                 if prompt.time_limit is not None else None)  # 0: the bank runs at once
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
@@ -684,10 +685,27 @@ class MatchService:
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
         await self._end(match_id, None, reason, status="aborted")
 
-    async def award(self, match_id: int, seat: int, reason: str = "awarded by the hosts") -> None:
+    async def award(self, match_id: int, seat: int, reason: str = "awarded by the hosts", *,
+                    unit: str = "match") -> None:
+        """Award the match, or a part of it the game offers (`Game.host_award_units`, e.g. a
+        bout), to `seat`. A part is applied as a command of that seat, logged as the hosts'."""
         if seat not in (0, 1):
             raise UmpireError("Award the match to seat 0 or 1.")
-        await self._end(match_id, seat, reason, status="finished")
+        if unit == "match":
+            await self._end(match_id, seat, reason, status="finished")
+            return
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status != "active":
+                raise UmpireError("Only a running match can have a part awarded"
+                                  + (": resume it first." if match.status == "paused" else "."))
+            try:
+                command = match.game.host_award(match.state, seat, unit, reason)
+            except IllegalMove as exc:
+                raise UmpireError(str(exc)) from exc
+            reply = await self._accept(match, seat, command, "host")
+        if not reply.accepted:
+            raise UmpireError(reply.message or "That award could not be applied.")
 
     async def _end(self, match_id: int, winner: int | None, reason: str, *, status: str) -> None:
         match = self._get(match_id)

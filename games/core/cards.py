@@ -103,6 +103,15 @@ class CardStyle:
                 found.append((m.start(), code))
         return [code for _, code in sorted(found)]
 
+    def without_cards(self, text: str) -> str:
+        """`text` (lower-cased) with every card named in it replaced by a space, so a grammar
+        can read what else was typed ("y3 set 2" -> "  set 2")."""
+        folded = _fold(text)
+        folded = self._pattern.sub(" ", folded) if self.suits else re.sub(r"\d+", " ", folded)
+        for word in self._extras:
+            folded = re.sub(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", " ", folded)
+        return folded
+
     def read_cards(self, text: str) -> list[str]:
         """Like find_cards, but every card must exist in this game (else ValueError)."""
         cards = self.find_cards(text)

@@ -261,6 +261,18 @@ class Game(ABC, Generic[StateT]):
         never makes a twin)."""
         return None
 
+    # --- hosts ------------------------------------------------------------------------
+    def host_award_units(self, state: StateT) -> tuple[str, ...]:
+        """What hosts may award now besides the whole match, e.g. ("bout",) while a bout of a
+        game whose clocks have no automatic outcome runs. Default: nothing."""
+        return ()
+
+    def host_award(self, state: StateT, seat: int, unit: str, reason: str) -> Command:
+        """The command that awards `unit` (one of `host_award_units`) to `seat`. The runtime
+        checks and applies it for `seat`, whoever's decision is pending, and logs it as the
+        hosts' action. Raise IllegalMove for a unit that cannot be awarded now."""
+        raise IllegalMove(f"Only the whole match can be awarded in {self.title}.")
+
     # --- text -------------------------------------------------------------------------
     @abstractmethod
     def parse(self, state: StateT, seat: int, text: str) -> Command:

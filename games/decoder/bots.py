@@ -36,6 +36,7 @@ from games.decoder.inference import (
 from games.decoder.letters import ALPHABET, HAND_SIZE
 from games.decoder.rules import CLUES, clue_answer, clue_count, offered_clues, rarity_options
 from games.decoder.views import DecoderView
+from games.decoder.vocabulary import bot_words
 from games.decoder.wordlist import load_words
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 
 def _random_word(view: DecoderView, rng: random.Random) -> str:
-    words = load_words(view.word_list).ordered
+    words = bot_words(view.word_list)
     used = set(view.used_words)
     while True:
         w = rng.choice(words)
@@ -63,13 +64,11 @@ def random_choice(view: DecoderView, prompt: Prompt, rng: random.Random) -> Comm
     items = me.items
     kind = prompt.kind
     if kind == "tune":
-        cap = view.max_seconds
-        raisable = [t for t in me.tanks if t.seconds is not None and t.seconds < cap]
-        if not raisable or rng.random() < 0.5:
+        if not me.ready and rng.random() < 0.5:
             return Ready()
-        t = rng.choice(raisable)
-        assert t.seconds is not None
-        return RaiseTime(puzzle=t.name, seconds=rng.randint(t.seconds + 1, cap))
+        t = rng.choice(me.tanks)
+        low = t.official or t.seconds or 1
+        return RaiseTime(puzzle=t.name, seconds=rng.randint(low, max(low, view.max_seconds)))
     if kind == "rarity":
         c, u, r = rng.choice(rarity_options(view.extra_count or 0))
         return ChooseRarities(common=c, uncommon=u, rare=r)
@@ -155,7 +154,12 @@ class HeuristicBot:
 
     # --- setup
     def _tune(self, view: DecoderView, prompt: Prompt, rng: random.Random) -> Command:
-        return Ready()  # raising a time only slows you and can hand the opponent extra tiles
+        me = _me(view)
+        if not me.ready:
+            return Ready()  # raising a time only slows you and can hand the opponent extra tiles
+        # Already ready: keep the official times (setting one to what it is changes nothing).
+        t = me.tanks[0]
+        return RaiseTime(puzzle=t.name, seconds=t.seconds or t.official or 1)
 
     def _rarity(self, view: DecoderView, prompt: Prompt, rng: random.Random) -> Command:
         c, u, r = max(rarity_options(view.extra_count or 0), key=lambda o: (o[2], o[1]))
@@ -188,7 +192,7 @@ class HeuristicBot:
                         power_surge=surge, new_evidence=evidence)
 
     def _candidate_words(self, view: DecoderView, rng: random.Random) -> list[str]:
-        words = load_words(view.word_list).ordered
+        words = bot_words(view.word_list)
         used = set(view.used_words)
         out: list[str] = []
         while len(out) < self.word_sample:

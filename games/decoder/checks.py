@@ -20,7 +20,6 @@ from games.decoder.commands import (
     TakeTurn,
     UnexpectedSabotage,
 )
-from games.decoder.events import P
 from games.decoder.letters import ALPHABET, HAND_SIZE, render_letters
 from games.decoder.prompts import by_key, pending
 from games.decoder.state import DecoderState, SeatState
@@ -66,24 +65,27 @@ def waiting_text(state: DecoderState, seat: int) -> str:
     if state.phase == "selection":
         return "Your hand is chosen; waiting for the other player."
     if state.active is not None and state.active != seat and state.step == "turn":
-        return f"It is {P(state.active)}'s turn; wait for it."
+        return "It is the other player's turn; wait for it."
     return "Nothing is pending for you now."
 
 
 def check_raise_time(state: DecoderState, seat: int, me: SeatState, c: RaiseTime) -> None:
+    """Any whole number of seconds from the official time up to the maximum, raised or lowered
+    as often as the player likes until setup is locked."""
     tank = me.tank(c.puzzle)
     if tank is None:
         raise IllegalMove(f"No puzzle named {c.puzzle}. Puzzles: {', '.join(state.settings.puzzles)}.")
     cap = state.settings.max_seconds
-    if tank.seconds >= cap:
-        raise IllegalMove(f"{tank.name} is already at {tank.seconds} s; the most is {cap} s.")
-    if not tank.seconds < c.seconds <= cap:
-        raise IllegalMove(f"You can only raise {tank.name} from {tank.seconds} s to at most "
-                          f"{cap} s (a whole number of seconds above {tank.seconds}).")
+    low = tank.official if tank.official is not None else tank.seconds
+    if not low <= c.seconds <= cap:
+        raise IllegalMove(f"{tank.name} can be set from its official {low} s up to {cap} s "
+                          f"(whole seconds); it is {tank.seconds} s now.")
 
 
 def check_ready(state: DecoderState, seat: int, me: SeatState, c: Ready) -> None:
-    """Saying ready is always allowed while the tuning prompt is pending."""
+    if me.ready:
+        raise IllegalMove("You have already said ready; you may still change your times until "
+                          "setup is locked.")
 
 
 def check_choose_rarities(state: DecoderState, seat: int, me: SeatState,
@@ -160,7 +162,10 @@ def check_give_up(state: DecoderState, seat: int, me: SeatState, c: GiveUp) -> N
             raise IllegalMove("You have no Hand Insurance; give up one of your letters.")
         return
     if c.letter is None or c.letter not in me.hand:
-        raise IllegalMove(f"Give up one of your letters: {render_letters(me.hand)}.")
+        # Said in the room: never list the hand here (your table channel shows it).
+        named = f"{c.letter} is not one of your letters" if c.letter else "Name a letter"
+        raise IllegalMove(f"{named}: give up one of your own letters (`give up <letter>`; "
+                          f"your hand is in your table channel).")
 
 
 def check_choose_clue(state: DecoderState, seat: int, me: SeatState, c: ChooseClue) -> None:
@@ -168,7 +173,7 @@ def check_choose_clue(state: DecoderState, seat: int, me: SeatState, c: ChooseCl
     assert cur is not None and cur.exclude is not None
     a, b = rules.offered_clues(cur.exclude)
     if c.clue not in (a, b):
-        raise IllegalMove(f"{P(state.active or 0)} refused {cur.exclude}: choose {a} or {b}.")
+        raise IllegalMove(f"The asker refused {cur.exclude}: answer `{a}` or `{b}`.")
     check_us(me, c.unexpected_sabotage)
 
 

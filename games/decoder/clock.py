@@ -1,39 +1,55 @@
-"""Time: what a decision's elapsed seconds cost (setup time, or the time bank past the turn
-timer), and what each prompt's timeout does (a default during setup, a loss in play)."""
+"""Time: what a decision's elapsed seconds cost, and what each prompt's timeout does.
+
+During letter selection each player has one setup budget for both steps. In play the turn
+timer is a budget per turn: the active player has `turn_time` for all of their decisions in
+the turn and the opponent `response_time` for all of theirs; only the part of a seat's
+decisions beyond its budget is charged to its time bank, in whole steps rounded up. The bank
+charge of a turn is kept so that a part of a step already paid for is not charged twice.
+"""
 
 from __future__ import annotations
 
 from games.core.contract import Command, Event, Timeout
 from games.decoder import rules
-from games.decoder.commands import ChooseHand, ChooseRarities, Ready
+from games.decoder.commands import ChooseHand, ChooseRarities, UnexpectedSabotage
 from games.decoder.dealing import apply_choose_hand, apply_choose_rarities
 from games.decoder.events import PUBLIC, P, ev
 from games.decoder.letters import HAND_SIZE
 from games.decoder.outcome import lose
 from games.decoder.prompts import by_key
+from games.decoder.sabotage import apply_unexpected_sabotage
 from games.decoder.state import DecoderState
-from games.decoder.tuning import apply_ready
+from games.decoder.tuning import lock_times
 
 
 def spend(state: DecoderState, seat: int, command: Command, events: list[Event]) -> bool:
     """Take the seconds `command` took from the seat's clock; False when that lost the match."""
     if state.phase == "play":
-        return _charge_bank(state, seat, command, events)
+        return _charge_turn(state, seat, command, events)
     if state.phase == "selection" and command.elapsed is not None:
         me = state.seats[seat]
         me.setup_left = max(0.0, me.setup_left - command.elapsed)
     return True
 
 
-def _charge_bank(state: DecoderState, seat: int, command: Command, events: list[Event]) -> bool:
-    """Charge the time bank for a decision that took `command.elapsed` seconds; False (and the
-    match lost) when the bank could not cover it."""
-    s = state.settings
-    limit = s.turn_time if seat == state.active else s.response_time
-    charge = rules.bank_charge(command.elapsed, limit, s.bank_step)
-    if charge == 0:
+def _charge_turn(state: DecoderState, seat: int, command: Command, events: list[Event]) -> bool:
+    """Add the decision's seconds to the seat's time in this turn and charge the bank whatever
+    the turn's total now needs beyond the budget; False (and the match lost) when the bank
+    cannot cover it. The Unexpected Sabotage question never draws on the bank (its clock is
+    the remaining budget, then "pass")."""
+    if command.elapsed is None:
         return True
+    s = state.settings
     me = state.seats[seat]
+    me.turn_used += command.elapsed
+    if state.step == "sabotage_option":
+        return True
+    total = rules.bank_charge(me.turn_used, rules.turn_budget(s, seat == state.active),
+                              s.bank_step)
+    charge = total - me.turn_charged
+    if charge <= 0:
+        return True
+    me.turn_charged = total
     if charge > me.bank:
         me.bank = 0
         lose(state, seat, "ran out of time (time bank exhausted)", events)
@@ -50,19 +66,24 @@ def apply_timeout(state: DecoderState, seat: int, command: Timeout, events: list
     assert prompt is not None
     me = state.seats[seat]
     if prompt.kind == "tune":
-        events.append(ev("setup.locked", PUBLIC, f"{P(seat)}'s puzzle times are locked."))
-        apply_ready(state, seat, Ready(), events, announce=False)
+        lock_times(state, seat, events)
     elif prompt.kind == "rarity":
         split = rules.rarity_options(me.extra_count)[0]
         events.append(ev("setup.timeout", PUBLIC,
                          f"{P(seat)} ran out of setup time: the default choices apply."))
         apply_choose_rarities(
             state, seat, ChooseRarities(common=split[0], uncommon=split[1], rare=split[2]), events)
+        # The setup clock is one budget for both steps: the default hand applies as well.
+        me.setup_left = 0.0
+        apply_choose_hand(state, seat, ChooseHand(letters=tuple(me.setup_letters[:HAND_SIZE])),
+                          events)
     elif prompt.kind == "hand":
         events.append(ev("setup.timeout", PUBLIC,
                          f"{P(seat)} ran out of setup time: the default hand applies."))
         apply_choose_hand(state, seat, ChooseHand(letters=tuple(me.setup_letters[:HAND_SIZE])),
                           events)
+    elif prompt.kind == "sabotage_option":
+        apply_unexpected_sabotage(state, seat, UnexpectedSabotage(use=False), events)
     else:
         me.bank = 0
         lose(state, seat, "ran out of time (turn timer and time bank)", events)

@@ -90,6 +90,11 @@ class DecoderGame(Game[DecoderState]):
     def secrets(self, state: DecoderState) -> list[Secret]:
         return audit.secrets(state)
 
+    def twin(self, state: DecoderState, seat: int, rng: random.Random) -> DecoderState | None:
+        from games.decoder.twin import twin
+
+        return twin(state, seat, rng)
+
     # ------------------------------------------------------------------ text
     def parse(self, state: DecoderState, seat: int, text: str) -> Command:
         from games.decoder.grammar import parse

@@ -28,6 +28,9 @@ def end_turn(state: DecoderState, events: list[Event]) -> None:
     state.seats[0].timer, state.seats[1].timer = timers
     state.turn += 1
     state.active = nxt
+    for me in state.seats:  # a fresh turn budget for both players
+        me.turn_used = 0.0
+        me.turn_charged = 0
     state.step = "turn"
     events.append(ev("play.next", PUBLIC, f"Turn {state.turn}: {P(nxt)} to move.",
                      turn=state.turn, seat=nxt))

@@ -3,7 +3,8 @@
 Examples: `use Arithmetic Box ask DECODER not ANY`, `use arith guess q power surge`,
 `use gear restore`, `ODD`, `two unexpected sabotage`, `guess 17`, `sabotage Bijective Matrix`,
 `swap E`, `swap E for Q`, `no swap`, `give up T`, `insurance`, `raise Cipher Wheel to 2:30`,
-`ready`, `2 common 1 rare`, `keep A D E K S T`, `drop X`.
+`set Cipher Wheel to 80`, `ready`, `2 common 1 rare`, `none`, `keep A D E K S T`, `keep all`,
+`drop X`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import DIGITS, MoveWords, normalize
+from games.core.parsing import DIGITS, MoveWords, normalize, number
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -34,9 +35,11 @@ if TYPE_CHECKING:
     from games.decoder.engine import DecoderGame
 
 USAGE = {
-    "tune": "raise <puzzle> to <seconds> (e.g. raise Cipher Wheel to 150), or ready",
-    "rarity": "the rarities of your extra tiles, e.g. 2 common 1 rare (or ccr)",
-    "hand": "keep <six letters> (e.g. keep A D E K S T) or drop <letters>",
+    "tune": "set <puzzle> to <seconds> (e.g. set Cipher Wheel to 150; raise or lower, from the "
+            "official time up), or ready",
+    "rarity": "the rarities of your extra tiles, e.g. 2 common 1 rare (or ccr); none if you "
+              "earned none",
+    "hand": "keep <six letters> (e.g. keep A D E K S T), drop <letters>, or keep all",
     "turn": "use <tank> ask <word> not <ANY|ODD|TWO> | use <tank> guess <letter> | "
             "use <tank> restore  (add: power surge, new evidence)",
     "give_up": "give up <one of your letters>, or insurance",
@@ -139,13 +142,14 @@ def _read_tune(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
         raise ParseError("Type: " + USAGE["tune"])
     m = found[-1]  # the last time expression is the new time (names rarely end in numbers)
     if m.group("m") is not None:
-        seconds = int(m.group("m")) * 60 + int(m.group("s"))
+        seconds = number(m.group("m")) * 60 + number(m.group("s"))
     elif m.group("mins") is not None:
-        seconds = int(m.group("mins")) * 60 + int(m.group("secs") or 0)
+        seconds = number(m.group("mins")) * 60 + number(m.group("secs") or "0")
     else:
-        seconds = int(m.group("plain"))
+        seconds = number(m.group("plain"))
     rest = normalize(raw[: m.start()] + " " + raw[m.end():]).split()
-    rest = [w for w in rest if w not in {"raise", "set", "increase", "change", "to", "time", "="}]
+    rest = [w for w in rest if w not in {"raise", "set", "increase", "change", "to", "time", "=",
+                                         "lower", "decrease", "reduce", "back"}]
     names = [t.name for t in state.seats[seat].tanks]
     tank = match_tank(names, " ".join(rest))
     if tank is None:
@@ -162,11 +166,13 @@ _RARITY_WORDS = {
 
 def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
     options = rarity_options(state.seats[seat].extra_count)
+    if tok.list in (["none"], ["no", "extras"], ["nothing"], ["ok"], ["continue"], ["go", "on"]):
+        return ChooseRarities()
     counts = [0, 0, 0]
     words = [w for w in tok.list if w not in {"and", "plus", "+", "-", "x"}]
     m = re.fullmatch(r"(?:#|option |choice )(\d+)", " ".join(words))
     if m:
-        i = int(m.group(1)) - 1
+        i = number(m.group(1)) - 1
         if not 0 <= i < len(options):
             raise ParseError(f"Choose an option from 1 to {len(options)}.")
         c, u, r = options[i]
@@ -175,8 +181,8 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
     found = False
     while i < len(words):
         w = words[i]
-        if w.isdigit() and i + 1 < len(words) and words[i + 1] in _RARITY_WORDS:
-            counts[_RARITY_WORDS[words[i + 1]]] += int(w)
+        if w.isdecimal() and i + 1 < len(words) and words[i + 1] in _RARITY_WORDS:
+            counts[_RARITY_WORDS[words[i + 1]]] += number(w)
             i += 2
             found = True
             continue
@@ -190,7 +196,7 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
         elif not re.fullmatch(r"\d+[cur]", w):
             raise ParseError("Type: " + USAGE["rarity"])
         else:
-            counts[_RARITY_WORDS[w[-1]]] += int(w[:-1])
+            counts[_RARITY_WORDS[w[-1]]] += number(w[:-1])
             found = True
         i += 1
     if not found:
@@ -200,6 +206,9 @@ def _read_rarity(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) ->
 
 def _read_hand(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
     tiles = state.seats[seat].setup_letters
+    if tok.list in (["keep", "all"], ["all"], ["keep", "them", "all"], ["keep"]) and \
+            len(tiles) == HAND_SIZE:
+        return ChooseHand(letters=tuple(tiles))
     verb = next((w for w in tok.list if w in {"keep", "drop", "discard", "remove", "without"}), None)
     letters: list[str] = []
     for w in tok.list:
@@ -325,11 +334,25 @@ def _read_give_up(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -
     return GiveUp(letter=letters[0])
 
 
+# Words a clue answer may carry besides the clue itself ("I give ODD", "clue: two").
+_CLUE_FILLER = {"i", "give", "giving", "clue", "answer", "choose", "pick", "the", "please", "my",
+                "is", "it", "with", "and", "plus", "+", "unexpected", "sabotage", "us"}
+
+
 def _read_clue(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
-    clues = [w.upper() for w in tok.list if w.upper() in CLUES]
-    if len(set(clues)) != 1:
-        raise ParseError(usage_line(state, seat, prompt))
-    return ChooseClue(clue=clues[0], unexpected_sabotage=_unexpected(tok))  # type: ignore[arg-type]
+    """Exactly one clue named as the answer, and nothing that contradicts it: "definitely not
+    odd", "ODD or TWO" or a whole turn command are refused with the allowed forms."""
+    words = [w for w in tok.list if w not in _CLUE_FILLER]
+    if len(words) != 1 or words[0].upper() not in CLUES:
+        choices = " or ".join(f"`{c}`" for c in prompt.choices[:2])
+        raise ParseError(f"Answer with one clue, nothing else: {choices}"
+                         + (" (add `unexpected sabotage` to play it)"
+                            if state.seats[seat].items.unexpected_sabotage else "")
+                         + ". Nothing was applied.")
+    us = tok.phrase("unexpected sabotage") or tok.has("us")
+    if not us and tok.has("unexpected", "sabotage"):
+        raise ParseError("Type `unexpected sabotage` in full to play it. Nothing was applied.")
+    return ChooseClue(clue=words[0].upper(), unexpected_sabotage=us)  # type: ignore[arg-type]
 
 
 def _read_swap(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
@@ -350,7 +373,7 @@ def _read_swap(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
 
 
 def _read_guess_total(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
-    numbers = [int(w) for w in tok.list if w.isdigit()]
+    numbers = [number(w) for w in tok.list if w.isdecimal()]
     if len(numbers) != 1:
         raise ParseError(usage_line(state, seat, prompt))
     return GuessTotal(total=min(numbers[0], 10**6), unexpected_sabotage=_unexpected(tok))

@@ -18,45 +18,78 @@ def prompts(state: DecoderState) -> list[Prompt]:
     out: list[Prompt] = []
     if state.phase == "tuning":
         for seat in (0, 1):
-            if not state.seats[seat].ready:
+            if not state.seats[seat].locked:
                 out.append(Prompt(
                     key=f"tune.s{seat}", seat=seat, kind="tune", private=True,
                     text=tanks_setup_text(state, seat)
-                    + " Type `raise <puzzle> to <seconds>` or `ready`.",
+                    + f" Type `set <puzzle> to <seconds>` (any time from the official one up to "
+                    f"{s.max_seconds} s; you may change it again until setup is locked), or "
+                    f"`ready` to tell the hosts you are done.",
                     time_limit=s.tuning_time, reminders=(60.0, 30.0),
                     on_timeout=OnTimeout.DEFAULT,
                     timeout_text="when setup is locked, your current times stand",
                     choices=("ready",),
                 ))
     elif state.phase == "selection":
+        # Every player goes through the same two steps with the same clock, whether or not they
+        # earned extra tiles: the prompts' kinds, order and clocks tell the opponent nothing.
         for seat in (0, 1):
             me = state.seats[seat]
-            if me.extra_count and me.rarities is None:
-                options = rules.rarity_options(me.extra_count)
-                out.append(Prompt(
-                    key=f"rarity.s{seat}", seat=seat, kind="rarity", private=True,
-                    text=f"Your tiles: {render_letters(me.initial)}. You earned "
-                    f"{me.extra_count} extra tile(s). Choose their rarities (at most 3 common, "
-                    f"3 uncommon, 1 rare), e.g. `{rules.describe_rarities(options[0])}`.",
-                    time_limit=max(me.setup_left, 0.0), reminders=(60.0, 30.0, 10.0),
-                    on_timeout=OnTimeout.DEFAULT,
-                    timeout_text=f"you get {rules.describe_rarities(options[0])}",
-                    choices=tuple(rules.describe_rarities(o) for o in options)[:25],
-                ))
+            if me.rarities is None:
+                out.append(_rarity_prompt(state, seat))
             elif not me.hand_chosen:
-                tiles = me.setup_letters
-                out.append(Prompt(
-                    key=f"hand.s{seat}", seat=seat, kind="hand", private=True,
-                    text=f"Your tiles: {render_letters(tiles)}. Keep {HAND_SIZE}: type "
-                    f"`keep <six letters>` or `drop <letters>`.",
-                    time_limit=max(me.setup_left, 0.0), reminders=(60.0, 30.0, 10.0),
-                    on_timeout=OnTimeout.DEFAULT,
-                    timeout_text=f"you keep {render_letters(tiles[:HAND_SIZE])}",
-                    choices=tuple(f"drop {ch}" for ch in tiles) if len(tiles) == 7 else (),
-                ))
+                out.append(_hand_prompt(state, seat))
     elif state.phase == "play" and state.step is not None and state.active is not None:
         out.append(play_prompt(state))
     return out
+
+
+def _setup_prompt(state: DecoderState, seat: int, kind: str, text: str, timeout_text: str,
+                  choices: tuple[str, ...]) -> Prompt:
+    return Prompt(
+        key=f"{kind}.s{seat}", seat=seat, kind=kind, private=True, text=text,
+        time_limit=max(state.seats[seat].setup_left, 0.0), reminders=(60.0, 30.0, 10.0),
+        on_timeout=OnTimeout.DEFAULT, timeout_text=timeout_text, choices=choices[:25],
+    )
+
+
+def _rarity_prompt(state: DecoderState, seat: int) -> Prompt:
+    me = state.seats[seat]
+    options = rules.rarity_options(me.extra_count)
+    first = rules.describe_rarities(options[0])
+    if me.extra_count:
+        text = (f"Your tiles: {render_letters(me.initial)}. You earned {me.extra_count} extra "
+                f"tile(s). Choose their rarities (at most 3 common, 3 uncommon, 1 rare), "
+                f"e.g. `{first}`.")
+        timeout = f"you get {first}, and the first {HAND_SIZE} of your tiles as your hand"
+    else:
+        text = (f"Your tiles: {render_letters(me.initial)}. You earned no extra tiles: type "
+                f"`none` to go on to your hand.")
+        timeout = "you keep these tiles as your hand"
+    return _setup_prompt(state, seat, "rarity", text, timeout,
+                         tuple(rules.describe_rarities(o) for o in options))
+
+
+def _hand_prompt(state: DecoderState, seat: int) -> Prompt:
+    tiles = state.seats[seat].setup_letters
+    if len(tiles) == HAND_SIZE:
+        text = (f"Your tiles: {render_letters(tiles)}. You keep all {HAND_SIZE}: type "
+                f"`keep all`.")
+        choices: tuple[str, ...] = ("keep all",)
+    else:
+        text = (f"Your tiles: {render_letters(tiles)}. Keep {HAND_SIZE}: type "
+                f"`keep <six letters>` or `drop <letters>`.")
+        choices = tuple(f"drop {ch}" for ch in tiles) if len(tiles) == HAND_SIZE + 1 else ()
+    return _setup_prompt(state, seat, "hand", text,
+                         f"you keep {render_letters(tiles[:HAND_SIZE])}", choices)
+
+
+def time_left(state: DecoderState, seat: int) -> float:
+    """What is left of the seat's budget for this turn before its bank runs (a part of a bank
+    step already charged counts as time left)."""
+    me = state.seats[seat]
+    budget = rules.turn_budget(state.settings, seat == state.active)
+    return max(0.0, budget - me.turn_used + me.turn_charged)
 
 
 def play_prompt(state: DecoderState) -> Prompt:
@@ -67,7 +100,7 @@ def play_prompt(state: DecoderState) -> Prompt:
     step = state.step
     seat = active if step in ("turn", "give_up") else 1 - active
     me = state.seats[seat]
-    limit = s.turn_time if seat == active else s.response_time
+    limit = time_left(state, seat)
     cur = state.current
     us = " You may add `unexpected sabotage`." if me.items.unexpected_sabotage else ""
     private = False
@@ -120,8 +153,14 @@ def play_prompt(state: DecoderState) -> Prompt:
     else:  # sabotage_option
         assert cur is not None
         text = (f"{P(seat)}, play Unexpected Sabotage on {P(active)}'s {cur.tank}? "
-                f"Type `unexpected sabotage` or `pass`.")
+                f"Type `unexpected sabotage` or `pass` (no answer in time is a pass).")
         choices = ("unexpected sabotage", "pass")
+        # Offered, never required: it runs on the rest of this turn's budget, without the bank.
+        return Prompt(
+            key=f"t{state.turn}.{step}.s{seat}", seat=seat, kind=step, private=False, text=text,
+            time_limit=limit, reminders=GAME_REMINDERS, on_timeout=OnTimeout.DEFAULT,
+            timeout_text="you pass", choices=choices,
+        )
     return Prompt(
         key=f"t{state.turn}.{step}.s{seat}", seat=seat, kind=step, private=private, text=text,
         time_limit=limit, bank=float(me.bank), bank_step=float(s.bank_step),

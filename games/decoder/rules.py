@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from games.decoder.letters import ALPHABET, EXTRA_CAP, RARITY_ORDER, Rarity
+
+if TYPE_CHECKING:
+    from games.decoder.settings import DecoderSettings
 
 Clue = Literal["ANY", "ODD", "TWO"]
 CLUES: tuple[Clue, ...] = ("ANY", "ODD", "TWO")
@@ -98,8 +101,15 @@ def compensation_letters(revealed: Iterable[str], receiver_hand: Iterable[str],
     return [ch for ch in ALPHABET if ch not in banned]
 
 
+def turn_budget(settings: DecoderSettings, active: bool) -> float:
+    """The seconds a seat has for all of its decisions in one turn before its bank runs: the
+    player on turn 90 s, the opponent 60 s (settings)."""
+    return settings.turn_time if active else settings.response_time
+
+
 def bank_charge(elapsed: float | None, time_limit: float, step: int) -> int:
-    """Seconds taken from the time bank: the time beyond the turn timer, rounded UP to whole steps."""
+    """Seconds of time bank that `elapsed` seconds (a turn's decisions together) need beyond the
+    turn budget `time_limit`: the excess rounded UP to whole steps."""
     if elapsed is None or elapsed <= time_limit:
         return 0
     over = elapsed - time_limit

@@ -47,11 +47,14 @@ class DecoderSettings(BaseModel):
     times: list[list[int]] | None = None
     # Items the host grants: [seat 0, seat 1].
     items: list[Items] = Field(default_factory=lambda: [Items(), Items()])
-    max_seconds: int = Field(300, ge=1)  # players may raise a time up to this (5 minutes)
-    tuning_time: float | None = None  # time to raise times; None: until the host locks setup
+    max_seconds: int = Field(300, ge=1)  # players may set a time up to this (5 minutes)
+    tuning_time: float | None = None  # time to set times; None: until the host locks setup
+    # Lock setup by itself once both players have said ready (as a host watching would); False:
+    # only the host's lock (or the tuning clock) ends it.
+    lock_when_ready: bool = True
     setup_time: float = Field(180, gt=0)  # letter selection: rarity choice + hand, together
-    turn_time: float = Field(90, gt=0)  # the active player's time per decision
-    response_time: float = Field(60, gt=0)  # the opponent's time per decision
+    turn_time: float = Field(90, gt=0)  # the active player's budget for all decisions of a turn
+    response_time: float = Field(60, gt=0)  # the opponent's budget for all of theirs in it
     time_bank: int = Field(300, ge=0)  # per player, for the whole match
     bank_step: int = Field(5, ge=1)  # the bank is charged in steps of this many seconds
     # Path to another word list (plain text or .gz, one word per line); None: the shipped list.

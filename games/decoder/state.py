@@ -16,7 +16,8 @@ Step = Literal["turn", "give_up", "clue", "swap", "guess_total", "sabotage_tank"
 
 class Tank(BaseModel):
     name: str
-    seconds: int  # the puzzle time (official, or raised during tuning)
+    seconds: int  # the puzzle time (official, or as set during tuning)
+    official: int | None = None  # the official time: the lowest a player may set (None: seconds)
     units: int  # current recharge time (after sabotages)
     used: bool = False
     extra_tile: bool = False  # earned its owner an extra tile at setup
@@ -36,14 +37,21 @@ class SeatState(BaseModel):
     items: Items
     bank: int
     timer: int
-    ready: bool = False  # tuning locked
+    ready: bool = False  # said ready during tuning (a signal: it locks nothing)
+    locked: bool = False  # the host (or the tuning clock) locked this seat's puzzle times
     extra_count: int = 0
     initial: list[str] = Field(default_factory=list)
     rarities: tuple[int, int, int] | None = None
     extras: list[str] = Field(default_factory=list)
+    # The letters set aside for this seat's extra tiles, per rarity, in draw order (dealt with the
+    # initial tiles, so one seat's choices never change what the other is dealt). Hidden from all.
+    reserve: dict[str, list[str]] = Field(default_factory=dict)
     hand: list[str] = Field(default_factory=list)
     hand_chosen: bool = False
     setup_left: float = 0.0  # letter-selection time still left (seconds)
+    # This turn's clock: seconds of decisions so far, and bank seconds charged for them.
+    turn_used: float = 0.0
+    turn_charged: int = 0
     lost: int = 0  # tiles lost (guessed by the opponent or given up)
     # Every letter this seat has been told about privately (setup tiles, offers): for the leak check.
     private_letters: list[str] = Field(default_factory=list)

@@ -1,5 +1,6 @@
-"""Setup, first part: the initial state and its announcement, then each player raising their
-own puzzle times in private until both are ready."""
+"""Setup, first part: the initial state and its announcement, then each player setting their
+own puzzle times in private (any value from the official time up to the maximum, as often as
+they like) until setup is locked: by the host, by the tuning clock, or once both said ready."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def new_state(settings: DecoderSettings, seed: str) -> DecoderState:
     seats = []
     for seat in (0, 1):
         tanks = [
-            Tank(name=name, seconds=times[seat][i], units=rules.recharge_units(times[seat][i]))
+            Tank(name=name, seconds=times[seat][i], official=times[seat][i],
+                 units=rules.recharge_units(times[seat][i]))
             for i, name in enumerate(settings.puzzles)
         ]
         seats.append(SeatState(
@@ -40,8 +42,10 @@ def opening_events(state: DecoderState) -> list[Event]:
         f"Decoder begins. Timer tanks (both players): {names}. {P(0)} holds the advantage: "
         f"recharge timer 0, so {P(0)} makes the first turn; {P(1)} starts at 1 unit. "
         f"Time banks: {seconds_text(s.time_bank)} each. Items: {items}. "
-        f"Each player may now raise their own puzzle times (up to {s.max_seconds} s) in "
-        f"private, then say ready.",
+        f"Each player may now set their own puzzle times (from the official time up to "
+        f"{s.max_seconds} s) in private, and change them again until setup is locked; saying "
+        f"ready tells the hosts you are done" + (
+            " (setup locks once both players are ready)." if s.lock_when_ready else "."),
         puzzles=list(s.puzzles), time_bank=s.time_bank,
     )]
     for seat in (0, 1):
@@ -56,15 +60,26 @@ def apply_raise_time(state: DecoderState, seat: int, c: RaiseTime, events: list[
     assert tank is not None
     tank.seconds = c.seconds
     tank.units = rules.recharge_units(c.seconds)
-    text = f"Raised {tank.name} to {c.seconds} s: {tank_token(seat, tank.name, tank.units)}."
+    text = f"Set {tank.name} to {c.seconds} s: {tank_token(seat, tank.name, tank.units)}."
     tell_and_log(seat, "setup.raise", text, events)
 
 
-def apply_ready(state: DecoderState, seat: int, c: Ready, events: list[Event],
-                announce: bool = True) -> None:
-    """`announce` is False when the tuning clock locked the times (the lock is announced)."""
+def apply_ready(state: DecoderState, seat: int, c: Ready, events: list[Event]) -> None:
+    """A signal to the host: it locks nothing (the player may go on changing their times),
+    unless both are now ready and the settings lock setup then."""
     state.seats[seat].ready = True
-    if announce:
-        events.append(ev("setup.ready", PUBLIC, f"{P(seat)} is ready."))
-    if all(s.ready for s in state.seats):
+    events.append(ev("setup.ready", PUBLIC,
+                     f"{P(seat)} is ready (their times stay open until setup is locked)."))
+    if state.settings.lock_when_ready and all(s.ready for s in state.seats):
+        events.append(ev("setup.locked", PUBLIC, "Both players are ready: setup is locked."))
+        for me in state.seats:
+            me.locked = True
+        start_selection(state, events)
+
+
+def lock_times(state: DecoderState, seat: int, events: list[Event]) -> None:
+    """The host (or the tuning clock) locks this seat's puzzle times."""
+    state.seats[seat].locked = True
+    events.append(ev("setup.locked", PUBLIC, f"{P(seat)}'s puzzle times are locked."))
+    if all(s.locked for s in state.seats):
         start_selection(state, events)

@@ -21,6 +21,7 @@ class TankView(BaseModel):
     used: bool
     units: int | None = None  # owner only
     seconds: int | None = None  # owner only
+    official: int | None = None  # owner only: the lowest time the owner may set
     extra_tile: bool | None = None  # owner only
     label: str  # "Arithmetic Box: 5 units (unused)" for the owner, "Arithmetic Box (unused)" else
 
@@ -69,6 +70,7 @@ def _tank_views(state: DecoderState, owner: int, viewer: int | None) -> list[Tan
         status = "used" if t.used else "unused"
         if viewer == owner:
             out.append(TankView(name=t.name, used=t.used, units=t.units, seconds=t.seconds,
+                                official=t.official if t.official is not None else t.seconds,
                                 extra_tile=t.extra_tile,
                                 label=f"{tank_token(owner, t.name, t.units)} ({status})"))
         else:

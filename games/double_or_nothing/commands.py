@@ -68,5 +68,13 @@ class Pass(Command):
     type: Literal["pass"] = "pass"
 
 
+class AwardBout(Command):
+    """The hosts award the running bout to the seat that submits it (clocks here have no
+    automatic outcome: the hosts decide). Never typed by a player: only `host_award` makes it."""
+
+    type: Literal["award_bout"] = "award_bout"
+    reason: str = "awarded by the hosts"
+
+
 COMMAND_TYPES = (ChooseStarter, Play, PlayAt, Draw, DrawJoker, Place, Double, Answer, Pass,
-                 Timeout)
+                 AwardBout, Timeout)

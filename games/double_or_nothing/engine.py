@@ -32,6 +32,7 @@ from games.double_or_nothing import flow, rules
 from games.double_or_nothing.commands import (
     COMMAND_TYPES,
     Answer,
+    AwardBout,
     ChooseStarter,
     Double,
     Draw,
@@ -195,6 +196,10 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 raise IllegalMove(f"No pending decision of yours has the key {command.prompt_key!r}.")
             raise IllegalMove("Going over the time limit has no automatic outcome in Double or "
                               "Nothing: the hosts decide.")
+        if isinstance(command, AwardBout):
+            if "bout" not in self.host_award_units(state):
+                raise IllegalMove("No bout is running: award the match instead.")
+            return
         now = self.pending(state)
         kinds = {now[1]} if now is not None and now[0] == seat else set()
         if isinstance(command, ChooseStarter):
@@ -321,12 +326,28 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             flow.answer_double(state, seat, command.accept, ev)
         elif isinstance(command, Pass):
             flow.pass_turn(state, seat, ev)
+        elif isinstance(command, AwardBout):
+            flow.say(ev, "bout.awarded", f"The hosts award bout {state.bout} to {{P{seat}}}: "
+                     f"{command.reason}.")
+            flow.win_bout(state, seat, "awarded by the hosts", ev)
         state.serial += 1
         for e in ev:
             if e.audience.kind == "public":
                 state.log.append(e.text)
         del state.log[:-LOG_KEEP]
         return ev
+
+    def host_award_units(self, state: DoubleOrNothingState) -> tuple[str, ...]:
+        """A bout can be awarded while one runs (after bout 1's starter is chosen)."""
+        return ("bout",) if state.phase not in (Phase.STARTER, Phase.OVER) else ()
+
+    def host_award(self, state: DoubleOrNothingState, seat: int, unit: str,
+                   reason: str) -> Command:
+        if unit not in self.host_award_units(state):
+            raise IllegalMove("No bout is running: award the match instead."
+                              if unit == "bout" else f"Hosts can award a bout or the match, "
+                              f"not {unit!r}.")
+        return AwardBout(reason=reason)
 
     def outcome(self, state: DoubleOrNothingState) -> Outcome | None:
         if state.phase != Phase.OVER:

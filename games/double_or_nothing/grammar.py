@@ -84,7 +84,7 @@ def parse_starter(seat: int, text: str) -> Command:
 def read_cards(text: str) -> list[str]:
     """The cards named in `text` ("5-J-7", "3,2,1", "10 10", "joker 7") in order."""
     cards = STYLE.find_cards(text)
-    bad = [c for c in cards if c != "J" and not 1 <= int(c) <= 10]
+    bad = [c for c in cards if c != "J" and not 1 <= parsing.number(c) <= 10]
     if bad:
         raise ParseError(f"There is no card {', '.join(bad)}: cards are 1 to 10 and J (joker).")
     return cards
@@ -148,7 +148,7 @@ def parse_position(state: DoubleOrNothingState, text: str) -> Command:
     size = len(state.option_cards)
     m = _RANGE.search(text.lower())
     if m:
-        a, b = int(m.group(1)), int(m.group(2))
+        a, b = parsing.number(m.group(1)), parsing.number(m.group(2))
         lo, hi = min(a, b), max(a, b)
         if hi - lo + 1 != size:
             raise ParseError(f"The set is {size} cards: give {size} positions, e.g. "

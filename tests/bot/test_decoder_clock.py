@@ -128,3 +128,106 @@ async def test_each_message_carries_the_time_banks_of_its_own_moment(memory_serv
     stored = {m.id: m for m in await repo.messages(match.id)}
     assert stored[first_turn.id].payload["status"] == "⏳ Time banks: {P0} 5:00 · {P1} 5:00"
     assert stored[step[0].id].payload["status"] == expected
+
+
+# --- The turn timer is a budget per turn (ruling) ------------------------------------------
+def _wrong_letter(match, seat: int) -> str:
+    """A letter the opponent of `seat` does not hold and nobody named."""
+    state = match.state
+    held = set(state.seats[1 - seat].hand) | set(state.named)
+    return next(ch for ch in "ZQXJVKWYBCFHMPGDLNORSTUAEI" if ch not in held)
+
+
+async def _guess_wrong(service, match, prompt, after: float) -> None:
+    await asyncio.sleep(after)
+    tank = match.state.seats[prompt.seat].unused()[0].name
+    guess = TakeTurn(tank=tank, action="guess", letter=_wrong_letter(match, prompt.seat))
+    assert (await service.submit_command(match.id, prompt.seat, guess)).accepted
+
+
+async def test_a_turn_whose_decisions_together_use_100_s_draws_10_s_of_bank(memory_service):
+    """Seed: "On your turn during the game, you have 90 seconds (1.5 minutes) for your decisions
+    in the turn": a wrong guess after 60 s leaves 30 s to give up a letter, and 40 s for that
+    takes 10 s of the bank (two 5 s steps), not a fresh 90 s."""
+    service, _, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="budget-100")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    seat = prompt.seat
+    await _guess_wrong(service, match, prompt, 60)
+    (give_up,) = match.prompts
+    assert give_up.kind == "give_up" and give_up.seat == seat
+    assert give_up.time_limit == 30 and give_up.bank == 300  # what is left of the 90 s budget
+    await asyncio.sleep(40)
+    letter = match.state.seats[seat].hand[0]
+    reply = await service.submit(match.id, [ANN, BOB][seat].id, f"give up {letter}")
+    assert reply.accepted, reply.message
+    assert match.state.seats[seat].bank == 290
+    assert match.state.seats[1 - seat].bank == 300
+
+
+async def test_reminders_count_down_the_rest_of_the_turn_budget(memory_service):
+    service, transport, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="budget-reminders")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    await _guess_wrong(service, match, prompt, 70)  # 20 s of the budget left
+    await service.delivery.drain()
+    before = len(transport.texts(match.id, "public"))
+
+    async def new_reminders() -> list[str]:
+        await service.delivery.drain()
+        return [t for t in transport.texts(match.id, "public")[before:] if t.startswith("⏰")]
+
+    await asyncio.sleep(4.5)
+    assert await new_reminders() == []
+    await asyncio.sleep(1)  # 15 s left of the turn's 90 s
+    assert [t.split(", ", 1)[1] for t in await new_reminders()] == [
+        "15 s left for your decision (give_up)."]
+    await asyncio.sleep(10)  # 5 s left
+    assert "5 s left" in (await new_reminders())[-1]
+    await asyncio.sleep(5)  # the budget is spent: the bank runs
+    assert "time bank of 300 s is running" in (await new_reminders())[-1]
+
+
+async def test_unexpected_sabotage_silence_is_pass_not_a_loss(memory_service):
+    """Ruling: Unexpected Sabotage is offered, never required: the question runs on the
+    holder's remaining turn budget without the time bank, and at its limit the answer is
+    "pass"."""
+    service, transport, _ = memory_service
+    items = [{}, {"unexpected_sabotage": 1}]
+    match = await service.start_match("decoder", [ANN, BOB], seed="us-silence",
+                                      settings={"items": items})
+    await _to_first_turn(service, match)
+    (prompt,) = match.prompts
+    assert prompt.seat == 0
+    restore = TakeTurn(tank=match.state.seats[0].unused()[0].name, action="restore")
+    assert (await service.submit_command(match.id, 0, restore)).accepted  # nothing to restore
+    (question,) = match.prompts
+    assert (question.seat, question.kind) == (1, "sabotage_option")
+    assert question.time_limit == 60 and question.bank is None
+    await asyncio.sleep(59.5)
+    assert match.state.step == "sabotage_option"
+    await asyncio.sleep(1)
+    await service.delivery.drain()
+    assert match.status == "active"
+    assert match.state.step == "turn" and match.state.turn == 2
+    assert match.state.seats[1].bank == 300 and match.state.seats[1].items.unexpected_sabotage == 1
+    assert any("{P1} passes." in t for t in transport.texts(match.id, "public"))
+
+
+async def test_a_decision_with_no_budget_left_runs_on_the_bank_at_once(memory_service):
+    """After a 95 s wrong guess (one 5 s bank step paid, nothing left of the 90 s), giving up a
+    letter has a 0 s turn timer: the bank runs at once, and its end still loses (a 0 s limit is
+    a clock, not an untimed decision)."""
+    service, _, _ = memory_service
+    match = await service.start_match("decoder", [ANN, BOB], seed="budget-zero")
+    await _to_first_turn(service, match)
+    prompt = await _turn_prompt(match)
+    await _guess_wrong(service, match, prompt, 95)
+    (give_up,) = match.prompts
+    assert give_up.time_limit == 0 and give_up.bank == 295
+    await asyncio.sleep(294.5)
+    assert match.status == "active"
+    await asyncio.sleep(1)
+    assert match.status == "finished" and match.result["winner"] == 1 - prompt.seat

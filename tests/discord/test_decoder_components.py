@@ -68,8 +68,14 @@ async def typed(world: World, up: Umpire, match: LiveMatch, seat: int, kind: str
 
 
 async def ready_both(world: World, up: Umpire, match: LiveMatch) -> None:
-    for seat in (0, 1):
-        await typed(world, up, match, seat, "tune", "ready")
+    """Alice says ready (it locks nothing: her tuning prompt stays open), then bob: with both
+    ready, setup locks."""
+    pending(match, 0, "tune")
+    await world.fake.send_user_message(world.alice, channel_of(world, match, "seat0"), "ready")
+    await world.fake.wait_for(lambda: match.state.seats[0].ready, 10)
+    await up.idle(world.fake)
+    assert any(p.seat == 0 and p.kind == "tune" for p in match.prompts)
+    await typed(world, up, match, 1, "tune", "ready")
 
 
 async def setup_typed(world: World, up: Umpire, match: LiveMatch) -> None:

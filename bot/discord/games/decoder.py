@@ -1,8 +1,9 @@
 """Decoder on Discord.
 
-- Setup (table channels): `Ready` button; rarity choices as buttons (a menu when many);
-  the hand as `Drop X` buttons for seven tiles, a menu of six to keep for more; raising
-  a time is typed (`raise Cipher Wheel to 150`).
+- Setup (table channels): `Ready` button; rarity choices as buttons (a menu when many; one
+  `No extra tiles` button for a player who earned none: every player makes both steps);
+  the hand as `Drop X` buttons for seven tiles, a menu of six to keep for more, `Keep all
+  six` for six; setting a time is typed (`set Cipher Wheel to 150`).
 - Turns (game room) are typed; under each turn prompt a note gives the exact forms with one
   of the player's unused tanks, and a menu (a button with one tank left) restores.
 - Responses: clue buttons (`ODD` / `TWO` / `ANY`, with Unexpected Sabotage variants),
@@ -25,7 +26,8 @@ from games.core import Prompt
 from games.decoder.letters import HAND_SIZE
 
 LABELS = {"ready": "Ready", "no swap": "No swap", "pass": "Pass", "insurance": "Insurance",
-          "unexpected sabotage": "Unexpected Sabotage"}
+          "unexpected sabotage": "Unexpected Sabotage", "keep all": "Keep all six",
+          "none": "No extra tiles: go on"}
 
 
 def _label(choice: str) -> str:
@@ -99,7 +101,9 @@ def note(ctx: PromptContext) -> str | None:
     if kind == "guess_total":
         return "Type `guess <number>` (the total recharge units of the restored tanks)."
     if kind == "tune":
-        return "Type `raise <puzzle> to <seconds>` (e.g. `raise Cipher Wheel to 150`), then press Ready."
+        return ("Type `set <puzzle> to <seconds>` (e.g. `set Cipher Wheel to 150`; from the official "
+                "time up to 300 s, as often as you like until the hosts lock setup). Ready tells "
+                "the hosts you are done; it locks nothing.")
     return None
 
 

@@ -38,3 +38,11 @@ def test_suitless_cards_with_a_joker():
                       extra_aliases={"joker": "J"})
     assert plain.find_cards("play 5-6 joker") == ["5", "6", "J"]
     assert plain.deck(copies=4).count("10") == 4
+
+
+def test_without_cards_leaves_the_rest_of_the_text():
+    assert STYLE.without_cards("Renounce R7 set 2").split() == ["renounce", "set", "2"]
+    assert STYLE.without_cards("🟥9 in #3").split() == ["in", "#3"]
+    plain = CardStyle(suits=(), numbers=tuple(range(1, 11)), extra=("J",),
+                      extra_aliases={"joker": "J"})
+    assert plain.without_cards("play 5 joker now").split() == ["play", "now"]

@@ -33,16 +33,16 @@ def submit(state: DecoderState, seat: int, command: Command) -> list:
 
 
 def started(s: DecoderSettings | None = None, seed: str = "t") -> DecoderState:
-    """A match past setup: both ready, first rarity options, first six tiles kept."""
+    """A match past setup: both ready, first rarity options, first six tiles kept (every player
+    goes through both steps, extra tiles or not)."""
     state = GAME.setup(s or settings(), seed)
     for seat in (0, 1):
         submit(state, seat, Ready())
     for seat in (0, 1):
         me = state.seats[seat]
-        if me.extra_count:
-            c, u, r = rarity_options(me.extra_count)[0]
-            submit(state, seat, ChooseRarities(common=c, uncommon=u, rare=r))
-            submit(state, seat, ChooseHand(letters=tuple(me.setup_letters[:6])))
+        c, u, r = rarity_options(me.extra_count)[0]
+        submit(state, seat, ChooseRarities(common=c, uncommon=u, rare=r))
+        submit(state, seat, ChooseHand(letters=tuple(me.setup_letters[:6])))
     assert state.phase == "play"
     return state
 

@@ -19,8 +19,11 @@ def play(seed: str, bots: list, s: DecoderSettings | None = None) -> tuple[int, 
     state = GAME.setup(s or DecoderSettings(), seed)
     rng = random.Random(seed)
     slowest = 0.0
+    step = 0
     while GAME.prompts(state):
-        prompt = GAME.prompts(state)[0]
+        prompts = GAME.prompts(state)
+        prompt = prompts[step % len(prompts)]  # both players' setup prompts in turn
+        step += 1
         view = GAME.view(state, prompt.seat)
         start = time.perf_counter()
         command = bots[prompt.seat].choose(view, prompt, rng)
@@ -86,3 +89,41 @@ def test_tank_estimates_from_turn_order() -> None:
     view = GAME.view(state, 0)
     est = estimate_opponent_tanks(view)
     assert est["Arithmetic Box"] == 14.0
+
+
+# --- Issue: the built-in bots ask common, inoffensive words ------------------------------
+def test_bot_clue_words_come_from_common_inoffensive_vocabulary() -> None:
+    from games.decoder.commands import TakeTurn
+    from games.decoder.vocabulary import bot_words, is_offensive
+    from games.decoder.wordlist import load_words
+
+    words = bot_words()
+    full = load_words()
+    assert 5_000 < len(words) < len(full) // 5  # a common vocabulary, not the whole list
+    assert all(w in full for w in words)
+    assert not any(is_offensive(w) for w in words)
+    for bad in ("PORNOMAG", "PORN", "FUCK", "SHITTY", "CUNT"):
+        assert bad not in words
+    for common in ("HOUSE", "TABLE", "GARDEN", "LETTER"):
+        assert common in words
+    asked: set[str] = set()
+    for i in range(6):
+        state = GAME.setup(DecoderSettings(), f"vocab-{i}")
+        rng = random.Random(i)
+        bots = [HeuristicBot(), RandomBot()]
+        step = 0
+        while GAME.prompts(state) and state.turn < 40:
+            prompts = GAME.prompts(state)
+            prompt = prompts[step % len(prompts)]
+            step += 1
+            command = bots[prompt.seat].choose(GAME.view(state, prompt.seat), prompt, rng)
+            if isinstance(command, TakeTurn) and command.word:
+                asked.add(command.word.upper())
+            GAME.check(state, prompt.seat, command)
+            GAME.apply(state, prompt.seat, command)
+    assert len(asked) > 10 and asked <= set(words)
+    # Players may still ask any word of the configured list.
+    state = started()
+    assert "PORNOMAG" in full
+    GAME.check(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="PORNOMAG",
+                                  exclude="ANY"))

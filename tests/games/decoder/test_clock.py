@@ -101,13 +101,76 @@ def test_setup_timeouts_apply_the_defaults() -> None:
     assert t0.time_limit is None and t0.on_timeout == OnTimeout.DEFAULT  # until the host locks
     submit(state, 0, Timeout(prompt_key=t0.key))
     submit(state, 1, Ready())
+    assert state.phase == "tuning"  # ready locks nothing; the host's lock does
+    submit(state, 1, Timeout(prompt_key=t1.key))
     assert state.phase == "selection"
-    (rarity,) = GAME.prompts(state)
-    assert rarity.kind == "rarity" and rarity.time_limit == 180 and rarity.private
+    rarity, other = GAME.prompts(state)
+    assert rarity.kind == other.kind == "rarity" and rarity.time_limit == other.time_limit == 180
+    assert rarity.private
     submit(state, 0, ChooseRarities(common=3, uncommon=3, rare=1, elapsed=100.0))
-    (hand,) = GAME.prompts(state)
+    hand, other = GAME.prompts(state)
     assert hand.kind == "hand" and hand.time_limit == 80  # 3 minutes for the whole selection
     tiles = state.seats[0].setup_letters
     submit(state, 0, Timeout(prompt_key=hand.key))
     assert state.seats[0].hand == sorted(tiles[:6]) == sorted(state.seats[0].initial)
+    submit(state, 1, Timeout(prompt_key=other.key))  # the default rarity and hand at once
+    assert state.seats[1].hand == state.seats[1].initial
     assert state.phase == "play"
+
+
+# --- Ruling: the turn timer is a budget per turn ------------------------------------------
+def test_the_active_players_90_s_cover_all_their_decisions_in_the_turn() -> None:
+    """A guesser who takes 89 s to guess has 1 s left to give up a letter, not a fresh 90 s."""
+    from games.decoder.commands import GiveUp
+    state = started()
+    set_hands(state, "ABCDEF", "GHIJKL")
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="guess", letter="Z", elapsed=89.0))
+    (p,) = GAME.prompts(state)
+    assert (p.kind, p.time_limit, p.bank) == ("give_up", 1.0, 300)
+    submit(state, 0, GiveUp(letter="A", elapsed=11.0))  # 100 s in all: 10 s over
+    assert state.seats[0].bank == 290
+
+
+def test_a_bank_step_already_paid_is_not_charged_twice() -> None:
+    from games.decoder.commands import GiveUp
+    state = started()
+    set_hands(state, "ABCDEF", "GHIJKL")
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="guess", letter="Z", elapsed=92.0))
+    assert state.seats[0].bank == 295  # 2 s over: one 5 s step
+    (p,) = GAME.prompts(state)
+    assert p.time_limit == 3.0  # the rest of the step already paid for
+    submit(state, 0, GiveUp(letter="A", elapsed=2.0))
+    assert state.seats[0].bank == 295
+
+
+def test_the_opponents_60_s_cover_all_their_decisions_and_each_turn_starts_afresh() -> None:
+    from games.decoder.commands import GuessTotal
+    state = started()
+    for name in ("Arithmetic Box", "Bijective Matrix"):
+        state.seats[0].tank(name).used = True
+    submit(state, 0, TakeTurn(tank="Cipher Wheel", action="restore"))
+    total = sum(state.seats[0].tank(n).units for n in ("Arithmetic Box", "Bijective Matrix"))
+    submit(state, 1, GuessTotal(total=total, elapsed=45.0))
+    (p,) = GAME.prompts(state)
+    assert (p.seat, p.kind, p.time_limit) == (1, "sabotage_tank", 15.0)
+    from games.decoder.commands import SabotageTank
+    submit(state, 1, SabotageTank(tank="Arithmetic Box", elapsed=20.0))  # 65 s: 5 s over
+    assert state.seats[1].bank == 295
+    (nxt,) = GAME.prompts(state)
+    budget = 90 if nxt.seat == state.active else 60
+    assert nxt.time_limit == budget  # a new turn: a fresh budget
+
+
+def test_unexpected_sabotage_is_offered_never_required_silence_is_pass() -> None:
+    """Ruling: the question runs on the holder's remaining turn budget without the time bank,
+    and at its limit the answer is "pass"."""
+    from games.decoder.settings import Items
+    state = started(settings(items=(Items(), Items(unexpected_sabotage=1))))
+    submit(state, 0, TakeTurn(tank="Arithmetic Box", action="restore"))  # nothing to restore
+    (p,) = GAME.prompts(state)
+    assert (p.seat, p.kind, p.time_limit, p.bank) == (1, "sabotage_option", 60, None)
+    assert p.on_timeout == OnTimeout.DEFAULT and p.timeout_text == "you pass"
+    events = submit(state, 1, Timeout(prompt_key=p.key))
+    assert GAME.outcome(state) is None and state.seats[1].bank == 300
+    assert "{P1} passes." in texts(events)
+    assert state.seats[1].items.unexpected_sabotage == 1 and state.step == "turn"

@@ -95,11 +95,11 @@ def test_clue_response() -> None:
     assert parse(state, 1, "odd") == ChooseClue(clue="ODD")
     assert parse(state, 1, "TWO!") == ChooseClue(clue="TWO")
     assert parse(state, 1, "two, unexpected sabotage") == ChooseClue(clue="TWO", unexpected_sabotage=True)
-    with pytest.raises(ParseError, match="ANY, ODD or TWO"):
+    with pytest.raises(ParseError, match="one clue, nothing else: `ODD` or `TWO`"):
         parse(state, 1, "maybe")
     assert "unexpected sabotage" in GAME.usage(state, 1)
     from games.core.contract import IllegalMove
-    with pytest.raises(IllegalMove, match="refused ANY: choose ODD or TWO"):
+    with pytest.raises(IllegalMove, match="refused ANY: answer `ODD` or `TWO`"):
         GAME.check(state, 1, parse(state, 1, "any"))
 
 
@@ -156,7 +156,8 @@ def test_setup_grammar() -> None:
     assert parse(state, 0, "set gear train 4 min") == RaiseTime(puzzle="Gear Train", seconds=240)
     assert parse(state, 0, "arith 300s") == RaiseTime(puzzle="Arithmetic Box", seconds=300)
     assert parse(state, 0, "ready") == Ready()
-    with pytest.raises(ParseError, match="raise <puzzle> to <seconds>"):
+    assert parse(state, 0, "lower cipher wheel to 90") == RaiseTime(puzzle="Cipher Wheel", seconds=90)
+    with pytest.raises(ParseError, match="set <puzzle> to <seconds>"):
         parse(state, 0, "faster please")
     submit(state, 0, Ready())
     submit(state, 1, Ready())
@@ -173,3 +174,25 @@ def test_setup_grammar() -> None:
     assert dropped == ChooseHand(letters=tuple(tiles[:6]))
     with pytest.raises(ParseError, match="keep <six letters>"):
         parse(state, 0, "keep 1 2 3")
+
+
+# --- Issue: a clue answer names exactly one allowed clue and nothing that contradicts it -----
+@pytest.mark.parametrize("text", ["definitely not odd", "not ODD", "ODD or TWO", "odd two",
+                                  "use arith ask DECODER not ANY", "use gear guess Q",
+                                  "any"])
+def test_clue_answer_must_name_exactly_one_allowed_clue(text: str) -> None:
+    from games.core.contract import IllegalMove
+    state = started()
+    submit(state, 0, parse(state, 0, "use arith ask DECODER not ANY"))
+    before = state.model_dump_json()
+    with pytest.raises((ParseError, IllegalMove), match="`ODD` or `TWO`"):
+        GAME.check(state, 1, parse(state, 1, text))
+    assert state.model_dump_json() == before  # nothing applied
+
+
+@pytest.mark.parametrize(("text", "clue"), [("ODD", "ODD"), ("i give two", "TWO"),
+                                            ("clue: odd", "ODD")])
+def test_clue_answer_in_plain_words(text: str, clue: str) -> None:
+    state = started()
+    submit(state, 0, parse(state, 0, "use arith ask DECODER not ANY"))
+    assert parse(state, 1, text) == ChooseClue(clue=clue)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.contract import IllegalMove
+from games.core.contract import IllegalMove, Timeout
 from games.decoder import GAME, rules
 from games.decoder.commands import ChooseClue, GuessTotal, RaiseTime, Ready, SabotageTank, TakeTurn
 from games.decoder.letters import ALPHABET, COMMON, RARE, UNCOMMON
@@ -23,17 +23,43 @@ def test_units_round_down_under_10_is_1_at_most_30(seconds: int, units: int) -> 
     assert rules.recharge_units(seconds) == units
 
 
-def test_raise_times_up_to_300_before_setup_is_locked() -> None:
-    state = GAME.setup(settings(), "raise")
-    submit(state, 0, RaiseTime(puzzle="Cipher Wheel", seconds=300))
-    assert state.seats[0].tank("Cipher Wheel").units == 30
-    with pytest.raises(Exception, match="at most 300"):
+def test_puzzle_times_any_value_from_the_official_time_up_to_300_until_the_host_locks() -> None:
+    """Ruling: until the host locks setup a player may set each of their times to any value
+    from the official time up to 300 s, as often as they like (raising, then lowering again);
+    "ready" is a signal to the host and locks nothing."""
+    times = [[57, 100, 100, 100, 100, 100, 100], [100] * 7]
+    state = GAME.setup(settings(times), "raise")
+    submit(state, 0, RaiseTime(puzzle="Arithmetic Box", seconds=150))
+    assert state.seats[0].tank("Arithmetic Box").units == 15
+    submit(state, 0, RaiseTime(puzzle="Arithmetic Box", seconds=80))  # lowered again
+    assert state.seats[0].tank("Arithmetic Box").units == 8
+    with pytest.raises(IllegalMove, match="official 57 s up to 300 s"):
+        GAME.check(state, 0, RaiseTime(puzzle="Arithmetic Box", seconds=56))
+    with pytest.raises(IllegalMove, match="up to 300 s"):
         GAME.check(state, 0, RaiseTime(puzzle="Gear Train", seconds=301))
-    with pytest.raises(Exception, match="raise"):
-        GAME.check(state, 0, RaiseTime(puzzle="Gear Train", seconds=50))  # lowering
     submit(state, 0, Ready())
-    with pytest.raises(Exception, match="locked"):
+    submit(state, 0, RaiseTime(puzzle="Arithmetic Box", seconds=57))  # ready locked nothing
+    submit(state, 0, RaiseTime(puzzle="Cipher Wheel", seconds=300))
+    assert state.seats[0].tank("Arithmetic Box").units == 5
+    assert state.phase == "tuning"
+    for p in GAME.prompts(state):  # the host locks setup: every tuning prompt times out
+        submit(state, p.seat, Timeout(prompt_key=p.key))
+    assert state.phase == "selection"
+    with pytest.raises(IllegalMove):
         GAME.check(state, 0, RaiseTime(puzzle="Gear Train", seconds=200))
+    assert state.seats[0].tank("Cipher Wheel").units == 30
+
+
+def test_ready_from_both_players_locks_setup_unless_the_host_keeps_it() -> None:
+    state = GAME.setup(settings(), "both-ready")
+    submit(state, 0, Ready())
+    submit(state, 1, Ready())
+    assert state.phase == "selection"
+    state = GAME.setup(settings(lock_when_ready=False), "host-only")
+    submit(state, 0, Ready())
+    submit(state, 1, Ready())
+    assert state.phase == "tuning" and len(GAME.prompts(state)) == 2
+    submit(state, 1, RaiseTime(puzzle="Gear Train", seconds=120))
 
 
 # --- Selecting letter tiles -------------------------------------------------------------
@@ -78,7 +104,11 @@ def test_rarities_initial_deal_and_no_shared_tile() -> None:
     assert len(a.extras) == 7 and not set(a.setup_letters) & set(b.setup_letters)
     assert len(set(a.setup_letters) | set(b.setup_letters)) == 19
     submit(state, 0, ChooseHand(letters=tuple(a.extras[:6])))
-    assert state.phase == "play" and a.hand == sorted(a.extras[:6])
+    assert a.hand == sorted(a.extras[:6])
+    assert state.phase == "selection"  # seat 1 (no extra tile) goes through the same steps
+    submit(state, 1, ChooseRarities())
+    submit(state, 1, ChooseHand(letters=tuple(b.initial)))
+    assert state.phase == "play" and b.hand == b.initial
 
 
 def test_rarity_options_offer_order_and_caps() -> None:
@@ -109,7 +139,7 @@ def test_decoder_example_through_the_engine(clue: str, answer: str) -> None:
     state = started()
     set_hands(state, "GHIJKL", "ABCDEF")
     events = ask(state, 0, "Arithmetic Box", "DECODER", "ANY")
-    with pytest.raises(Exception, match="choose ODD or TWO"):
+    with pytest.raises(Exception, match="answer `ODD` or `TWO`"):
         GAME.check(state, 1, ChooseClue(clue="ANY"))
     events = submit(state, 1, ChooseClue(clue=clue))
     assert f"gives {clue} for DECODER: {answer}" in texts(events)

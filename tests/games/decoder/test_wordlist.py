@@ -65,3 +65,17 @@ def test_word_list_setting_points_to_another_file(tmp_path: Path, gz: bool) -> N
     GAME.check(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="xyzzy", exclude="ANY"))
     with pytest.raises(Exception, match="not in the word list"):
         GAME.check(state, 0, TakeTurn(tank="Arithmetic Box", action="ask", word="QUIZ", exclude="ANY"))
+
+
+def test_rules_page_says_how_old_the_default_list_is_and_how_to_use_a_newer_one() -> None:
+    """Issue: the page says how old the shipped list is against Collins 2019 (words such as
+    EMOJI, TWERKING, LOLZ are missing) and how a host points `word_list` at a newer list. The
+    words it names as missing must really be missing (a newer shipped list must update it)."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "rules" / "decoder.md").read_text()
+    section = page[page.index("**How old it is.**"):page.index("**The bots' words.**")]
+    named = ["EMOJI", "TWERKING", "LOLZ", "SELFIE", "ONESIE", "VAPE", "SUDOKU", "WIKI", "QIN"]
+    assert "Collins Scrabble Words 2019" in section
+    for word in named:
+        assert word in section
+        assert word not in load_words()
+    assert "word_list=" in section and "settings" in section
