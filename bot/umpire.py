@@ -30,6 +30,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
+from bot.ratings import result_statement
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
     LIVE_CLOCKS,
@@ -387,6 +388,8 @@ class MatchService:
                                                          header=header, footer=footer,
                                                          status=status),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        if outcome is not None:  # history and ratings, in the result's own transaction
+            write.also.append(result_statement(match, now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
@@ -711,6 +714,42 @@ class MatchService:
                         getattr(match.clocks.get(prompt.key), "status", "") != "break":
                     await self._accept(match, prompt.seat, Timeout(prompt_key=prompt.key), "host")
 
+    async def repost(self, match_id: int, audience: str, since: datetime, *,
+                     note: str = "") -> None:
+        """A channel of the match was lost and made again: post the decisions open there
+        again, and extend their clocks by the time since `since` (when it was lost), so the
+        player is not charged for the gap."""
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                return
+            now = self.now()
+            gap = max(timedelta(0), now - since)
+            posted = [p for p in match.prompts
+                      if getattr(match.clocks.get(p.key), "status", "") != "break"]
+            prompts = [p for p in posted
+                       if (f"seat{p.seat}" if p.private else "public") == audience]
+            clocks = [c for p in prompts if (c := match.clocks.get(p.key)) is not None
+                      and c.status in LIVE_CLOCKS]
+            for clock in clocks:
+                clock.shifted(gap)
+            # The room's message also says whose private decisions it waits for, as before.
+            outbox = [o for o in compose((), posted, dict(match.clocks),
+                                         status=match.game.status(match.state))
+                      if o.audience == audience]
+            if note:
+                outbox.insert(0, OutboxData(audience, note))
+            if not outbox and not clocks:
+                return
+            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
+            ids = await self.repo.commit(write, now)
+            for message_id, data in zip(ids, write.outbox, strict=True):
+                # the clocks were extended by the gap: no second restart on delivery
+                self.delivery.enqueue(match.info, StoredMessage(
+                    id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
+                    text=data.text, payload=data.payload, created_at=now))
+            self._arm(match)
+
     async def abort(self, match_id: int, reason: str = "aborted by the hosts") -> None:
         await self._end(match_id, None, reason, status="aborted")
 
@@ -754,7 +793,8 @@ class MatchService:
                                                  clocks_changed=list(match.clocks.values()),
                                                  match_fields={"status": status,
                                                                "result": match.result,
-                                                               "ended_at": now}), now)
+                                                               "ended_at": now},
+                                                 also=[result_statement(match, now)]), now)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:

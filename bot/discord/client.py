@@ -90,8 +90,12 @@ class UmpireBot(commands.Bot):
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
         from bot.discord.admin import SettingsCog
+        from bot.discord.challenge import DYNAMIC_ITEMS as CHALLENGE_ITEMS
+        from bot.discord.challenge import ChallengeCog
+        from bot.discord.community import CommunityCog
         from bot.discord.help import HelpCog
         from bot.discord.host import HostCog
+        from bot.discord.lifecycle import LifecycleCog
         from bot.discord.play import PlayCog
         from bot.discord.rules import RulesCog
 
@@ -101,6 +105,10 @@ class UmpireBot(commands.Bot):
         await self.add_cog(RulesCog(self))
         await self.add_cog(SettingsCog(self))
         await self.add_cog(HelpCog(self))
+        await self.add_cog(CommunityCog(self))
+        await self.add_cog(ChallengeCog(self))
+        await self.add_cog(LifecycleCog(self))
+        self.add_dynamic_items(*CHALLENGE_ITEMS)
         self.index_matches()
         await self.sync_commands()
 

@@ -3,9 +3,7 @@ award|status|export|list`, for members with the host role or Manage Server."""
 
 from __future__ import annotations
 
-import contextlib
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -14,19 +12,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.channels import (
-    MatchChannels,
-    create_match_channels,
-    let_back_into_log,
-    log_channel,
-    log_problem,
-    named_channel_problems,
     sees_everything,
-    shut_out_of_log,
 )
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
+from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.preflight import missing_permissions, missing_text
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
@@ -164,77 +155,8 @@ class HostCog(commands.Cog, name="Host"):
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
-        settings_d = self.bot.settings.discord
-        config = await self.bot.guild_config(ctx.guild.id)
-        defaults = config.game_settings(found.slug)
-        if defaults:  # the server's default settings for the game, overridden key by key
-            parsed = validate_settings(found, json.dumps({**defaults, **parsed}))
-        hosts = config.host_role(ctx.guild)
-        log_name = config.log_channel_name()
-        set_log = config.log_channel(ctx.guild)
-        problems = named_channel_problems(ctx.guild, room=room, tables=given_tables,
-                                          players=members, names=[r.name for r in refs],
-                                          log_name=log_name, log_id=set_log.id if set_log else None)
-        if problems:
-            raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
-        existing_log = set_log or (None if config.stored.log_channel_id is not None else
-                                   discord.utils.get(ctx.guild.text_channels,
-                                                     name=log_name.lower().replace(" ", "-")))
-        creates = room is None or existing_log is None or any(
-            m is not None and t is None for m, t in zip(members, given_tables, strict=True))
-        if existing_log is not None and (problem := log_problem(existing_log, hosts)):
-            raise Refusal(problem)
-        lacking = missing_permissions(ctx.guild, creates=creates,
-                                      named=[room, *given_tables, existing_log])
-        if lacking:
-            raise Refusal(missing_text(lacking))
-        if set_log is not None:
-            problem = log_problem(set_log, hosts)
-            log_ch = None if problem else set_log
-        elif config.stored.log_channel_id is not None:
-            log_ch, problem = None, ("The host log set for this server no longer exists: a "
-                                     "member with Manage Server sets another with "
-                                     "`/umpire settings log_channel:`.")
-        else:
-            log_ch, problem = await log_channel(ctx.guild, log_name, hosts)
-        if log_ch is None:
-            raise Refusal(problem or "The host log cannot be used.")
-        new_log = log_ch if existing_log is None else None  # made by this start
-        channels: MatchChannels | None = None
-        transport: dict[str, Any] = {}
-        try:  # all or nothing: whatever this start made is removed if a later step fails
-            channels = await create_match_channels(
-                ctx.guild, title=found.title, slug=found.slug, players=members,
-                names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
-                tables=given_tables, category_prefix=settings_d.category_prefix)
-            transport = channels.transport()
-            try:
-                elsewhere = {int(uid): before for m in self.service.matches.values()
-                             if m.status in ("active", "paused")
-                             if isinstance(m.transport.get("log_denied"), dict)
-                             for uid, before in m.transport["log_denied"].items()}
-                transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
-            except discord.HTTPException as exc:
-                raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
-                              "who is a host (give me Manage Roles there); the match did not "
-                              "start.") from exc
-            live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
-                                                  seed=seed, transport=transport)
-        except Exception as exc:
-            if channels is not None:
-                await channels.delete_created()
-            with contextlib.suppress(discord.HTTPException):
-                await let_back_into_log(log_ch, transport.get("log_denied") or {})
-            if new_log is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await new_log.delete(reason="umpire: the match did not start")
-            if isinstance(exc, discord.HTTPException):
-                raise Refusal("Discord refused a step of the start "
-                              f"({exc.status}: {exc.text or 'no reason given'}); everything "
-                              "I had made for it was removed, nothing was started. Try "
-                              "again.") from exc
-            raise
-        self.bot.index_match(live.id, live.transport)
+        live, channels = await launch(self.bot, ctx.guild, found, members, refs, parsed, seed,
+                                      room=room, given_tables=given_tables)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
                                                                       strict=True) if t)
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
@@ -340,10 +262,54 @@ class HostCog(commands.Cog, name="Host"):
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
 
 
-for _command in (HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
+    @match.command(name="unrated", description="Keep a match out of the ratings (history keeps it)")
+    @app_commands.describe(match="the match number")
+    async def unrated(self, ctx: commands.Context[Any], match: int) -> None:
+        await mark_unrated(self, ctx, match)
+
+
+    @match.command(name="delete", description="Remove an ended match's channels (the "
+                                              "transcript goes to the host log first)")
+    @app_commands.describe(match="the match number")
+    async def delete(self, ctx: commands.Context[Any], match: int) -> None:
+        from bot.discord.lifecycle import archive_match
+
+        if match not in self.service.matches:
+            try:
+                await self.service.load(match)
+            except UmpireError as exc:
+                raise Refusal(NO_SUCH_MATCH) from exc
+        live = self._find(ctx, match)
+        await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
+
+
+for _command in (HostCog.delete, HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
                  HostCog.award, HostCog.status, HostCog.export):
     _command.autocomplete("match")(match_choices)
 HostCog.start.autocomplete("bot")(bot_choices)
+
+
+async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) -> None:
+    """A running match of this server is marked (rated or not when it ends); an ended one is
+    taken out of the ratings, which are recomputed from the rest of the history."""
+    from datetime import UTC, datetime
+
+    from bot.ratings import unrate_statement
+
+    if match_id not in cog.service.matches:
+        try:
+            await cog.service.load(match_id)
+        except UmpireError as exc:
+            raise Refusal(NO_SUCH_MATCH) from exc
+    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
+    if live.status in ("active", "paused"):
+        live.transport.update(await cog.service.repo.merge_transport(live.id, {"unrated": True}))
+        text = f"Match #{live.id} will not count for the ratings (it stays in the history)."
+    else:
+        await cog.service.repo.writer.run(unrate_statement(live.id, datetime.now(UTC)))
+        text = (f"Match #{live.id} no longer counts for the ratings; the {live.game.title} "
+                "ratings of this server were recomputed without it.")
+    await ctx.send(text, ephemeral=True)
 
 
 def here(match: LiveMatch, guild_id: int | None) -> bool:

@@ -149,8 +149,15 @@ class DiscordTransport:
         if not await lock_match_channels(self.client, match, playing):
             self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
             return
+        from bot.discord.challenge import offer_rematch
+
+        await offer_rematch(self.client, match, self.service)
         if self.service is not None:
-            await self.service.repo.set_transport(match.id, {**match.transport, "closed": True})
+            match.transport.update(
+                await self.service.repo.merge_transport(match.id, {"closed": True}))
+        from bot.discord.lifecycle import schedule_archive
+
+        schedule_archive(self.client, match)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -153,8 +154,48 @@ class GuildSettingsRow(Base):
     updated_at: Mapped[datetime]
 
 
+class MatchResultRow(Base):
+    """An ended match, for history and ratings: written in the same transaction as the
+    result itself. `changes` holds each rated player's rating before and after."""
+
+    __tablename__ = "match_results"
+    __table_args__ = (Index("ix_match_results_guild_game", "guild_id", "game", "match_id"),)
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)  # 0: not played on a server
+    game: Mapped[str] = mapped_column(String(40))
+    player0: Mapped[str] = mapped_column(String(64), index=True)  # seat 0 (the advantage)
+    player1: Mapped[str] = mapped_column(String(64), index=True)
+    names: Mapped[list[Any]]  # the players' names then, seat order
+    outcome: Mapped[str] = mapped_column(String(16))  # win|draw|aborted
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seat
+    reason: Mapped[str] = mapped_column(Text, default="")
+    rated: Mapped[bool] = mapped_column(Boolean)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # id -> [mu0, s0, mu1, s1]
+    ended_at: Mapped[datetime]
+
+
+class RatingRow(Base):
+    """A player's rating in one game on one server (openskill Plackett-Luce: mu, sigma)."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime]
+
+
 __all__ = [
-    "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchRow", "OutboxRow",
-    "ServiceStateRow",
+    "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
+    "OutboxRow", "RatingRow", "ServiceStateRow",
     "SnapshotRow", "UTCDateTime",
 ]

@@ -7,6 +7,7 @@ transaction: either everything a command caused is stored, or nothing is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -74,6 +75,8 @@ class MatchWrite:
     clocks_new: list[ClockData] = field(default_factory=list)
     clocks_changed: list[ClockData] = field(default_factory=list)
     match_fields: dict[str, Any] = field(default_factory=dict)
+    #: More statements for the same transaction (e.g. the ratings a result changes).
+    also: list[Callable[[Connection], None]] = field(default_factory=list)
 
 
 @dataclass
@@ -220,6 +223,9 @@ class Repository:
                 {"key_id": w.match_id, **{f"set_{k}": v for k, v in fields.items()}})
         for keys, rows in by_fields.items():
             _update_match(keys).run(conn, rows)
+        for w, _ in items:
+            for statement in w.also:
+                statement(conn)
         out: list[list[int]] = []
         position = 0
         for w, _ in items:
@@ -389,6 +395,17 @@ class Repository:
     async def set_transport(self, match_id: int, transport: dict[str, Any]) -> None:
         await self.writer.run(lambda conn: conn.execute(
             update(MatchRow).where(MatchRow.id == match_id).values(transport=transport)))
+
+    async def merge_transport(self, match_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Set some keys of a match's transport data, read and written in one transaction
+        (two writers of different keys never undo each other); returns the merged data."""
+        def merge(conn: Connection) -> dict[str, Any]:
+            stored = conn.execute(select(MatchRow.transport).where(
+                MatchRow.id == match_id)).scalar_one_or_none() or {}
+            merged = {**stored, **changes}
+            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
+            return merged
+        return await self.writer.run(merge)
 
     # --- the record ---------------------------------------------------------------------
     async def actions(self, match_id: int) -> list[ActionRow]:

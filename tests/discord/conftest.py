@@ -131,8 +131,15 @@ def channel_of(world: World, match: LiveMatch, audience: str) -> Channel:
 
 
 def bot_posts(world: World, channel: Channel) -> list[Any]:
-    """The bot's messages in a channel (not replies, not ephemeral)."""
-    return [m for m in world.fake.messages(channel) if m.author.id == world.fake.bot_user.id]
+    """The bot's messages in a channel (not replies, not ephemeral), less the Rematch offer
+    posted when a match ends (tests/discord/test_challenge.py)."""
+    return [m for m in world.fake.messages(channel) if m.author.id == world.fake.bot_user.id
+            and not is_rematch_offer(m)]
+
+
+def is_rematch_offer(message: Any) -> bool:
+    return any(str(c.get("custom_id", "")).startswith("ump:rm:")
+               for c in message.iter_components())
 
 
 async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatch,

@@ -105,6 +105,9 @@ def _parent(fake: FakeDiscord, guild: Guild, raw: Any) -> Channel | None:
     return parent
 
 
+MAX_GUILD_CHANNELS = 500
+
+
 async def create_channel(req: ApiRequest) -> Any:
     fake = req.fake
     guild = get_guild(fake, req.snowflake("guild_id"))
@@ -117,6 +120,8 @@ async def create_channel(req: ApiRequest) -> Any:
     type_ = int(body.get("type") or 0)
     if type_ not in CREATABLE_TYPES:
         raise invalid_form({"type": f"Value must be one of {sorted(CREATABLE_TYPES)}."})
+    if len(guild.channel_ids) >= MAX_GUILD_CHANNELS:  # categories count too, like Discord
+        raise ApiError(400, 30013, f"Maximum number of guild channels reached ({MAX_GUILD_CHANNELS})")
     parent = _parent(fake, guild, body.get("parent_id"))
     if type_ == GUILD_CATEGORY and parent is not None:
         raise invalid_form({"parent_id": "Categories cannot have a parent."})

@@ -1,0 +1,295 @@
+"""Friendly matches without a host: `/challenge @member game` (Accept / Decline buttons) and
+the Rematch button posted in the room when a match ends (every human player presses it).
+
+Both are restart-proof `DynamicItem`s whose custom ids carry everything they need
+(`ump:ch:<game>:<challenger>:<opponent>:<a|d>`, `ump:rm:<match>`); who pressed Rematch is
+stored with the match. They start a match only where the server allows friendly matches
+(`/umpire settings friendly_matches:`). Who holds the advantage is a coin flip from the new
+match's seed, announced with how to check it once the seed is revealed at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.channels import sees_everything
+from bot.discord.components import ack, tell
+from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
+from bot.discord.launch import launch
+from bot.discord.render import player_ref, user_id_of
+from bot.transport import MatchInfo, PlayerRef
+from bot.umpire import UmpireError
+from games.registry import all_games, get_game
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+log = logging.getLogger(__name__)
+
+NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage Server turns "
+                 "them on with `/umpire settings friendly_matches:True`); a host can start the "
+                 "match with `/match start`.")
+ENDED = ("finished", "aborted")
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+_locks: dict[str, asyncio.Lock] = {}  # one answer at a time per challenge / ended match
+_answered: set[int] = set()  # challenge messages answered since the start (a restart: the
+# message's buttons are gone, which is checked as well)
+
+
+def _lock(key: str) -> asyncio.Lock:
+    return _locks.setdefault(key, asyncio.Lock())
+
+
+def coin_flip(seed: str) -> int:
+    """0 or 1 from the match seed: the first byte of SHA-256("<seed>:advantage"), even means
+    the first named player holds the advantage. Anyone can check it once the seed is out."""
+    return hashlib.sha256(f"{seed}:advantage".encode()).digest()[0] & 1
+
+
+def flip_text(first: str, second: str, flip: int) -> str:
+    winner = (first, second)[flip]
+    return (f"🪙 Coin flip between {first} and {second}: **{winner}** holds the advantage. "
+            "Check it when the seed is revealed at the end: the first byte of SHA-256 of "
+            f"`<seed>:advantage` is even for {first}, odd for {second}.")
+
+
+async def start_friendly(bot: UmpireBot, guild: discord.Guild, game_slug: str,
+                         players: Sequence[tuple[discord.Member | None, PlayerRef]],
+                         settings: dict[str, Any], extra: dict[str, Any]) -> tuple[Any, str]:
+    """Start a friendly match of `players` (first named first); the advantage by a coin flip
+    from the seed. Returns (the match, the announcement)."""
+    config = await bot.guild_config(guild.id)
+    if not config.friendly_matches:
+        raise Refusal(NO_FRIENDLIES)
+    for member, _ in players:
+        if member is not None and sees_everything(member):
+            raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+                          "permission, which sees every channel (the opponent's table and the "
+                          "host log): umpired matches need players without it.")
+    game = get_game(game_slug)
+    seed = secrets.token_hex(16)
+    flip = coin_flip(seed)
+    order = list(players) if flip == 0 else list(reversed(players))
+    live, channels = await launch(bot, guild, game, [m for m, _ in order], [r for _, r in order],
+                                  settings, seed, extra={"friendly": True, **extra})
+    text = (f"Match #{live.id} ({game.title}) started: room {channels.room.mention}. " +
+            flip_text(players[0][1].name, players[1][1].name, flip))
+    return live, text
+
+
+class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"ump:ch:(?P<game>[a-z0-9-]+):(?P<a>\d+):(?P<b>\d+):(?P<act>[ad])"):
+    def __init__(self, game: str, challenger: int, opponent: int, act: str) -> None:
+        accept = act == "a"
+        super().__init__(discord.ui.Button(
+            label="Accept" if accept else "Decline",
+            style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+            custom_id=f"ump:ch:{game}:{challenger}:{opponent}:{act}"))
+        self.game, self.challenger, self.opponent, self.act = game, challenger, opponent, act
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:
+        return cls(match["game"], int(match["a"]), int(match["b"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
+        try:
+            await self._answer(interaction)
+        except Refusal as exc:
+            await tell(interaction, str(exc))
+        except Exception:
+            log.exception("challenge failed")
+            await tell(interaction, "Something went wrong on the umpire's side; nothing was "
+                                    "started. Try again.")
+
+    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        guild, user, message = interaction.guild, interaction.user, interaction.message
+        if guild is None or message is None:
+            raise Refusal("Challenges work in a server.")
+        key = f"challenge:{message.id}"
+        if user.id not in (self.challenger, self.opponent):
+            raise Refusal("This challenge is not yours.")
+        if self.act == "a" and user.id != self.opponent:
+            raise Refusal("Only the challenged member can accept.")
+        async with _lock(key):
+            if message.id in _answered or not message.components:
+                raise Refusal("This challenge was already answered.")
+            a, b = guild.get_member(self.challenger), guild.get_member(self.opponent)
+            names = [m.display_name if m else "?" for m in (a, b)]
+            if self.act == "d":
+                verb = "withdrew" if user.id == self.challenger else "declined"
+                await interaction.edit_original_response(
+                    content=f"⚔️ {names[0]} challenged {names[1]} to "
+                            f"{get_game(self.game).title}: {user.display_name} {verb}.",
+                    view=None, allowed_mentions=discord.AllowedMentions.none())
+                _answered.add(message.id)
+                return
+            if a is None or b is None:
+                raise Refusal("The challenger is no longer in this server.")
+            live, text = await start_friendly(
+                bot, guild, self.game,
+                [(a, player_ref(a.id, a.display_name)), (b, player_ref(b.id, b.display_name))],
+                {}, {"challenge": message.id})
+            _answered.add(message.id)
+            await interaction.edit_original_response(
+                content=f"⚔️ {names[1]} accepted {names[0]}'s challenge. {text}", view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ump:rm:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁",
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"ump:rm:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
+        try:
+            await self._press(interaction)
+        except Refusal as exc:
+            await tell(interaction, str(exc))
+        except Exception:
+            log.exception("rematch of %s failed", self.match_id)
+            await tell(interaction, "Something went wrong on the umpire's side; nothing was "
+                                    "started. Try again.")
+
+    async def _press(self, interaction: discord.Interaction[Any]) -> None:
+        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        guild = interaction.guild
+        try:
+            old = await bot.service.load(self.match_id)
+        except UmpireError as exc:
+            raise Refusal(NO_SUCH_MATCH) from exc
+        if guild is None or old.transport.get("guild") != guild.id:
+            raise Refusal(NO_SUCH_MATCH)
+        if old.status not in ENDED:
+            raise Refusal("The match is still on.")
+        me = f"discord:{interaction.user.id}"
+        if old.seat_of(me) is None:
+            raise Refusal("Only the players of this match can ask for a rematch.")
+        async with _lock(f"rematch:{old.id}"):
+            if old.transport.get("rematch_match"):
+                raise Refusal(f"The rematch is already on: match #{old.transport['rematch_match']}.")
+            await self._agree(bot, guild, interaction, old, me)
+
+    async def _agree(self, bot: UmpireBot, guild: discord.Guild,
+                     interaction: discord.Interaction[Any], old: Any, me: str) -> None:
+        pressed = [p for p in old.transport.get("rematch") or [] if p != me] + [me]
+        humans = [p for p in old.players if p.bot is None]
+        waiting = [p for p in humans if p.id not in pressed]
+        if waiting:
+            config = await bot.guild_config(guild.id)
+            if not config.friendly_matches:
+                raise Refusal(NO_FRIENDLIES)
+            await merge_transport(bot, old, rematch=pressed)
+            who = ", ".join(p.name for p in humans if p.id in pressed)
+            await interaction.edit_original_response(
+                content=f"🔁 Rematch of match #{old.id}? {who} wants one; waiting for "
+                        f"{', '.join(p.name for p in waiting)} to press Rematch.",
+                allowed_mentions=discord.AllowedMentions.none())
+            return
+        players = []
+        for ref in old.players:
+            uid = user_id_of(ref)
+            member = guild.get_member(uid) if uid is not None else None
+            if uid is not None and member is None:
+                raise Refusal(f"{ref.name} is no longer in this server.")
+            players.append((member, ref if member is None else
+                            player_ref(member.id, member.display_name)))
+        live, text = await start_friendly(bot, guild, old.game.slug, players,
+                                          old.settings.model_dump(mode="json"),
+                                          {"rematch_of": old.id})
+        await merge_transport(bot, old, rematch=pressed, rematch_match=live.id)
+        await interaction.edit_original_response(
+            content=f"🔁 Rematch of match #{old.id}: {text}", view=None,
+            allowed_mentions=discord.AllowedMentions.none())
+
+
+async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
+    """Store changes to an ended match's transport data over what is stored (atomically: the
+    channel closing writes the same row)."""
+    match.transport.update(await bot.service.repo.merge_transport(match.id, changes))
+
+
+async def offer_rematch(client: discord.Client | None, match: MatchInfo,
+                        service: Any = None) -> None:
+    """Post the Rematch button in the room of an ended match (never raises)."""
+    room = match.transport.get("room")
+    if client is None or not room or match.transport.get("rematch_offered"):
+        return
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(match.id))
+    try:
+        channel = client.get_channel(int(room)) or await client.fetch_channel(int(room))
+        await channel.send(  # type: ignore[union-attr]
+            f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
+            view=view, allowed_mentions=discord.AllowedMentions.none())
+        match.transport["rematch_offered"] = True
+        if service is not None:
+            await service.repo.merge_transport(match.id, {"rematch_offered": True})
+    except (discord.HTTPException, AttributeError) as exc:
+        log.warning("could not offer a rematch for match %s: %s", match.id, exc)
+
+
+class ChallengeCog(commands.Cog, name="Challenge"):
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        await answer_error(ctx, error)
+
+    @commands.hybrid_command(name="challenge",
+                             description="Challenge a member to a friendly match (no host)")
+    @app_commands.describe(member="who you challenge", game="the game")
+    @app_commands.guild_only()
+    async def challenge(self, ctx: commands.Context[Any], member: discord.Member,
+                        game: GameName) -> None:  # type: ignore[valid-type]
+        if ctx.interaction is not None and not ctx.interaction.response.is_done():
+            await ctx.defer(ephemeral=True)
+        if ctx.guild is None:
+            raise Refusal("Challenges work in a server.")
+        game = str(game)
+        if game not in all_games():
+            raise Refusal(f"No game {game!r}; games: {', '.join(all_games())}.")
+        if member.id == ctx.author.id:
+            raise Refusal("Challenge someone else.")
+        if member.bot:
+            raise Refusal(f"{member.display_name} is a Discord bot account.")
+        config = await self.bot.guild_config(ctx.guild.id)
+        if not config.friendly_matches:
+            raise Refusal(NO_FRIENDLIES)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeButton(game, ctx.author.id, member.id, "a"))
+        view.add_item(ChallengeButton(game, ctx.author.id, member.id, "d"))
+        channel = ctx.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise Refusal("Use /challenge in a text channel.")
+        posted = await channel.send(
+            f"⚔️ {ctx.author.display_name} challenges {member.mention} to a friendly match of "
+            f"{get_game(game).title}. {member.display_name}: Accept or Decline? (The advantage "
+            "goes by a coin flip.)", view=view,
+            allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False))
+        if ctx.interaction is not None:  # the slash command's own (private) answer
+            await ctx.send(f"Challenge posted: {posted.jump_url}", ephemeral=True)
+
+
+DYNAMIC_ITEMS = (ChallengeButton, RematchButton)

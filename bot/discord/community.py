@@ -1,0 +1,123 @@
+"""Commands for everyone in a server: `/history [member] [game]`, `/leaderboard game` (from
+the database, so a restart loses nothing) and `/board` (the public state of the match of
+the room it is used in)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.errors import Refusal, answer_error
+from bot.discord.render import render_plain
+from bot.ratings import history, ordinal, standings
+from games.registry import all_games, get_game
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+OUTCOMES = {"win": "won", "loss": "lost", "draw": "draw", "aborted": "aborted"}
+NONE = discord.AllowedMentions.none()
+
+
+async def defer(ctx: commands.Context[Any], *, ephemeral: bool) -> None:
+    """Acknowledge a slash command at once (Discord's 3-second limit), then work."""
+    if ctx.interaction is not None and not ctx.interaction.response.is_done():
+        await ctx.defer(ephemeral=ephemeral)
+
+
+def history_text(name: str, lines: list[Any], ratings: list[Any]) -> str:
+    head = [f"**{name}**: " + (", ".join(
+        f"{get_game(s_game).title} {ordinal(s.mu, s.sigma):.1f} "
+        f"({s.wins}W {s.losses}L {s.draws}D)" for s_game, s in ratings) or "no rated match yet")]
+    body = []
+    for h in lines:
+        opponent = h.names[1 - h.seat]
+        change = f", {h.change:+.1f}" if h.change is not None else \
+            ("" if h.rated or h.outcome == "aborted" else ", unrated")
+        body.append(f"#{h.match_id} {h.game} vs {opponent}: {OUTCOMES[h.outcome]}{change}"
+                    f"{f' ({h.reason})' if h.reason else ''} · <t:{int(h.ended_at.timestamp())}:d>")
+    return "\n".join(head + (body or ["No ended match in this server yet."]))
+
+
+class CommunityCog(commands.Cog, name="Community"):
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        await answer_error(ctx, error)
+
+    @property
+    def engine(self) -> Any:
+        return self.bot.service.repo.engine
+
+    @commands.hybrid_command(name="history", description="A member's matches and ratings here")
+    @app_commands.describe(member="whose history (you if left out)", game="only this game")
+    @app_commands.guild_only()
+    async def history(self, ctx: commands.Context[Any], member: discord.Member | None = None,
+                      game: GameName | None = None) -> None:  # type: ignore[valid-type]
+        await defer(ctx, ephemeral=True)
+        if ctx.guild is None:
+            raise Refusal("History is kept per server: use this command in one.")
+        who = member or ctx.author
+        pid = f"discord:{who.id}"
+        lines = await history(self.engine, ctx.guild.id, pid, str(game) if game else None)
+        games = [str(game)] if game else sorted({h.game for h in lines} | set(all_games()))
+        ratings = []
+        for slug in games:
+            found = await standings(self.engine, ctx.guild.id, slug, [pid])
+            ratings += [(slug, s) for s in found]
+        text = history_text(who.display_name, lines, ratings)
+        await ctx.send(text[:2000], ephemeral=True, allowed_mentions=NONE)
+
+    @commands.hybrid_command(name="leaderboard", description="This server's ratings of a game")
+    @app_commands.describe(game="the game")
+    @app_commands.guild_only()
+    async def leaderboard(self, ctx: commands.Context[Any],
+                          game: GameName) -> None:  # type: ignore[valid-type]
+        await defer(ctx, ephemeral=True)
+        if ctx.guild is None:
+            raise Refusal("Ratings are kept per server: use this command in one.")
+        title = get_game(str(game)).title
+        board = await standings(self.engine, ctx.guild.id, str(game))
+        lines = [f"**{title}: leaderboard** (rating = μ − 3σ, openskill)"]
+        lines += [f"{i}. {s.name} {s.rating:.1f} ({s.wins}W {s.losses}L {s.draws}D, "
+                  f"μ {s.mu:.1f} σ {s.sigma:.1f})" for i, s in enumerate(board, 1)]
+        if not board:
+            lines.append("No rated match of this game in this server yet.")
+        await ctx.send("\n".join(lines)[:2000], ephemeral=True, allowed_mentions=NONE)
+
+    @commands.hybrid_command(name="board", description="The public state of this room's match")
+    @app_commands.guild_only()
+    async def board(self, ctx: commands.Context[Any]) -> None:
+        await defer(ctx, ephemeral=True)
+        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        live = self.bot.service.matches.get(place.match_id) if place else None
+        if live is None or ctx.guild is None or live.transport.get("guild") != ctx.guild.id \
+                or place is None or place.seat is not None:
+            raise Refusal("Use /board in the game room of a match.")
+        posted = await ctx.channel.send(embed=board_embed(live), allowed_mentions=NONE)
+        if ctx.interaction is not None:  # the slash command's own (private) answer
+            await ctx.send(f"Board posted: {posted.jump_url}", ephemeral=True)
+
+
+def board_embed(live: Any) -> discord.Embed:
+    """The match as a spectator may know it: the game's spectator description (seat None)
+    and its public status line."""
+    game = live.game
+    text = render_plain(game.describe(live.state, None), live.players)
+    embed = discord.Embed(title=f"Match #{live.id}: {game.title}, "
+                                f"{live.players[0].name} vs {live.players[1].name}",
+                          description=text[:4096], colour=discord.Colour.blurple())
+    status = game.status(live.state) if live.status in ("active", "paused") else None
+    if status:
+        embed.add_field(name="Status", value=render_plain(status, live.players)[:1024],
+                        inline=False)
+    # Not whose decision is pending nor how many actions were taken: private decisions (and
+    # resubmitted private choices) are secrets a spectator must not count.
+    state = {"active": "running", "paused": "paused by the hosts"}.get(live.status, "ended")
+    embed.set_footer(text=f"Spectator view · {state}")
+    return embed

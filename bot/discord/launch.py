@@ -1,0 +1,116 @@
+"""Starting a match on Discord, all or nothing: the bot's permissions checked first (each
+missing one named), the host log found or made, the room and tables created (or the named
+channels used), the service's match started; whatever this start made is removed if a
+later step fails. Used by `/match start`, `/challenge` and the Rematch button."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.channels import (
+    MatchChannels,
+    create_match_channels,
+    let_back_into_log,
+    log_channel,
+    log_problem,
+    named_channel_problems,
+    shut_out_of_log,
+)
+from bot.discord.errors import Refusal
+from bot.discord.options import validate_settings
+from bot.discord.preflight import missing_permissions, missing_text
+from bot.live import LiveMatch
+from bot.transport import PlayerRef
+from games.core.contract import Game
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+
+async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
+                 members: Sequence[discord.Member | None], refs: Sequence[PlayerRef],
+                 parsed: Mapping[str, Any], seed: str | None, *,
+                 room: discord.TextChannel | None = None,
+                 given_tables: Sequence[discord.TextChannel | None] = (None, None),
+                 extra: Mapping[str, Any] | None = None) -> tuple[LiveMatch, MatchChannels]:
+    """Start `found` with `refs` in seat order (seat 0 = the advantage) on `guild`; `extra`
+    goes into the match's transport data (e.g. that it is a friendly match)."""
+    members, given_tables, parsed = list(members), list(given_tables), dict(parsed)
+    settings_d = bot.settings.discord
+    config = await bot.guild_config(guild.id)
+    defaults = config.game_settings(found.slug)
+    if defaults:  # the server's default settings for the game, overridden key by key
+        parsed = validate_settings(found, json.dumps({**defaults, **parsed}))
+    hosts = config.host_role(guild)
+    log_name = config.log_channel_name()
+    set_log = config.log_channel(guild)
+    problems = named_channel_problems(guild, room=room, tables=given_tables,
+                                      players=members, names=[r.name for r in refs],
+                                      log_name=log_name, log_id=set_log.id if set_log else None)
+    if problems:
+        raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
+    existing_log = set_log or (None if config.stored.log_channel_id is not None else
+                               discord.utils.get(guild.text_channels,
+                                                 name=log_name.lower().replace(" ", "-")))
+    creates = room is None or existing_log is None or any(
+        m is not None and t is None for m, t in zip(members, given_tables, strict=True))
+    if existing_log is not None and (problem := log_problem(existing_log, hosts)):
+        raise Refusal(problem)
+    lacking = missing_permissions(guild, creates=creates,
+                                  named=[room, *given_tables, existing_log])
+    if lacking:
+        raise Refusal(missing_text(lacking))
+    if set_log is not None:
+        problem = log_problem(set_log, hosts)
+        log_ch = None if problem else set_log
+    elif config.stored.log_channel_id is not None:
+        log_ch, problem = None, ("The host log set for this server no longer exists: a "
+                                 "member with Manage Server sets another with "
+                                 "`/umpire settings log_channel:`.")
+    else:
+        log_ch, problem = await log_channel(guild, log_name, hosts)
+    if log_ch is None:
+        raise Refusal(problem or "The host log cannot be used.")
+    new_log = log_ch if existing_log is None else None  # made by this start
+    channels: MatchChannels | None = None
+    transport: dict[str, Any] = {}
+    try:  # all or nothing: whatever this start made is removed if a later step fails
+        channels = await create_match_channels(
+            guild, title=found.title, slug=found.slug, players=members,
+            names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
+            tables=given_tables, category_prefix=settings_d.category_prefix)
+        transport = {**channels.transport(), **(extra or {})}
+        try:
+            elsewhere = {int(uid): before for m in bot.service.matches.values()
+                         if m.status in ("active", "paused")
+                         if isinstance(m.transport.get("log_denied"), dict)
+                         for uid, before in m.transport["log_denied"].items()}
+            transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
+        except discord.HTTPException as exc:
+            raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
+                          "who is a host (give me Manage Roles there); the match did not "
+                          "start.") from exc
+        live = await bot.service.start_match(found.slug, refs, advantage=0, settings=parsed,
+                                             seed=seed, transport=transport)
+    except Exception as exc:
+        if channels is not None:
+            await channels.delete_created()
+        with contextlib.suppress(discord.HTTPException):
+            await let_back_into_log(log_ch, transport.get("log_denied") or {})
+        if new_log is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await new_log.delete(reason="umpire: the match did not start")
+        if isinstance(exc, discord.HTTPException):
+            raise Refusal("Discord refused a step of the start "
+                          f"({exc.status}: {exc.text or 'no reason given'}); everything "
+                          "I had made for it was removed, nothing was started. Try "
+                          "again.") from exc
+        raise
+    bot.index_match(live.id, live.transport)
+    assert channels is not None
+    return live, channels

@@ -1,0 +1,214 @@
+"""What happens to a match's channels after it ends, and to a table deleted while it runs.
+
+- **Archive** (the server's archive delay after the end, `/umpire settings
+  archive_delay_minutes:`): the transcript goes to the host log first (a file), then the
+  channels the bot created for the match are deleted except the game room, which stays
+  read-only (with its Rematch button) outside any category. A server thus keeps one channel
+  per ended match instead of four.
+- **Delete** (`/match delete ID`, a host): the same, the game room included.
+- **A deleted table or room of a running match** is created again with the same
+  permissions, the player's open decisions are posted there again, and their clocks are
+  extended by the time the channel was missing: nobody is charged for the gap.
+
+Everything is recorded in the match's transport data (`archived`, `deleted`, the new channel
+ids), so a restart neither repeats an archive nor forgets one that is due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.channels import HIDDEN, SEE_AND_WRITE, _bot_overwrite
+from bot.discord.errors import Refusal
+from bot.transport import MatchInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+log = logging.getLogger(__name__)
+
+ENDED = ("finished", "aborted")
+_locks: dict[int, asyncio.Lock] = {}
+_tasks: set[asyncio.Task[Any]] = set()
+
+
+def _lock(match_id: int) -> asyncio.Lock:
+    return _locks.setdefault(match_id, asyncio.Lock())
+
+
+async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = False) -> str:
+    """Transcript to the host log, then delete the match's created channels (the room too
+    when `delete_room`). Returns what was done, for the host who asked."""
+    from bot.discord.host import transcript_text
+
+    service = bot.service
+    live = await service.load(match_id)
+    if live.status not in ENDED:
+        raise Refusal(f"Match #{match_id} is still on: end it first (`/match abort` or "
+                      "`/match award`).")
+    async with _lock(match_id):
+        data = dict(live.transport)
+        if data.get("deleted") or (data.get("archived") and not delete_room):
+            return f"Match #{match_id}'s channels were already removed."
+        guild = bot.get_guild(int(data.get("guild") or 0))
+        if guild is None:
+            raise Refusal("I do not see the match's server right now; try again later.")
+        if not data.get("transcript_posted"):
+            record = await service.export(match_id)
+            text = transcript_text(record, live.players)
+            host_log = guild.get_channel(int(data.get("log") or 0))
+            if not isinstance(host_log, discord.TextChannel):
+                raise Refusal("The host log of this match is gone, so its transcript cannot be "
+                              "kept there: nothing was deleted (`/match export` gives it to "
+                              "you).")
+            await host_log.send(
+                f"🗄 Match #{match_id} ({live.game.title}, {' vs '.join(live.names)}): the "
+                "transcript, posted before its channels are removed.",
+                file=discord.File(io.BytesIO(text.encode()), filename=f"match-{match_id}.txt"),
+                allowed_mentions=discord.AllowedMentions.none())
+            data = await service.repo.merge_transport(match_id, {"transcript_posted": True})
+        created = set(data.get("created") or [])
+        keep = set() if delete_room else {data.get("room")}
+        order = [data.get("table0"), data.get("table1"), data.get("room"), data.get("category")]
+        for cid in order:
+            if not cid or cid not in created or cid in keep:
+                continue
+            channel = guild.get_channel(int(cid))
+            if channel is None:
+                continue
+            with contextlib.suppress(discord.NotFound):
+                await channel.delete(reason=f"umpire: match #{match_id} "
+                                            f"{'deleted by a host' if delete_room else 'archived'}")
+            bot.places.pop(int(cid), None)
+        flag = {"deleted": True, "archived": True} if delete_room else {"archived": True}
+        live.transport.update(await service.repo.merge_transport(match_id, flag))
+    if delete_room:
+        return f"Match #{match_id}: transcript posted in the host log, channels deleted."
+    return f"Match #{match_id}: transcript posted in the host log, tables removed."
+
+
+def schedule_archive(bot: discord.Client | None, match: MatchInfo,
+                     ended_at: datetime | None = None) -> None:
+    """Archive an ended match after its server's delay (in the background)."""
+    from bot.discord.client import UmpireBot
+
+    if not isinstance(bot, UmpireBot) or not match.transport.get("created") or \
+            match.transport.get("archived"):
+        return
+
+    async def later() -> None:
+        guild_id = int(match.transport.get("guild") or 0)
+        config = await bot.guild_config(guild_id)
+        due = (ended_at or datetime.now(UTC)) + timedelta(minutes=config.archive_delay_minutes)
+        await asyncio.sleep(max(0.0, (due - datetime.now(UTC)).total_seconds()))
+        try:
+            await archive_match(bot, match.id)
+        except Refusal as exc:
+            log.warning("match %s not archived: %s", match.id, exc)
+        except Exception:
+            log.exception("archiving match %s failed", match.id)
+
+    task = asyncio.create_task(later(), name=f"archive-{match.id}")
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def archive_due(bot: UmpireBot) -> None:
+    """On connect: schedule every ended match whose channels are not archived yet."""
+    for row in await bot.service.repo.ended_with_open_places("archived"):
+        if row.transport.get("created") and row.transport.get("closed"):
+            schedule_archive(bot, MatchInfo(id=row.id, game=row.game, players=(),
+                                            transport=dict(row.transport)), row.ended_at)
+
+
+async def wait_archived() -> None:
+    """Wait for the archives scheduled so far (tests, shutdown)."""
+    while _tasks:
+        await asyncio.gather(*list(_tasks), return_exceptions=True)
+
+
+def cancel_all() -> None:
+    for task in list(_tasks):
+        task.cancel()
+
+
+# --- a table deleted while the match runs --------------------------------------------------
+async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
+    """If `channel` was the room or a table of a running match: create it again, post the
+    open decisions there again and extend their clocks by the gap. True if it did."""
+    place = bot.places.get(channel.id)
+    if place is None:
+        return False
+    live = bot.service.matches.get(place.match_id)
+    if live is None or live.status not in ("active", "paused"):
+        return False
+    gone_at = bot.service.now()
+    guild = channel.guild
+    key = "room" if place.seat is None else f"table{place.seat}"
+    async with _lock(live.id):
+        if live.transport.get(key) != channel.id:
+            return False
+        category = guild.get_channel(int(live.transport.get("category") or 0))
+        overwrites = dict(getattr(channel, "overwrites", {}) or {})
+        if not overwrites:
+            overwrites = {guild.me: _bot_overwrite(guild)}
+            if place.seat is not None:
+                overwrites[guild.default_role] = HIDDEN
+                uid = int(live.players[place.seat].id.split(":", 1)[1])
+                member = guild.get_member(uid)
+                if member is not None:
+                    overwrites[member] = SEE_AND_WRITE
+        try:
+            new = await guild.create_text_channel(
+                channel.name, overwrites=overwrites,
+                category=category if isinstance(category, discord.CategoryChannel) else None,
+                topic=getattr(channel, "topic", None),
+                reason=f"umpire: a channel of match #{live.id} was deleted")
+        except discord.HTTPException as exc:
+            log.warning("could not recreate channel %s of match %s: %s", channel.id, live.id, exc)
+            return False
+        bot.places.pop(channel.id, None)
+        created = [c for c in live.transport.get("created") or [] if c != channel.id]
+        changes = {key: new.id, "created": [*created, new.id]}
+        live.transport.update(await bot.service.repo.merge_transport(live.id, changes))
+        bot.index_match(live.id, live.transport)
+    await bot.service.repost(live.id, "public" if place.seat is None else f"seat{place.seat}",
+                             gone_at, note="♻️ This channel was deleted and made again; "
+                                           "here is what is open.")
+    with contextlib.suppress(discord.HTTPException):
+        log_ch = guild.get_channel(int(live.transport.get("log") or 0))
+        if isinstance(log_ch, discord.TextChannel):
+            await log_ch.send(f"♻️ Match #{live.id}: {channel.name} was deleted; I made it again "
+                              f"({new.mention}) and posted its open decisions there.",
+                              allowed_mentions=discord.AllowedMentions.none())
+    return True
+
+
+class LifecycleCog(commands.Cog, name="Lifecycle"):
+    """Listeners: a deleted room or table is made again; ended matches due for archiving
+    are archived once connected."""
+
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        try:
+            await recreate(self.bot, channel)
+        except Exception:
+            log.exception("could not recreate channel %s", channel.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await archive_due(self.bot)
+
+    async def cog_unload(self) -> None:
+        cancel_all()

@@ -1,0 +1,118 @@
+"""Challenges and rematches on the fake Discord: `/challenge` with Accept / Decline starts a
+friendly match without a host where the server allows it (advantage by a coin flip from the
+seed, announced); the Rematch button posted when a match ends starts the next one once
+every player pressed it, also across a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord.challenge import NO_FRIENDLIES, coin_flip
+from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.fake_discord.models import Message
+
+
+def _ids(message: Message) -> list[str]:
+    return [str(c.get("custom_id")) for c in message.iter_components()]
+
+
+async def _challenge(world: World) -> Message:
+    inter = await world.fake.slash_command(world.alice, world.general, "challenge",
+                                           member=world.bob, game="rps-poker")
+    assert inter.answer is not None and inter.answer.ephemeral
+    message = bot_posts(world, world.general)[-1]
+    assert "alice challenges <@" in message.content and [u.id for u in message.mentions] == [world.bob.id]
+    return message
+
+
+async def test_challenge_accepted_starts_a_friendly_match_with_a_coin_flip(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        message = await _challenge(world)
+        accept = next(i for i in _ids(message) if i.endswith(":a"))
+        stranger = await fake.click_button(world.eve, message, accept)
+        assert "not yours" in stranger.followups[0].content and stranger.followups[0].ephemeral
+        own = await fake.click_button(world.alice, message, accept)
+        assert "Only the challenged member" in own.followups[0].content
+        assert not up.service.matches
+        await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: up.service.matches, 10)
+        [match] = up.service.matches.values()
+        assert match.transport["friendly"] is True
+        first = "alice" if coin_flip(match.seed) == 0 else "bob"
+        assert match.players[0].name == first  # seat 0 holds the advantage
+        await fake.wait_for(lambda: "Coin flip" in fake.messages(world.general)[-1].content)
+        edited = fake.messages(world.general)[-1]
+        assert f"**{first}** holds the advantage" in edited.content
+        assert "even for alice, odd for bob" in edited.content and not _ids(edited)
+        await up.idle(fake)
+        assert bot_posts(world, channel_of(world, match, "public"))
+
+
+async def test_challenge_declined_starts_nothing(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        message = await _challenge(world)
+        decline = next(i for i in _ids(message) if i.endswith(":d"))
+        await fake.click_button(world.bob, message, decline)
+        await fake.wait_for(lambda: "declined" in fake.messages(world.general)[-1].content)
+        assert not _ids(fake.messages(world.general)[-1]) and not up.service.matches
+
+
+async def test_no_challenge_where_friendly_matches_are_off(world: World) -> None:
+    async with umpire(world) as up:
+        inter = await world.fake.slash_command(world.alice, world.general, "challenge",
+                                               member=world.bob, game="rps-poker")
+        assert inter.answer.content == NO_FRIENDLIES and not up.service.matches
+
+
+async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        await fake.slash_command(world.host, world.general, "match award", player=world.bob,
+                                 match=match.id)
+        offer: Any = None
+
+        def offered() -> bool:
+            nonlocal offer
+            offer = next((m for m in fake.messages(room) if f"ump:rm:{match.id}" in _ids(m)),
+                         None)
+            return offer is not None
+        await fake.wait_for(offered, 10)
+        eve = await fake.click_button(world.eve, offer, f"ump:rm:{match.id}")
+        assert "Only the players" in eve.followups[0].content
+        await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
+        await fake.wait_for(lambda: "waiting for bob" in fake.messages(room)[-1].content
+                            if fake.messages(room) else False)
+        assert set(up.service.matches) == {match.id}
+
+    async with umpire(world, friendly_matches=True) as up:  # a restart between the presses
+        again = await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
+        assert not again.followups or "waiting for bob" in fake.messages(room)[-1].content
+        pressed = await fake.click_button(world.bob, offer, f"ump:rm:{match.id}")
+        assert not pressed.followups, pressed.followups[0].content
+        await fake.wait_for(lambda: len(up.service.matches) == 2, 10)
+        new = max(up.service.matches.values(), key=lambda m: m.id)
+        assert {p.name for p in new.players} == {"alice", "bob"}
+        assert new.transport["rematch_of"] == match.id
+        await fake.wait_for(lambda: "Rematch of match" in fake.messages(room)[-1].content)
+        stored = await up.service.repo.load_match(match.id)
+        assert stored is not None and stored.row.transport["rematch_match"] == new.id
+        assert stored.row.transport.get("closed") is True
+        await up.idle(fake)
+
+
+async def test_a_challenge_accepted_after_a_restart(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True):
+        message = await _challenge(world)
+    async with umpire(world, friendly_matches=True) as up:
+        accept = next(i for i in _ids(message) if i.endswith(":a"))
+        await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: up.service.matches, 10)
+        [match] = up.service.matches.values()
+        assert {p.name for p in match.players} == {"alice", "bob"}
+        await fake.wait_for(lambda: "accepted" in fake.messages(world.general)[-1].content)
+        await up.idle(fake)

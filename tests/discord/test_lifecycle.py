@@ -1,0 +1,113 @@
+"""Channel lifecycle on the fake Discord: ended matches archived after the server's delay
+(transcript to the host log first, tables and category removed, the room kept), `/match
+delete`, Discord's 500-channel limit never reached over 200 matches, and a table deleted
+mid-match made again with its open decision posted again and no time charged."""
+
+from __future__ import annotations
+
+from bot.discord.lifecycle import wait_archived
+from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+
+
+def _log_files(world: World) -> list[str]:
+    log = world.fake.get_channel(world.guild, "umpire-log")
+    return [a.filename for m in world.fake.messages(log) for a in m.attachments]
+
+
+async def test_200_matches_in_one_server_never_reach_the_channel_limit(world: World) -> None:
+    fake = world.fake
+    most = 0
+    async with umpire(world, archive_delay_minutes=0) as up:
+        for _ in range(200):
+            match = await start_rps(world, up)
+            most = max(most, len(world.guild.channel_ids))
+            await up.service.award(match.id, 0, "fast award")
+        await up.idle(fake)
+        await fake.wait_for(lambda: all(m.transport.get("archived")
+                                        for m in up.service.matches.values()), 60)
+        await wait_archived()
+        count = len(world.guild.channel_ids)
+    assert most < MAX_GUILD_CHANNELS and count < MAX_GUILD_CHANNELS
+    assert not [e for e in fake.request_log if e.status == 400]
+    matches = list(up.service.matches.values())
+    assert len(matches) == 200
+    assert sorted(_log_files(world)) == sorted(f"match-{m.id}.txt" for m in matches)
+    for m in matches:  # the room stays (read-only, with its Rematch button), the rest is gone
+        assert m.transport["room"] in world.guild.channel_ids
+        assert m.transport["table0"] not in world.guild.channel_ids
+        assert m.transport["category"] not in world.guild.channel_ids
+    # Without archiving, four channels a match would have passed 500 after 125 matches.
+    assert count <= 200 + 5
+
+
+async def test_match_delete_posts_the_transcript_then_removes_every_channel(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, archive_delay_minutes=600) as up:
+        match = await start_rps(world, up)
+        early = await fake.slash_command(world.host, world.general, "match delete", match=match.id)
+        assert "still on" in early.answer.content
+        await up.service.award(match.id, 1, "bob wins")
+        await up.idle(fake)
+        assert match.transport["room"] in world.guild.channel_ids  # the delay is 10 hours
+        done = await fake.slash_command(world.host, world.general, "match delete", match=match.id)
+        assert "channels deleted" in done.answer.content and done.answer.ephemeral
+        for key in ("room", "table0", "table1", "category"):
+            assert match.transport[key] not in world.guild.channel_ids, key
+        assert _log_files(world) == [f"match-{match.id}.txt"]
+        log = fake.get_channel(world.guild, "umpire-log")
+        [posted] = [m for m in fake.messages(log) if m.attachments]
+        assert "bob wins" in posted.attachments[0].data.decode()
+        again = await fake.slash_command(world.host, world.general, "match delete", match=match.id)
+        assert "already removed" in again.answer.content
+
+
+async def test_a_deleted_table_is_made_again_with_the_open_decision_and_no_time_charged(
+        world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        table = channel_of(world, match, "seat0")
+        [prompt] = [p for p in match.prompts if p.seat == 0]
+        limit = match.clocks[prompt.key].limit_at
+        fake.delete_channel(table)
+        await fake.wait_for(lambda: match.transport["table0"] != table.id, 10)
+        await up.idle(fake)
+        new = channel_of(world, match, "seat0")
+        assert new.name == table.name and new.parent_id == table.parent_id
+        assert fake.can_view(world.alice, new) and not fake.can_view(world.bob, new)
+        assert not fake.can_view(world.eve, new)
+        posts = bot_posts(world, new)
+        assert "made again" in posts[0].content
+        ids = [str(c.get("custom_id")) for m in posts for c in m.iter_components()]
+        assert f"ump:b:{match.id}:0:{prompt.key}" in ids  # the decision's buttons again
+        assert match.clocks[prompt.key].limit_at > limit  # the gap is not charged
+        log = fake.get_channel(world.guild, "umpire-log")
+        assert any("was deleted; I made it again" in m.content for m in fake.messages(log))
+        # The decision can be made in the new table.
+        typed = await fake.send_user_message(world.alice, new, prompt.choices[0])
+        await fake.wait_for(lambda: not any(p.key == prompt.key for p in match.prompts), 10)
+        assert typed.id
+
+
+async def test_a_deleted_room_is_made_again_with_the_open_public_decision(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        fake.delete_channel(room)
+        await fake.wait_for(lambda: match.transport["room"] != room.id, 10)
+        await up.idle(fake)
+        new = channel_of(world, match, "public")
+        assert new.name == room.name and fake.can_view(world.eve, new)
+        posts = bot_posts(world, new)
+        assert "made again" in posts[0].content
+        # Only private decisions are open: the room says who it waits for, as it did.
+        assert all(p.private for p in match.prompts)
+        assert any("Waiting for" in m.content and str(world.alice.id) in m.content
+                   and str(world.bob.id) in m.content for m in posts[1:])
+        # Chat and moves in the new room reach the match.
+        before = len(bot_posts(world, channel_of(world, match, "seat0")))
+        await fake.send_user_message(world.alice, new, match.prompts[0].choices[0])
+        await fake.wait_for(lambda: len(bot_posts(world, channel_of(world, match, "seat0")))
+                            > before, 10)
