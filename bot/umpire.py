@@ -44,6 +44,10 @@ from games.registry import get_game
 log = logging.getLogger(__name__)
 
 
+#: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
+MAX_EXTEND = 86_400
+
+
 class UmpireError(Exception):
     """A request the service refuses; the message is for the person who made it."""
 
@@ -612,8 +616,10 @@ class MatchService:
 
     async def extend(self, match_id: int, seconds: float, seat: int | None = None) -> None:
         """Give the pending decisions (of `seat`, or everyone) `seconds` more."""
-        if seconds <= 0:
-            raise UmpireError("Extend by a positive number of seconds.")
+        if not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_EXTEND:
+            raise UmpireError(f"Extend by a positive number of seconds, at most {MAX_EXTEND:,} "
+                              "(a day) at a time.")
+        seconds = float(seconds)
         match = self._get(match_id)
         async with match.lock:
             if match.status not in ("active", "paused"):
@@ -744,6 +750,8 @@ class MatchService:
         in memory across a restart)."""
         match = self.matches.get(match_id)
         if match is None:
+            if not 0 < match_id < 2**63:  # beyond any stored id (and the database's integers)
+                raise UmpireError(f"There is no match #{match_id}.")
             stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
