@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -86,7 +87,8 @@ class MatchService:
         self.heartbeat_seconds = heartbeat_seconds
         self.matches: dict[int, LiveMatch] = {}
         self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
-                                 on_stalled=self._stalled, alive=self._alive)
+                                 on_stalled=self._stalled, alive=self._alive,
+                                 on_idle=self._idle)
         #: A decision's clock starts when the message asking for it is delivered: outbox id ->
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
@@ -100,6 +102,11 @@ class MatchService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
+        #: Ended matches whose messages are all out, oldest first: the last `keep_ended` stay
+        #: in `matches` (status, view, export without a database read), older ones are
+        #: forgotten so that a service running for months keeps no memory per finished match.
+        self._ended: OrderedDict[int, None] = OrderedDict()
+        self.keep_ended = 64
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -333,6 +340,7 @@ class MatchService:
         for c in closed:
             match.clocks.pop(c.key, None)
             self.scheduler.set((match.id, c.key), None)
+            self._bot_tries.pop((match.id, c.key), None)
         match.clocks.update(clocks)
         self._arm(match)
         self._schedule_bots(match)
@@ -377,6 +385,28 @@ class MatchService:
         if keys:
             self._unseen[message_id] = (match_id, keys)
             self._held.update((match_id, k) for k in keys)
+
+    def _idle(self, match_id: int) -> None:
+        """Every message of the match is out: an ended match is retired."""
+        match = self.matches.get(match_id)
+        if match is not None and match.status in ("finished", "aborted"):
+            self._retire(match_id)
+
+    def _retire(self, match_id: int) -> None:
+        """Forget the bookkeeping of an ended match; keep only the last `keep_ended` ended
+        matches in memory (`load` reads an older one back from the store)."""
+        for key in [k for k in self._bot_tries if k[0] == match_id]:
+            del self._bot_tries[key]
+        self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
+        self._ended[match_id] = None
+        self._ended.move_to_end(match_id)
+        while len(self._ended) > self.keep_ended:
+            old, _ = self._ended.popitem(last=False)
+            match = self.matches.get(old)
+            if match is None or match.status not in ("finished", "aborted") or \
+                    self.delivery.busy(old) or match.lock.locked():
+                continue
+            del self.matches[old]
 
     def _alive(self, match_id: int) -> bool:
         match = self.matches.get(match_id)
@@ -742,7 +772,8 @@ class MatchService:
         async def done() -> None:
             async with self._finished:
                 await self._finished.wait_for(lambda: all(
-                    self.matches[m].status in ("finished", "aborted") for m in match_ids))
+                    m not in self.matches or self.matches[m].status in ("finished", "aborted")
+                    for m in match_ids))
         await asyncio.wait_for(done(), timeout)
 
     async def load(self, match_id: int) -> LiveMatch:
@@ -756,6 +787,8 @@ class MatchService:
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
             match = self.matches.setdefault(match_id, LiveMatch.from_store(stored))
+            if match.status in ("finished", "aborted"):
+                self._retire(match_id)  # kept among the last ended matches, then forgotten
         return match
 
     async def export(self, match_id: int) -> dict[str, Any]:
