@@ -333,7 +333,7 @@ class MatchService:
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
-            if seq % self.snapshot_every == 0 or outcome is not None:
+            if match.game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
                 write.snapshot = match.state.model_dump_json()
         await self._commit(match, write, now)
         match.seq = seq
