@@ -2,7 +2,9 @@
 
 Measures the whole tournament path (workers, chunks, results, disqualification checks):
 - minimal-valid vs simple in Python with --jobs 1 and with all cores;
-- the seed's MinimalValid vs Simple in JavaScript (Node.js), with all cores.
+- the seed's MinimalValid vs Simple in JavaScript (Node.js), with all cores;
+- the same two bots as Python files (each runs in its own process, as every bot file does),
+  with all cores.
 The last line printed is one JSON object with every figure.
 """
 
@@ -13,12 +15,25 @@ import json
 import os
 import platform
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
 from bot.arena.loader import resolve_all
 from bot.arena.tournament import default_jobs, run
 
+PY_FILES = {
+    "minimal_valid.py": "class MinimalValid:\n    name = 'MinimalValid'\n"
+                        "    def draft_pick(self, cards): return 0\n"
+                        "    def draft_receive(self, card): pass\n"
+                        "    def main_play(self, cards, base): return 0\n"
+                        "    def main_postprocess(self, card): pass\n",
+    "simple.py": "class Simple:\n    name = 'Simple'\n"
+                 "    def draft_pick(self, cards): return 1 if cards[0][1] < cards[1][1] else 0\n"
+                 "    def draft_receive(self, card): pass\n"
+                 "    def main_play(self, cards, base): return 0\n"
+                 "    def main_postprocess(self, card): pass\n",
+}
 EXAMPLES = Path(__file__).resolve().parent.parent / "bot" / "arena" / "examples"
 
 
@@ -57,6 +72,15 @@ def main() -> None:
     else:
         out["javascript_all_cores"] = None
         print("javascript: skipped (Node.js not found)")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for name, text in PY_FILES.items():
+            path = Path(tmp) / name
+            path.write_text(text)
+            files.append(str(path))
+        out["python_files_all_cores"] = measure(files, args.js_matches, cores)
+    print(f"python files MinimalValid vs Simple (own processes), {cores} jobs: "
+          f"{out['python_files_all_cores']['matches_per_s']:>9,} matches/s")
     out["target_matches_per_s"] = 100_000
     out["target_met"] = out["python_all_cores"]["matches_per_s"] >= 100_000
     print(json.dumps(out))

@@ -7,11 +7,15 @@ DISCORD_TOKEN, the usual name. config.example.toml documents every setting.
 
 from __future__ import annotations
 
+import difflib
 import os
+import tomllib
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, Field, SecretStr
+from annotated_types import Ge, Gt, Le
+from pydantic import BaseModel, Field, SecretStr, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -30,19 +34,48 @@ class DatabaseSettings(BaseModel):
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
     echo: bool = Field(False, description="Log every SQL statement (debugging).")
+    outbox_retention_days: float = Field(
+        30.0, ge=0, description="Delete outbox messages delivered more than this many days "
+        "ago (hourly, and on `umpire vacuum`); 0 keeps them forever. A match's export lists "
+        "only the messages still kept; its actions are kept forever.")
+
+    @property
+    def outbox_retention(self) -> timedelta | None:
+        return timedelta(days=self.outbox_retention_days) if self.outbox_retention_days else None
 
 
 class DiscordSettings(BaseModel):
     token: SecretStr | None = Field(None, description="Bot token (or set DISCORD_TOKEN).")
     command_prefix: str = Field("!", description="Prefix for text commands (slash also works).")
-    host_role: str = Field("Umpire Host", description="Members with this role (or Manage "
-                           "Server) may run matches.")
-    log_channel: str = Field("umpire-log", description="Host log channel name: every secret "
-                             "is posted there as it happens.")
+    host_role: str = Field("Umpire Host", description="Default host role *name* for servers "
+                           "that set no host role with /umpire settings (there it is matched "
+                           "by id). Members with it (or Manage Server) may run matches.")
+    log_channel: str = Field("umpire-log", description="Default host log channel name for "
+                             "servers that set no log channel with /umpire settings: every "
+                             "secret is posted there as it happens.")
     category_prefix: str = Field("match", description="Name prefix of created match categories.")
     delete_private_in_public: bool = Field(True, description="Delete a private move typed in "
                                            "the public room (needs Manage Messages).")
-    sync_commands: bool = Field(True, description="Sync slash commands on start.")
+    sync_commands: bool = Field(True, description="Sync slash commands globally once per "
+                                "bot version (the synced version is kept in the database).")
+    dev_guilds: list[int] = Field(default_factory=list, description="Server ids that get the "
+                                  "slash commands synced to them on every start (development: "
+                                  "per-server commands update at once).")
+    friendly_matches: bool = Field(False, description="Default for servers that set nothing: "
+                                   "whether players may start friendly matches without a host.")
+    channel_mode: Literal["threads", "channels"] = Field(
+        "channels", description="Default for servers that set nothing: tables as private "
+        "threads in the game room, or as channels.")
+    archive_delay_minutes: int = Field(60, ge=0, le=10080, description="Default for servers "
+                                       "that set nothing: minutes after a match ends before "
+                                       "its channels are archived.")
+    game_settings: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Default per-game match settings (timers...) for "
+        "servers that set nothing, by game slug: {rps-poker = {decision_seconds = 60}}.")
+    refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
+                                            "the game room is refused, further refusals to the "
+                                            "same player are not sent for this long (flood "
+                                            "guard).")
 
 
 class ClockSettings(BaseModel):
@@ -88,16 +121,115 @@ class Settings(BaseSettings):
             self.discord.token = SecretStr(token)
 
 
+class ConfigError(ValueError):
+    """A mistake in the settings, as one sentence naming the file (or variable) and key."""
+
+
 def load_settings(config_file: str | None = None, **overrides: Any) -> Settings:
-    """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment."""
-    if config_file is None:
-        return Settings(**overrides)
+    """Settings from `config_file` (default config.toml, or $UMPIRE_CONFIG) and the environment.
+
+    Raises ConfigError for a named file that does not exist, a file that is not TOML, an
+    unknown section or key (with the nearest valid name), or a value of the wrong kind."""
+    named = config_file or os.environ.get("UMPIRE_CONFIG")
+    path = Path(named or DEFAULT_CONFIG_FILE)
+    origin = "--config" if config_file else "UMPIRE_CONFIG"
+    if named and not path.is_file():
+        what = "is a folder" if path.is_dir() else "does not exist"
+        raise ConfigError(f"{path}: the config file given by {origin} {what}.")
+    if path.is_file():
+        try:
+            with path.open("rb") as f:
+                check_names(tomllib.load(f), str(path))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc}).") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
+    _check_environment()
     previous = os.environ.get("UMPIRE_CONFIG")
-    os.environ["UMPIRE_CONFIG"] = config_file  # read by settings_customise_sources
+    os.environ["UMPIRE_CONFIG"] = str(path)  # read by settings_customise_sources
     try:
         return Settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, str(path))) from None
     finally:
         if previous is None:
             os.environ.pop("UMPIRE_CONFIG", None)
         else:
             os.environ["UMPIRE_CONFIG"] = previous
+
+
+def _nearest(name: str, valid: list[str]) -> str:
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"{hint}valid: {', '.join(valid)}"
+
+
+def check_names(data: dict[str, Any], source: str) -> None:
+    """Refuse unknown sections and keys (a typo would otherwise be silently ignored)."""
+    sections = list(Settings.model_fields)
+    for section, body in data.items():
+        if section not in sections:
+            raise ConfigError(f"{source}: unknown section [{section}] ({_nearest(section, sections)}).")
+        model = Settings.model_fields[section].annotation
+        keys = list(model.model_fields)  # type: ignore[union-attr]
+        if not isinstance(body, dict):
+            raise ConfigError(f"{source}: {section} must be a section [{section}] with keys "
+                              f"({', '.join(keys)}), not a single value.")
+        for key in body:
+            if key not in keys:
+                raise ConfigError(f"{source}: unknown key {key!r} in [{section}] "
+                                  f"({_nearest(key, keys)}).")
+
+
+def _check_environment() -> None:
+    """Refuse UMPIRE_SECTION__KEY variables that name no setting."""
+    for name in os.environ:
+        upper = name.upper()
+        if upper.startswith("UMPIRE_") and "__" in upper:
+            section, _, key = upper[len("UMPIRE_"):].lower().partition("__")
+            try:
+                check_names({section: {key: None}}, f"{name} (environment)")
+            except ConfigError as exc:
+                raise ConfigError(str(exc).replace(" in [", " of section [", 1)) from None
+
+
+def allowed(section: str, key: str) -> str:
+    """What a setting accepts, in words: "a whole number, at least 1"."""
+    field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]
+    kinds = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+    annotation = field.annotation
+    origin = get_origin(annotation)
+    if origin is Literal:
+        kind = "one of " + ", ".join(repr(v) for v in get_args(annotation))
+    elif origin is list:
+        (item,) = get_args(annotation) or (str,)
+        kind = f"a list of {kinds.get(item, 'text').removeprefix('a ')}s"
+    elif origin is dict:
+        kind = "a table of settings"
+    else:
+        kind = kinds.get(annotation, "text")  # type: ignore[arg-type]
+    for rule in field.metadata:
+        if isinstance(rule, Ge):
+            kind += f", at least {rule.ge}"
+        elif isinstance(rule, Gt):
+            kind += f", more than {rule.gt}"
+        elif isinstance(rule, Le):
+            kind += f", at most {rule.le}"
+    return kind
+
+
+def _describe(exc: ValidationError, source: str) -> str:
+    """The first validation error as one sentence naming where the value came from."""
+    error = exc.errors()[0]
+    loc = [str(x) for x in error["loc"]]
+    if len(loc) >= 2 and loc[0] in Settings.model_fields:
+        section, key = loc[0], loc[1]
+        env = f"UMPIRE_{section}__{key}".upper()
+        where = f"{env} (environment)" if any(k.upper() == env for k in os.environ) else \
+            f"{source}: [{section}] {key}"
+        try:
+            expected = allowed(section, key)
+        except KeyError:
+            expected = error["msg"]
+        return f"{where} = {error.get('input')!r} is not allowed: it must be {expected}."
+    return f"{source}: {'.'.join(loc) or 'settings'}: {error['msg']}."

@@ -109,7 +109,8 @@ def outcome_line(outcome: Outcome, seed: str) -> str:
         head = "🏁 Match over: a draw"
     else:
         head = f"🏁 Match over: {{P{outcome.winner}}} wins"
-    score = f" {outcome.score[0]}-{outcome.score[1]}" if outcome.score else ""
+    first = outcome.winner or 0  # the winner's score first ("Bea wins 6-4")
+    score = f" {outcome.score[first]}-{outcome.score[1 - first]}" if outcome.score else ""
     return (f"{head}{score} ({outcome.reason}). The seed was `{seed}`: replay the record with it "
             "to check that nothing was rigged.")
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
+from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
     LIVE_CLOCKS,
     ClockData,
@@ -37,16 +40,20 @@ from bot.store.repository import (
     Repository,
     StoredMessage,
 )
-from bot.transport import PlayerRef, Transport, render_names
+from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
-from games.registry import get_game
+from games.registry import all_games, get_game
 
 log = logging.getLogger(__name__)
 
 
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
 MAX_EXTEND = 86_400
+#: Resume loads running matches this many at a time...
+RESUME_BATCH = 100
+#: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
+RESUME_SLICE = 0.02
 
 
 class UmpireError(Exception):
@@ -77,9 +84,12 @@ def _rendered(match: LiveMatch, reply: Reply) -> Reply:
 
 
 class MatchService:
+    snapshot_on_stop = True  # see stop()
+
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,
                  snapshot_every: int = 25, bot_think: float = 0.0,
-                 heartbeat_seconds: float = 1.0) -> None:
+                 heartbeat_seconds: float = 1.0,
+                 outbox_retention: timedelta | None = None) -> None:
         self.repo = repo
         self.now = now
         self.snapshot_every = snapshot_every
@@ -107,38 +117,71 @@ class MatchService:
         #: forgotten so that a service running for months keeps no memory per finished match.
         self._ended: OrderedDict[int, None] = OrderedDict()
         self.keep_ended = 64
+        self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
+        self._pruner: asyncio.Task[None] | None = None
+        self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
-        """Migrate, reload every active match, charge no one for the downtime, resend."""
+        """Migrate, charge no one for the downtime, resume every running match, resend.
+
+        Built to keep the event loop responsive however many matches are running: every
+        clock is shifted by the downtime in one statement (with the heartbeat, one
+        transaction), running matches are loaded in batches of `RESUME_BATCH` and rebuilt
+        (snapshot + replay) with a yield to the loop at least every `RESUME_SLICE` seconds;
+        each match is armed (clocks, bots, its undelivered messages) as soon as it is back.
+        Ended matches are not loaded: their undelivered messages need only who plays where.
+        """
+        # Importing the games (first use of the registry) takes a while: in a thread, where
+        # the GIL's switch interval still gives the loop its turns.
+        await asyncio.to_thread(all_games)
         await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
-        shifts: list[MatchWrite] = []
-        for stored in await self.repo.load_active():
-            match = LiveMatch.from_store(stored)
-            self.matches[match.id] = match
-            if match.status == "active" and self.downtime and match.clocks:
-                for clock in match.clocks.values():
-                    clock.shifted(self.downtime)
-                shifts.append(MatchWrite(match.id, match.seq,
-                                         clocks_changed=list(match.clocks.values())))
-        await self.repo.commit_many(shifts, now)
-        await self.repo.beat(now)
+        await self.repo.resume_clocks(self.downtime, now)
+        pending: dict[int, list[StoredMessage]] = {}
         for message in await self.repo.undelivered():
-            match = self.matches.get(message.match_id)
-            info = match.info if match else await self._info(message.match_id)
-            if info is not None:
-                self._hold(message.match_id, message.id, message.payload)
-                self.delivery.enqueue(info, message)
+            pending.setdefault(message.match_id, []).append(message)
+            self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
-        for match in self.matches.values():
-            self._arm(match)
-            self._schedule_bots(match)
+        ids = await self.repo.active_ids()
+        sliced = time.perf_counter()
+        for first in range(0, len(ids), RESUME_BATCH):
+            for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
+                match = LiveMatch.from_store(stored)
+                self.matches[match.id] = match
+                self._snapshot_at[match.id] = stored.snapshot_seq
+                for message in pending.pop(match.id, []):
+                    self.delivery.enqueue(match.info, message)
+                self._arm(match)
+                self._schedule_bots(match)
+                if time.perf_counter() - sliced > RESUME_SLICE:
+                    await asyncio.sleep(0)
+                    sliced = time.perf_counter()
+            # What a batch built lives as long as its matches: out of the cyclic collector's
+            # sight, or each full collection would scan every match loaded so far (hundreds
+            # of milliseconds on the loop with thousands of matches; bot/gc_tuning.py).
+            gc.freeze()
+            await asyncio.sleep(0)
+            sliced = time.perf_counter()
+        for row in await self.repo.match_rows(sorted(pending)):
+            info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
+            for message in pending.pop(row.id, []):
+                self.delivery.enqueue(info, message)
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
+        if self.outbox_retention is not None:
+            self._pruner = asyncio.create_task(
+                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def stop(self) -> None:
+        """Stop; store a snapshot of every running match whose latest action has none, so
+        that the next start loads it without replaying (a crash leaves the replay to do)."""
+        snapshots = self._running_snapshots() if self.snapshot_on_stop else []
+        if self._pruner:
+            self._pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pruner
         if self._heartbeat:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -152,7 +195,23 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.delivery.stop()
+        if snapshots:
+            try:
+                await self.repo.commit_many(snapshots, self.now())
+            except Exception:  # only a faster start is lost
+                log.exception("could not store the snapshots of running matches on stop")
         await self.repo.close()
+
+    def _running_snapshots(self) -> list[MatchWrite]:
+        """Snapshots of the running matches that have moved since their last one. Taken
+        before any task is stopped, and only of matches whose lock is free: a match changes
+        only under its lock, and its state and action count agree whenever the lock is free
+        (a step cancelled half-way by the stop could leave them apart)."""
+        return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
+                for m in self.matches.values()
+                if m.status in ("active", "paused") and m.seq and not m.lock.locked()
+                and m.game.snapshots
+                and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
 
     async def _beat(self) -> None:
         while True:
@@ -189,7 +248,9 @@ class MatchService:
         state = game.setup(parsed, seed)
         settings_json = parsed.model_dump(mode="json")
         commitment = seed_commitment(seed)
-        match_id = await self.repo.create_match(
+        # The match row is stored with its opening (seed commitment, first prompts, clocks)
+        # in one transaction: a crash leaves either no match or a fully opened one.
+        match_id = await self.repo.reserve_match(
             game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
             players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now)
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
@@ -200,7 +261,13 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed is revealed when the match ends.")]
-            await self._record(match, None, game.opening_events(state), header=header, now=now)
+            try:
+                await self._record(match, None, game.opening_events(state), header=header,
+                                   now=now)
+            except BaseException:
+                self.matches.pop(match_id, None)
+                self.repo.forget_match(match_id)
+                raise
         return match
 
     # --- players' moves -------------------------------------------------------------------
@@ -398,6 +465,7 @@ class MatchService:
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
+        self._snapshot_at.pop(match_id, None)
         self._ended[match_id] = None
         self._ended.move_to_end(match_id)
         while len(self._ended) > self.keep_ended:
@@ -760,7 +828,8 @@ class MatchService:
             elif clock and clock.limit_at:
                 secs = int((clock.limit_at - self.now()).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
-            lines.append(f"Waiting for {{P{p.seat}}}: {p.kind}{left}.")
+            what = p.kind.replace("_", " ") + (" in their table channel" if p.private else "")
+            lines.append(f"Waiting for {{P{p.seat}}}: {what}{left}.")
         if match.result:
             winner = match.result.get("winner")
             who = "draw" if winner is None else f"{{P{winner}}} won"
@@ -808,7 +877,7 @@ class MatchService:
                          "at": a.created_at.isoformat()} for a in actions] if ended else
                        [{"seq": a.seq, "source": a.source, "at": a.created_at.isoformat()}
                         for a in actions],
-            "messages": [{"id": m.id, "audience": m.audience, "text": m.text,
+            "messages": [{"id": m.id, "seq": m.seq, "audience": m.audience, "text": m.text,
                           "at": m.created_at.isoformat()}
                          for m in messages if ended or m.audience == "public"],
         }
@@ -849,6 +918,13 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
+
+
+def _row_info(row: Any) -> MatchInfo:
+    """Who plays where, from a stored match row (no state is rebuilt)."""
+    return MatchInfo(id=row.id, game=row.game,
+                     players=tuple(PlayerRef.from_json(p) for p in row.players),
+                     transport=dict(row.transport or {}))
 
 
 def _validation_text(exc: ValidationError) -> str:

@@ -5,3 +5,28 @@ from __future__ import annotations
 from tests.support.register import register_duel
 
 register_duel()
+
+
+# Tests that take many seconds each (matches played by the hundred, processes killed and
+# restarted): marked `slow` here, so that `pytest -m "not slow"` is the quick run the README
+# documents. A test file may also mark its own tests with @pytest.mark.slow.
+SLOW_TESTS = (
+    "tests/games/decoder/test_bots.py::test_heuristic_beats_random_clearly",
+    "tests/games/decoder/test_bots.py::test_heuristic_mirror_match_with_items_finishes",
+    "tests/games/devils_deal/test_bots.py::test_heuristic_beats_random_clearly",
+    "tests/games/rps_poker/test_bots.py::test_heuristic_beats_random_over_300_seeded_matches",
+    "tests/games/decoder/test_tank_display.py::"
+    "test_after_every_turn_the_owner_alone_sees_their_tanks_used_and_unused",
+    "tests/bot/test_kill_restart.py::test_sigkill_at_random_moments_loses_nothing",
+    "tests/games/core/test_information.py::test_the_old_token_search_misses_these_leaks",
+    "tests/arena/test_arena.py::test_simple_beats_minimal_valid_over_2000_matches",
+    "tests/arena/test_arena.py::test_stronger_bots_beat_simple_over_2000_matches",
+)
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    for item in items:
+        if item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

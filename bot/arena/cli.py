@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
+from pathlib import Path
 
 from bot.arena.jsbot import JsBotError, NodeMissing
 from bot.arena.loader import BotLoadError, resolve_all
@@ -39,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="SECONDS",
                    help="time limit of one bot call; a bot over it is disqualified "
                         "(default: 1.0)")
+    p.add_argument("--show-output", action="store_true",
+                   help="show what bot files print (print, console.log) on standard error; "
+                        "by default it is discarded (it never counts as an answer)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar on standard error")
     return p
@@ -69,6 +74,21 @@ class Progress:
         sys.stderr.flush()
 
 
+def check_output(path: str) -> str | None:
+    """Why `--json path` could not be written, checked before any match is played."""
+    if path == "-":
+        return None
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return f"--json {path}: that is a folder; name a file"
+    if not folder.is_dir():
+        return f"--json {path}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"--json {path}: no permission to write there"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if len(args.bots) < 2:
@@ -78,13 +98,19 @@ def main(argv: list[str] | None = None) -> int:
         print("umpire arena: --rounds and --jobs must be at least 1 and --call-timeout "
               "positive", file=sys.stderr)
         return 2
+    problem = args.json and check_output(args.json)
+    if problem:
+        print(f"umpire arena: {problem}.", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     jobs = args.jobs or default_jobs()
     try:
-        specs = resolve_all(args.bots, args.call_timeout)
+        specs = resolve_all(args.bots, args.call_timeout, args.show_output)
     except (BotLoadError, NodeMissing, JsBotError) as exc:
         print(f"umpire arena: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     progress = Progress(not args.no_progress and sys.stderr.isatty())
     start = time.perf_counter()
     try:
@@ -92,19 +118,27 @@ def main(argv: list[str] | None = None) -> int:
     except NodeMissing as exc:
         print(f"umpire arena: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a second Ctrl-C while the workers were being stopped
+        print("umpire arena: interrupted", file=sys.stderr)
+        return 130
     seconds = time.perf_counter() - start
-    print(leaderboard_text(specs, results, seed=seed, rounds=args.rounds, jobs=jobs,
-                           seconds=seconds))
+    if results.interrupted and progress.enabled:
+        sys.stderr.write("\n")
+    # The JSON first: a reader that stops early (| head) must not lose it.
     if args.json:
         data = to_json(specs, results, seed=seed, rounds=args.rounds, jobs=jobs,
                        call_timeout=args.call_timeout, seconds=seconds)
         if args.json == "-":
             json.dump(data, sys.stdout, indent=1)
-            print()
+            print(flush=True)
         else:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(data, f, indent=1)
-    return 0
+    # With the JSON on standard output the table goes to standard error, so the output parses.
+    table_out = sys.stderr if args.json == "-" else sys.stdout
+    print(leaderboard_text(specs, results, seed=seed, rounds=args.rounds, jobs=jobs,
+                           seconds=seconds), file=table_out, flush=True)
+    return 130 if results.interrupted else 0
 
 
 if __name__ == "__main__":

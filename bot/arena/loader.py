@@ -45,31 +45,37 @@ class BotSpec:
     arg: str
     name: str
     kind: str  # "builtin", "python" or "js"
+    show_output: bool = False  # a bot file's own output goes to our standard error
 
     def load(self, limit: float) -> Contestant:
         if self.kind == "builtin":
             return Contestant(self.name, PLAYERS[BUILTIN[_norm(self.arg)]], fresh=True)
         if self.kind == "python":
-            target, fresh = _python_target(self.arg)
-            return Contestant(self.name, target, fresh=fresh)
+            from bot.arena.process import PyBot
+
+            bot = PyBot(self.arg, limit, self.show_output)
+            return Contestant(self.name, bot, fresh=False, for_match=bot.new_match)
         from bot.arena.jsbot import JsBot
 
-        return Contestant(self.name, JsBot(self.arg, limit), fresh=False)
+        return Contestant(self.name, JsBot(self.arg, limit, self.show_output), fresh=False)
 
 
 class Contestant:
     """One bot inside a worker: `for_match()` gives the object that plays the next match.
 
     `for_match` is the class itself (a fresh instance) or a C-level callable returning the
-    one object, so the match loop pays no Python call for it; `sync` says whether the object
-    wants `arena_sync()` at the end of each match (JavaScript bots).
+    one object, so the match loop pays no Python call for it (or the given `for_match`: a
+    bot in its own process starts a match with a message); `sync` says whether the object
+    wants `arena_sync()` at the end of each match (bots in their own process).
     """
 
-    def __init__(self, name: str, target: Any, fresh: bool) -> None:
+    def __init__(self, name: str, target: Any, fresh: bool,
+                 for_match: Callable[[], Any] | None = None) -> None:
         self.name = name
         self.target = target
         self.fresh = fresh
-        self.for_match: Callable[[], Any] = target if fresh else repeat(target).__next__
+        self.for_match: Callable[[], Any] = for_match or (
+            target if fresh else repeat(target).__next__)
         self.sync = callable(getattr(target, "arena_sync", None))
 
     def close(self) -> None:
@@ -128,36 +134,44 @@ def _python_target(arg: str) -> tuple[Any, bool]:
     return target, False
 
 
-def resolve(arg: str, limit: float = 1.0) -> BotSpec:
-    """Check a bot argument now (import it, start Node.js once) and return its spec."""
+def resolve(arg: str, limit: float = 1.0, show_output: bool = False) -> BotSpec:
+    """Check a bot argument now (load a bot file once in its own process) and return its
+    spec. A bot file's code never runs in this process."""
     if _norm(arg) in BUILTIN and not Path(arg).exists():
         return BotSpec(arg, BUILTIN[_norm(arg)], "builtin")
     path = Path(arg.partition(".py:")[0] + (".py" if ".py:" in arg else ""))
     if not path.exists():
         known = ", ".join(PLAYERS)
         raise BotLoadError(f"{arg!r} is neither a built-in bot ({known}) nor an existing file")
+    if path.suffix not in (".js", ".py"):
+        raise BotLoadError(f"{arg}: a bot file must end in .py or .js")
+    from bot.arena.process import BotProcessError, PipeBot, PyBot
+
     if path.suffix == ".js":
         from bot.arena.jsbot import JsBot
 
-        bot = JsBot(path, limit)
-        try:
-            return BotSpec(str(path), str(bot.name), "js")
-        finally:
-            bot.close()
-    if path.suffix != ".py":
-        raise BotLoadError(f"{arg}: a bot file must end in .py or .js")
-    target, _ = _python_target(arg)
-    name = getattr(target, "name", None) or getattr(target, "NAME", None) or path.stem
-    return BotSpec(arg, str(name), "python")
+        maker: type[PipeBot] = JsBot
+        where = str(path)
+    else:
+        maker, where = PyBot, arg
+    try:
+        bot = maker(where, limit)
+    except BotProcessError as exc:
+        raise BotLoadError(str(exc)) from None
+    try:
+        return BotSpec(where, str(bot.name), "js" if maker is not PyBot else "python",
+                       show_output)
+    finally:
+        bot.close()
 
 
-def resolve_all(args: list[str], limit: float = 1.0) -> list[BotSpec]:
+def resolve_all(args: list[str], limit: float = 1.0, show_output: bool = False) -> list[BotSpec]:
     """Resolve every argument; repeated names get " #2", " #3"."""
-    specs = [resolve(a, limit) for a in args]
+    specs = [resolve(a, limit, show_output) for a in args]
     seen: dict[str, int] = {}
     out = []
     for s in specs:
         seen[s.name] = seen.get(s.name, 0) + 1
         name = s.name if seen[s.name] == 1 else f"{s.name} #{seen[s.name]}"
-        out.append(BotSpec(s.arg, name, s.kind))
+        out.append(BotSpec(s.arg, name, s.kind, s.show_output))
     return out

@@ -372,7 +372,7 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
         beat[1] = False
         side, where = _CALLS[at]
         raise _earlier(at, (t, t0, t1, t2), limit) or Disqualified(
-            side, f"exceeded the call time limit in {where} ({limit:g} s): "
+            side, f"exceeded the time limit of {limit:g} s in {where}: "
                   "the call never returned and was stopped") from None
     except CallTimeout as exc:
         raise _earlier(at, (t, t0, t1, t2), limit) or \
@@ -393,8 +393,8 @@ def _first_slow(first: int, stamps: tuple[float, ...], limit: float) -> Disquali
         took = stamps[k + 1] - stamps[k]
         if took > limit:
             at = first + k
-            return Disqualified(_CALLS[at][0], f"exceeded the call time limit in "
-                                               f"{_CALLS[at][1]} ({took:.3f} s > {limit:g} s)")
+            return Disqualified(_CALLS[at][0], f"exceeded the time limit of {limit:g} s in "
+                                               f"{_CALLS[at][1]}: took {took:.3f} s")
     return None
 
 

@@ -51,8 +51,11 @@ def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
     table = standings(specs, results)
     width = max(8, *(len(s.name) for s in table))
     lines = [f"RPS Poker arena: {len(specs)} bots, {rounds} round-robin cycles, "
-             f"{len(results)} matches counted, seed {seed}, {jobs} job(s), {seconds:.2f} s",
-             "",
+             f"{len(results)} matches counted, seed {seed}, {jobs} job(s), {seconds:.2f} s"]
+    if results.interrupted:
+        lines.append(f"Interrupted (Ctrl-C): the table so far, {len(results)} of "
+                     f"{results.schedule.matches} matches.")
+    lines += ["",
              f"{'rank':>4}  {'bot':<{width}}  {'points':>8}  {'games won':>9}  "
              f"{'matches W-D-L':>15}",
              ]
@@ -83,6 +86,7 @@ def to_json(specs: list[BotSpec], results: Results, *, seed: int, rounds: int,
     table = standings(specs, results)
     return {
         "seed": seed, "rounds": rounds, "jobs": jobs, "call_timeout": call_timeout,
+        "interrupted": results.interrupted,
         "seconds": round(seconds, 3),
         "points_per_match": POINTS,
         "bots": [{"index": i, "name": s.name, "source": s.arg, "kind": s.kind}

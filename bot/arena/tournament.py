@@ -22,6 +22,8 @@ from __future__ import annotations
 import _thread
 import multiprocessing as mp
 import os
+import queue as queue_module
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -115,12 +117,13 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
     seats = [(a, b, contestants[a].for_match, contestants[b].for_match,
               (contestants[a].sync, contestants[b].sync)) for a, b in schedule.seatings]
     deal_no, deal = -1, None
+    chunk, scores, dqs = -1, bytearray(), []
     try:
         for chunk in chunks:
             first = chunk * CHUNK
             last = min(first + CHUNK, schedule.matches)
             scores = bytearray()
-            dqs: list[tuple] = []
+            dqs = []
             for m in range(first, last):
                 a, b, new0, new1, sync = seats[m % twin]
                 if dead and (a in dead or b in dead):
@@ -139,6 +142,11 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
                     contestants[culprit].close()
                 beat[0] = 0.0
             emit(chunk, bytes(scores), dqs)
+            chunk = -1
+    except KeyboardInterrupt:  # Ctrl-C: what this chunk played so far still counts
+        if chunk >= 0:
+            emit(chunk, bytes(scores), dqs)
+        raise
     finally:
         watchdog.stop()
         for c in contestants:
@@ -175,9 +183,15 @@ def worker_chunks(specs: list[BotSpec], total_chunks: int, jobs: int,
 
 
 def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no cover - subprocess
+    # Our own process group: Ctrl-C in the terminal reaches the controller only, which
+    # passes it on once (SIGINT) and collects what each worker played until then.
+    os.setpgrp()
     try:
         play_chunks(specs, schedule, seed, limit, chunks,
                     lambda c, s, d: queue.put(("chunk", c, s, d)))
+        queue.put(("done", None, None, None))
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         queue.put(("done", None, None, None))
     except BaseException as exc:  # report, never hang the parent
         queue.put(("error", None, f"{type(exc).__name__}: {exc}", None))
@@ -185,7 +199,8 @@ def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no 
 
 def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
         progress: Callable[[int, int], None] | None = None) -> Results:
-    """Play the tournament; return the counted matches in schedule order."""
+    """Play the tournament; return the counted matches in schedule order. On Ctrl-C
+    (KeyboardInterrupt) the matches played until then are returned, marked interrupted."""
     schedule = Schedule(len(specs), rounds)
     total_chunks = -(-schedule.matches // CHUNK)
     jobs = max(1, min(jobs, total_chunks or 1))
@@ -199,8 +214,12 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
         if progress:
             progress(done_matches, schedule.matches)
 
+    interrupted = False
     if jobs == 1:
-        play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect)
+        try:
+            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect)
+        except KeyboardInterrupt:
+            interrupted = True
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         queue = ctx.Queue()
@@ -210,9 +229,23 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
         for p in procs:
             p.start()
         running = jobs
+        deadline = None
         try:
             while running:
-                kind, chunk, scores, dqs = queue.get()
+                try:
+                    kind, chunk, scores, dqs = queue.get(
+                        timeout=None if deadline is None else max(0.0, deadline - time.time()))
+                except KeyboardInterrupt:
+                    if interrupted:
+                        raise
+                    interrupted = True
+                    deadline = time.time() + 2 * limit + 2.0
+                    for p in procs:
+                        if p.is_alive() and p.pid is not None:
+                            os.kill(p.pid, signal.SIGINT)
+                    continue
+                except queue_module.Empty:
+                    break  # a worker did not answer Ctrl-C in time: stop it
                 if kind == "chunk":
                     collect(chunk, scores, dqs)
                 elif kind == "done":
@@ -224,7 +257,9 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
                 if p.is_alive():
                     p.terminate()
                 p.join()
-    return _count(schedule, results)
+    counted = _count(schedule, results)
+    counted.interrupted = interrupted
+    return counted
 
 
 class Results(Sequence[MatchResult]):
@@ -242,6 +277,7 @@ class Results(Sequence[MatchResult]):
         self.disqualified = disqualified  # bot -> (match, reason)
         self.culprit = {m: bot for bot, (m, _) in disqualified.items()}
         self._numbers: list[int] | None = None
+        self.interrupted = False  # stopped by Ctrl-C: only the matches played until then
 
     def __len__(self) -> int:
         return len(self.scores) - self.scores.count(SKIPPED)
@@ -288,7 +324,12 @@ def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) ->
         for m, bot, reason in dqs:
             if bot not in dq_at or m < dq_at[bot][0]:
                 dq_at[bot] = (m, reason)
-    scores = bytearray(b"".join(results[c][0] for c in sorted(results)))
+    total = -(-schedule.matches // CHUNK)
+    # A chunk not played, or cut short by Ctrl-C, is filled with SKIPPED.
+    scores = bytearray(b"".join(
+        results.get(c, (b"", []))[0].ljust(min(CHUNK, schedule.matches - c * CHUNK),
+                                           bytes([SKIPPED]))
+        for c in range(total)))
     step = len(schedule.pairs)
     for bot, (m, _) in dq_at.items():
         for p, pair in enumerate(schedule.pairs):

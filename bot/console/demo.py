@@ -1,88 +1,149 @@
 """`umpire demo`: bot-vs-bot matches of every game through the full service.
 
-Each match runs on a temporary SQLite database with the real store, clocks and outbox;
-every message each channel would receive is printed, then one line per match.
+The matches run one after another on a temporary SQLite database with the real store,
+clocks and outbox. Every message each channel receives is printed, wrapped to the
+terminal's width; the host log shows only what the channels did not (a private message
+already shown at the player's table is not repeated). One result line per match follows,
+winner first ("Bea (random) wins 6-4"); `--quiet` prints only those.
 """
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
+import textwrap
+from dataclasses import replace
 from typing import TextIO
 
-from bot.console.render import indent, place_label, render_text
+from bot.console.records import result_words
+from bot.console.render import place_label, render_text
 from bot.console.runtime import local_service
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, PlayerRef, render_names
+from bot.transport import MatchInfo, PlayerRef
+from bot.umpire import UmpireError
 from games.core import Game
 from games.registry import all_games, get_game
 
 DEMO_NAMES = ("Ada", "Bea")
+DEFAULT_WIDTH = 100
 
 
 class PrintTransport:
-    """Prints every message of every channel as it is delivered."""
+    """Prints every message of every channel as it is delivered, wrapped to `width`."""
 
-    def __init__(self, out: TextIO, quiet: bool = False) -> None:
+    def __init__(self, out: TextIO, quiet: bool = False, width: int = DEFAULT_WIDTH) -> None:
         self.out = out
         self.quiet = quiet
+        self.width = max(40, width)
         self.count = 0
+        self.closed = asyncio.Event()  # the reader of our output has gone (`| head`)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         self.count += 1
-        if self.quiet:
+        if self.quiet or self.closed.is_set():
             return
         from bot.clock import wall_clock
 
-        label = f"#{match.id} {match.game} · {place_label(match, message.audience)}"
-        print(indent(label, render_text(match, message, wall_clock)), file=self.out)
+        text = message.text
+        if message.audience == "umpire":  # private lines were shown at the player's table
+            text = "\n".join(line for line in text.splitlines() if not line.startswith("[to {P"))
+            if not text.strip():
+                return
+        label = f"[#{match.id} {place_label(match, message.audience)}] "
+        rendered = render_text(match, replace(message, text=text), wall_clock)
+        self.write(wrap(label, rendered, self.width))
+
+    def write(self, text: str) -> None:
+        if self.closed.is_set():
+            return
+        try:
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:
+            self.closed.set()
 
 
-def demo_players(game: Game) -> list[PlayerRef]:
-    bots = list(game.bots()) or ["random"]
-    chosen = [bots[0], bots[1] if len(bots) > 1 else bots[0]]
+def wrap(label: str, text: str, width: int) -> str:
+    """`label` then the text, every line wrapped to `width` and indented under the label."""
+    pad = " " * len(label)
+    out: list[str] = []
+    for n, line in enumerate(text.splitlines() or [""]):
+        first = label if n == 0 else pad
+        out += textwrap.wrap(line, width, initial_indent=first, subsequent_indent=pad + "  ",
+                             break_on_hyphens=False) or [first.rstrip()]
+    return "\n".join(out)
+
+
+def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
+    """The two players: the chosen bots, else the game's first two."""
+    available = list(game.bots()) or ["random"]
+    chosen = bots or [available[0], available[1] if len(available) > 1 else available[0]]
+    for name in chosen:
+        if name not in available:
+            raise UmpireError(f"{game.title} has no bot {name!r}; its bots: "
+                              f"{', '.join(available)}.")
     return [PlayerRef(id=f"bot:{i}", name=f"{DEMO_NAMES[i]} ({name})", bot=name)
             for i, name in enumerate(chosen)]
 
 
 def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
                 result: dict | None) -> str:  # type: ignore[type-arg]
+    """"rps-poker: match #1: Bea (random) wins 6-4 (reason)", winner first."""
     if not result:
         return f"{game.slug}: match #{match_id} did not finish"
-    winner = result.get("winner")
-    score = result.get("score")
-    score_text = f" {score[0]}-{score[1]}" if score else ""
-    who = "a draw" if winner is None else f"{players[winner].name} wins"
-    reason = render_names(str(result.get("reason")), [p.name for p in players])
-    return f"{game.slug}: match #{match_id}: {who}{score_text} ({reason})"
+    return f"{game.slug}: match #{match_id}: {result_words(result, [p.name for p in players])}"
 
 
 async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = False,
-                   db: str | None = None, out: TextIO = sys.stdout,
-                   timeout: float = 600.0) -> list[str]:
+                   db: str | None = None, out: TextIO = sys.stdout, bots: list[str] | None = None,
+                   width: int = DEFAULT_WIDTH, timeout: float = 600.0) -> list[str]:
     games = [get_game(n) for n in game_names] if game_names else list(all_games().values())
     if not games:
-        raise SystemExit("No games are installed.")
-    transport = PrintTransport(out, quiet)
+        raise UmpireError("No games are installed.")
+    players = [demo_players(g, bots) for g in games]  # refuse unknown bots before any match
+    transport = PrintTransport(out, quiet, width)
+    lines = []
     async with local_service(transport, db=db) as service:
-        started = []
-        for i, game in enumerate(games):
+        for i, (game, seats) in enumerate(zip(games, players, strict=True)):
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
-            match = await service.start_match(game.slug, demo_players(game), seed=match_seed)
-            started.append((game, match))
-        await service.wait_finished([m.id for _, m in started], timeout=timeout)
-        await service.delivery.drain()
-        lines = [result_line(g, m.id, m.players, service.matches[m.id].result) for g, m in started]
-    print(f"\n{transport.count} messages delivered.", file=out)
+            if not quiet and i:
+                transport.write("")
+            match = await service.start_match(game.slug, seats, seed=match_seed)
+            finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))
+            closed = asyncio.create_task(transport.closed.wait())
+            await asyncio.wait({finished, closed}, return_when=asyncio.FIRST_COMPLETED)
+            closed.cancel()
+            if transport.closed.is_set():
+                finished.cancel()
+                raise BrokenPipeError
+            await finished
+            await service.delivery.drain()
+            lines.append(result_line(game, match.id, match.players,
+                                     service.matches[match.id].result))
+    if not quiet:
+        transport.write(f"\n{transport.count} messages delivered.")
     for line in lines:
-        print(line, file=out)
+        transport.write(line)
+    if transport.closed.is_set():
+        raise BrokenPipeError
     return lines
 
 
-def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None) -> int:
+def terminal_width() -> int:
+    return min(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 120)
+
+
+def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None,
+         bots: str | None = None, width: int | None = None) -> int:
+    chosen = [b.strip() for b in bots.split(",")] if bots else None
+    if chosen is not None and (len(chosen) != 2 or not all(chosen)):
+        print("umpire demo: --bots takes two bot names, e.g. --bots heuristic,random",
+              file=sys.stderr)
+        return 2
     try:
-        asyncio.run(run_demo(game_names, seed, quiet=quiet, db=db))
-    except KeyError as exc:
-        print(exc.args[0], file=sys.stderr)
+        asyncio.run(run_demo(game_names, seed, quiet=quiet, db=db, bots=chosen,
+                             width=width or terminal_width()))
+    except (KeyError, UmpireError) as exc:
+        print(f"umpire demo: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
     return 0

@@ -4,21 +4,32 @@ The terminal shows what the public game room and the person's own table channel 
 the real clocks run (a decision not made in time gets its timeout outcome). Typed lines go
 where the pending decision is made (the table channel for private decisions, else the room);
 lines starting with "/" are console commands (/help).
+
+The match is stored (by default in a file in the user's data folder), so a match left with
+Ctrl-C can be continued with `umpire play --resume ID`: on start the service shifts every
+clock by the time it was away, so the clocks are as they were. The command ends as soon as
+the match ends or the person types /quit; it never waits for another line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sys
+import tempfile
+import threading
+from pathlib import Path
 from typing import TextIO
 
 from bot.bots import known_bot
 from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service
+from bot.live import LiveMatch
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, PlayerRef
+from bot.transport import MatchInfo, PlayerRef, render_names, seconds_left
 from bot.umpire import MatchService, UmpireError
 from games.registry import get_game
 
@@ -26,39 +37,104 @@ HUMAN_ID = "console:you"
 HELP = """Type your move as you would in Discord (e.g. `keep R3`, `play 2`, `raise 3`).
 Console commands:
   /help            this text
-  /view            what you know now: your pool, hand, tanks... (private)
+  /rules           how this game is played, as the umpire applies it
+  /view, /mine     what you know now: your pool, hand, tanks... (private)
   /json            the same, as the full JSON view
   /status          whose decision it is and the clocks
   /room TEXT       send TEXT to the public game room
   /table TEXT      send TEXT to your private table channel
   /pause, /resume  stop and restart every clock (as a host)
-  /quit            abort the match and leave"""
+  /quit            abort the match and leave
+Ctrl-C leaves the match as it is: continue it later with `umpire play --resume ID`."""
+
+
+def default_db() -> Path:
+    """Where console matches are kept unless --db says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "umpire"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable home: a file in the temporary folder still allows --resume
+        folder = Path(tempfile.gettempdir())
+    return folder / "play.db"
 
 
 class TerminalTransport:
-    """Prints the room and one seat's table channel; the opponent's table stays hidden."""
+    """Prints the room and one seat's table channel of one match; the opponent's table
+    (and any other match in the database) stays hidden."""
 
     def __init__(self, seat: int, out: TextIO, show_log: bool = False) -> None:
         self.seat = seat
         self.out = out
         self.show_log = show_log
+        self.match_id: int | None = None  # ours, once known
+        self.others: set[int] = set()  # matches that are not ours
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+        if match.id in self.others or self.match_id not in (None, match.id):
+            return
         visible = {"public", f"seat{self.seat}"} | ({"umpire"} if self.show_log else set())
         if message.audience not in visible:
             return
         label = "your table" if message.audience == f"seat{self.seat}" else \
             place_label(match, message.audience)
-        print(indent(label, render_text(match, message, wall_clock)), file=self.out, flush=True)
+        with contextlib.suppress(BrokenPipeError):  # nobody reads us: the match is still stored
+            print(indent(label, render_text(match, message, wall_clock)), file=self.out,
+                  flush=True)
 
 
-async def _read_lines(queue: asyncio.Queue[str | None], stream: TextIO) -> None:
+def _start_reader(queue: asyncio.Queue[str | None], stream: TextIO) -> None:
+    """Read lines in a daemon thread: a blocked read never holds up the end of the program."""
     loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, stream.readline)
-        await queue.put(line if line else None)
-        if not line:
-            return
+
+    def read() -> None:
+        while True:
+            try:
+                line = stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, line or None)
+            except RuntimeError:  # the loop is closed: the program is ending
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+
+
+def status_words(service: MatchService, match: LiveMatch, seat: int) -> str:
+    """/status in the players' words: whose decision it is, what it is, the clocks. The
+    opponent's private decisions are only said to be pending (their text is theirs)."""
+    names = match.names
+    state = {"active": "running", "paused": "paused (every clock stopped)",
+             "finished": "over", "aborted": "aborted"}.get(match.status, match.status)
+    lines = [f"Match #{match.id}: {match.game.title}, {names[0]} vs {names[1]}: {state}."]
+    for p in match.prompts:
+        clock = match.clocks.get(p.key)
+        left = ""
+        if clock and clock.limit_at and match.status == "active":
+            left = f" (time runs out {seconds_left(clock.limit_at, service.now())}" + \
+                (f", then a bank of {int(p.bank)} s)" if p.bank else ")")
+        if p.seat == seat:
+            what = render_names(p.text, names).split("\n")[0]
+            lines.append(f"Your decision{left}: {what}")
+        elif p.private:
+            lines.append(f"Waiting for {names[p.seat]} to decide privately{left}.")
+        else:
+            lines.append(f"Waiting for {names[p.seat]}{left}: "
+                         f"{render_names(p.text, names).splitlines()[0]}")
+    if match.result:
+        from bot.console.records import result_words
+
+        lines.append(f"Result: {result_words(match.result, names)}.")
+    return "\n".join(lines)
+
+
+def rules_text(slug: str) -> str:
+    from bot.discord.games import hooks_for
+
+    return hooks_for(slug).rules_text(limit=6000)
 
 
 async def _handle(service: MatchService, match_id: int, seat: int, line: str,
@@ -76,13 +152,15 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
                 return False
             if cmd == "help":
                 print(HELP, file=out)
-            elif cmd == "view":
+            elif cmd == "rules":
+                print(rules_text(service.matches[match_id].game.slug), file=out)
+            elif cmd in ("view", "mine"):
                 print(service.describe(match_id, HUMAN_ID), file=out)
             elif cmd == "json":
                 print(json.dumps(service.view(match_id, seat), indent=2, ensure_ascii=False),
                       file=out)
             elif cmd == "status":
-                print(service.status_text(match_id), file=out)
+                print(status_words(service, service.matches[match_id], seat), file=out)
             elif cmd == "pause":
                 await service.pause(match_id)
             elif cmd == "resume":
@@ -96,20 +174,20 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
                 print(f"Unknown console command /{cmd}; /help lists them.", file=out)
         except UmpireError as exc:
             print(f"[umpire → you] {exc}", file=out)
+        out.flush()
         return True
     match = service.matches[match_id]
     private = any(p.private for p in match.prompts if p.seat == seat)
     reply = await service.submit(match_id, HUMAN_ID, text, table_of=seat if private else None)
     if not reply.accepted and reply.message:
-        print(f"[umpire → you] {reply.message}", file=out)
+        print(f"[umpire → you] {reply.message}", file=out, flush=True)
     return True
 
 
-async def run_play(game_name: str, *, bot: str | None, seat: int, seed: str | None,
-                   db: str | None, name: str, show_log: bool = False,
-                   stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
-                   bot_think: float = 0.5) -> dict | None:  # type: ignore[type-arg]
-    game = get_game(game_name)
+def _opponent(game_slug: str, bot: str | None) -> str:
+    """The bot's name as the service knows it; a bot file is loaded now, so that a broken
+    one is an error here instead of a bot that plays at random."""
+    game = get_game(game_slug)
     bots = game.bots()
     bot_name = bot or next(iter(bots), None)
     if bot_name and bot_name.endswith((".py", ".js")) and not bot_name.startswith("file:"):
@@ -117,49 +195,97 @@ async def run_play(game_name: str, *, bot: str | None, seat: int, seed: str | No
     if bot_name is None or not known_bot(game, bot_name):
         raise UmpireError(f"Unknown bot {bot!r} for {game.title}. Bots: {', '.join(bots)}"
                           + (", or an arena bot file (.py/.js)." if game.slug == "rps-poker" else "."))
-    human = PlayerRef(id=HUMAN_ID, name=name)
-    label = bot_name.rsplit("/", 1)[-1] if bot_name.startswith("file:") else bot_name
-    opponent = PlayerRef(id=f"bot:{bot_name}", name=f"{label} (bot)", bot=bot_name)
-    players = [human, opponent]
+    if bot_name.startswith("file:"):
+        from bot.arena.jsbot import NodeMissing
+        from bot.arena.loader import BotLoadError
+        from bot.bots import resolve_bot
+
+        try:
+            resolve_bot(game, bot_name)  # loads the file once (kept for the match)
+        except (BotLoadError, NodeMissing) as exc:
+            raise UmpireError(f"--bot {bot_name[len('file:'):]}: {exc}") from None
+    return bot_name
+
+
+async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: str | None,
+                   db: str | None, name: str, show_log: bool = False,
+                   stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                   bot_think: float = 0.5, resume: int | None = None,
+                   started: list[int] | None = None) -> dict | None:  # type: ignore[type-arg]
+    """Play (or with `resume`, continue) one match; its result, None if left unfinished.
+    `started` receives the match id as soon as it is known."""
+    if resume is None:
+        game = get_game(game_name or "")
+        bot_name = _opponent(game.slug, bot)
     transport = TerminalTransport(seat, out, show_log)
-    print(f"{game.title}: you ({name}) against the {bot_name} bot. You hold "
-          f"{'the advantage (seat 0)' if seat == 0 else 'seat 1'}. Type /help for help.",
-          file=out, flush=True)
     async with local_service(transport, db=db, bot_think=bot_think) as service:
-        match = await service.start_match(game.slug, players, advantage=seat if seat == 0 else 1,
-                                          seed=seed)
+        if resume is not None:
+            live = service.matches.get(resume)
+            if live is None:
+                raise UmpireError(f"There is no running match #{resume} to resume in this "
+                                  "database (it ended, or was never started here).")
+            found = live.seat_of(HUMAN_ID)
+            if found is None:
+                raise UmpireError(f"Match #{resume} is not a console match.")
+            seat = transport.seat = found
+            transport.match_id = live.id
+            match_id = live.id
+            print(f"{live.game.title}: continuing match #{live.id}, {live.names[0]} vs "
+                  f"{live.names[1]}; the clocks are as they were. Type /help for help.",
+                  file=out, flush=True)
+            print(status_words(service, live, seat), file=out, flush=True)
+        else:
+            human = PlayerRef(id=HUMAN_ID, name=name)
+            label = bot_name.rsplit("/", 1)[-1] if bot_name.startswith("file:") else bot_name
+            opponent = PlayerRef(id=f"bot:{bot_name}", name=f"{label} (bot)", bot=bot_name)
+            print(f"{game.title}: you ({name}) against the {bot_name} bot. You hold "
+                  f"{'the advantage (seat 0)' if seat == 0 else 'seat 1'}. Type /help for help.",
+                  file=out, flush=True)
+            transport.others = set(service.matches)  # older matches in the database
+            match = await service.start_match(game.slug, [human, opponent], advantage=seat,
+                                              seed=seed)
+            transport.match_id = match_id = match.id
+            await service.delivery.drain()
+        if started is not None:
+            started.append(match_id)
         queue: asyncio.Queue[str | None] = asyncio.Queue()
-        reader = asyncio.create_task(_read_lines(queue, stream))
-        finished = asyncio.create_task(service.wait_finished([match.id]))
+        _start_reader(queue, stream)
+        finished = asyncio.create_task(service.wait_finished([match_id]))
         try:
             while not finished.done():
                 getter = asyncio.create_task(queue.get())
-                done, _ = await asyncio.wait({getter, finished}, return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait({getter, finished},
+                                             return_when=asyncio.FIRST_COMPLETED)
                 if getter not in done:
                     getter.cancel()
                     break
                 line = getter.result()
                 if line is None:  # end of input: the person is gone
-                    if service.matches[match.id].status in ("active", "paused"):
-                        await service.abort(match.id, "the console input ended")
+                    if service.matches[match_id].status in ("active", "paused"):
+                        await service.abort(match_id, "the console input ended")
                     break
-                if not await _handle(service, match.id, seat, line, out):
+                if not await _handle(service, match_id, seat, line, out):
                     break
         finally:
-            reader.cancel()
             finished.cancel()
         await service.delivery.drain()
-        return service.matches[match.id].result
+        return service.matches[match_id].result
 
 
-def main(game_name: str, bot: str | None, seat: int, seed: str | None, db: str | None,
-         name: str, show_log: bool) -> int:
+def main(game_name: str | None, bot: str | None, seat: int, seed: str | None, db: str | None,
+         name: str, show_log: bool, resume: int | None = None) -> int:
+    started: list[int] = []
+    database = db or str(default_db())
     try:
-        asyncio.run(run_play(game_name, bot=bot, seat=seat, seed=seed, db=db, name=name,
-                             show_log=show_log))
+        asyncio.run(run_play(game_name, bot=bot, seat=seat, seed=seed, db=database, name=name,
+                             show_log=show_log, resume=resume, started=started))
     except (KeyError, UmpireError) as exc:
-        print(exc.args[0] if exc.args else exc, file=sys.stderr)
+        print(f"umpire play: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        if started:
+            where = f" --db {db}" if db else ""
+            print(f"\nLeft match #{started[0]} as it is. Continue it with: "
+                  f"umpire play --resume {started[0]}{where}", file=sys.stderr)
         return 130
     return 0

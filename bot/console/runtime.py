@@ -14,12 +14,27 @@ from bot.transport import Transport
 from bot.umpire import MatchService
 
 
+def database_url(db: str) -> str:
+    """A database given as a plain file path ("games.db") or a URL, as a URL."""
+    return db if "://" in db else f"sqlite+aiosqlite:///{db}"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (None for other databases and in-memory SQLite)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
 @contextlib.asynccontextmanager
 async def local_service(transport: Transport, *, db: str | None = None, bot_think: float = 0.0,
                         now: TimeSource = wall_clock) -> AsyncIterator[MatchService]:
     """A running MatchService on `db` (a path or URL), or on a temporary SQLite file."""
     with tempfile.TemporaryDirectory(prefix="umpire-") as tmp:
-        url = db if db and "://" in db else f"sqlite+aiosqlite:///{db or Path(tmp) / 'umpire.db'}"
+        url = database_url(db or str(Path(tmp) / "umpire.db"))
         engine = create_engine(url)
         service = MatchService(Repository(engine), transport, bot_think=bot_think, now=now)
         try:

@@ -94,7 +94,7 @@ def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> st
 def named_channel_problems(
     guild: discord.Guild, *, room: discord.TextChannel | None,
     tables: Sequence[discord.TextChannel | None], players: Sequence[discord.Member | None],
-    names: Sequence[str], log_name: str,
+    names: Sequence[str], log_name: str, log_id: int | None = None,
 ) -> list[str]:
     """What is wrong with the channels a host named for a match (empty: nothing): every
     channel distinct, no table or room doubling as the host log, and each table private to
@@ -108,7 +108,7 @@ def named_channel_problems(
             if ch.id == ch2.id:
                 out.append(f"{other} and {label} are the same channel ({ch.mention}): the room "
                            "and each player's table must be different channels.")
-        if ch.name == log_name.lower().replace(" ", "-"):
+        if ch.id == log_id or (log_id is None and ch.name == log_name.lower().replace(" ", "-")):
             out.append(f"{ch.mention} is the host log; it cannot be the {label}.")
     me = guild.me
     for seat, table in enumerate(tables):
@@ -211,14 +211,7 @@ class MatchChannels:
 
     async def delete_created(self) -> None:
         """Undo a start that failed after the channels were made."""
-        guild = self.room.guild
-        for cid in reversed(self.created):
-            channel = guild.get_channel(cid)
-            if channel is not None:
-                try:
-                    await channel.delete(reason="umpire: the match did not start")
-                except discord.HTTPException:
-                    log.warning("could not delete channel %s", cid)
+        await _delete_channels(self.room.guild, self.created)
 
 
 async def create_match_channels(
@@ -232,6 +225,32 @@ async def create_match_channels(
     given = list(tables) + [None] * (len(players) - len(tables))
     needed_tables = [s for s, m in enumerate(players) if m is not None and given[s] is None]
     created: list[int] = []
+    try:
+        return await _create(guild, title=title, slug=slug, players=players, names=names,
+                             hosts=hosts, log=log, room=room, given=given,
+                             needed_tables=needed_tables, category_prefix=category_prefix,
+                             created=created)
+    except Exception:  # all or nothing: remove what was made before the failure
+        await _delete_channels(guild, created)
+        raise
+
+
+async def _delete_channels(guild: discord.Guild, created: Sequence[int]) -> None:
+    for cid in reversed(created):
+        channel = guild.get_channel(cid)
+        if channel is not None:
+            try:
+                await channel.delete(reason="umpire: the match did not start")
+            except discord.HTTPException:
+                log.warning("could not delete channel %s", cid)
+
+
+async def _create(
+    guild: discord.Guild, *, title: str, slug: str, players: Sequence[discord.Member | None],
+    names: Sequence[str], hosts: discord.Role | None, log: discord.TextChannel,
+    room: discord.TextChannel | None, given: list[discord.TextChannel | None],
+    needed_tables: list[int], category_prefix: str, created: list[int],
+) -> MatchChannels:
     category = None
     if room is None or needed_tables:
         category = await guild.create_category(

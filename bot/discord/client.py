@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import NO_SUCH_MATCH
+from bot.discord.guild import GuildConfig
 from bot.discord.transport import DiscordTransport
+from bot.store.guilds import GuildStore
 from bot.umpire import MatchService
 
 log = logging.getLogger(__name__)
+
+SYNCED_KEY = "commands_synced"
+
+
+def commands_version(tree: app_commands.CommandTree[Any]) -> str:
+    """The package version and a digest of the global command set: a new version, or a
+    changed command, syncs again; a plain restart does not."""
+    try:
+        version = importlib.metadata.version("umpire")
+    except importlib.metadata.PackageNotFoundError:
+        version = "dev"
+    payload = json.dumps([c.to_dict(tree) for c in tree.get_commands()], sort_keys=True,
+                         default=str)
+    return f"{version}:{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
 
 
 def intents() -> discord.Intents:
@@ -24,6 +44,18 @@ def intents() -> discord.Intents:
     out.members = True
     out.message_content = True
     return out
+
+
+class UmpireTree(app_commands.CommandTree[Any]):
+    """Every slash command is acknowledged first (a private "thinking..." answer), before
+    any check or database work: Discord fails an interaction not acknowledged within three
+    seconds. Every answer of the bot's slash commands is private to whoever used them."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.type == discord.InteractionType.application_command and \
+                not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        return True
 
 
 @dataclass(frozen=True)
@@ -41,16 +73,24 @@ class UmpireBot(commands.Bot):
         # Nobody is pinged unless a send lists their user id explicitly: a player nicknamed
         # "@everyone" or echoed text with "@here" must never ping a server.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        kwargs.setdefault("tree_cls", UmpireTree)
         super().__init__(command_prefix=commands.when_mentioned_or(settings.discord.command_prefix),
                          help_command=None, **kwargs)
         self.service = service
         self.settings = settings
         self.transport = transport
         self.places: dict[int, Place] = {}
+        self.guild_store = GuildStore(service.repo)
         transport.attach(self, service)
+
+    async def guild_config(self, guild_id: int) -> GuildConfig:
+        """The server's effective settings (its own, else config.toml's defaults)."""
+        return GuildConfig(await self.guild_store.get(guild_id), self.settings.discord)
 
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
+        from bot.discord.admin import SettingsCog
+        from bot.discord.help import HelpCog
         from bot.discord.host import HostCog
         from bot.discord.play import PlayCog
         from bot.discord.rules import RulesCog
@@ -59,12 +99,30 @@ class UmpireBot(commands.Bot):
         await self.add_cog(HostCog(self))
         await self.add_cog(PlayCog(self))
         await self.add_cog(RulesCog(self))
+        await self.add_cog(SettingsCog(self))
+        await self.add_cog(HelpCog(self))
         self.index_matches()
-        if self.settings.discord.sync_commands:
-            try:
-                await self.tree.sync()
-            except discord.HTTPException:
-                log.exception("could not sync slash commands (prefix commands still work)")
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Slash commands: synced to each development server (`dev_guilds`) on every start
+        (they update at once there), and globally only when this version's command set has
+        not been synced yet (recorded in the database), never on every start."""
+        try:
+            for guild_id in self.settings.discord.dev_guilds:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            if not self.settings.discord.sync_commands:
+                return
+            version = commands_version(self.tree)
+            if await self.guild_store.fact(SYNCED_KEY) == version:
+                log.info("slash commands already synced for %s", version)
+                return
+            await self.tree.sync()
+            await self.guild_store.set_fact(SYNCED_KEY, version)
+        except discord.HTTPException:
+            log.exception("could not sync slash commands (prefix commands still work)")
 
     async def on_ready(self) -> None:
         self.index_matches()

@@ -187,9 +187,10 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["match"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
         values = self.item.values
         if not values or not values[0].isdigit():
-            await interaction.response.send_message("Pick one of the options.", ephemeral=True)
+            await tell(interaction, "Pick one of the options.")
             return
         await choose(interaction, self.match_id, self.key, int(values[0]))
 
@@ -224,17 +225,18 @@ class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return out
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
         values = self.item.values
         labels = {o.value: o.label for o in self.item.options}
         if not values or values[0] in self.picked:
-            await interaction.response.send_message("Pick one of the options.", ephemeral=True)
+            await tell(interaction, "Pick one of the options.")
             return
         picked = [*self.picked, values[0]]
         refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
                                     interaction.guild_id, interaction.channel_id)
         if refusal:
-            await interaction.response.send_message(refusal, ephemeral=True)
+            await tell(interaction, refusal)
             return
         so_far = ", then ".join(labels.get(v, v) for v in picked)
         if len(picked) < self.count:
@@ -243,9 +245,9 @@ class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             n = len(picked) + 1
             view.add_item(OrderedSelect(self.match_id, self.key, self.count, rest, picked=picked,
                                         placeholder=f"Card {n} (revealed {_ordinal(n)})…"))
-            await interaction.response.send_message(
-                f"So far: {so_far}. Now pick the {_ordinal(n)} (only you see this).",
-                view=view, ephemeral=True)
+            await tell(interaction,
+                       f"So far: {so_far}. Now pick the {_ordinal(n)} (only you see this).",
+                       view=view)
             return
         await submit_text(interaction, self.match_id, self.key, " ".join(picked),
                           done=f"Submitted: {so_far}.")
@@ -274,9 +276,10 @@ class MultiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return out
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
         values = list(self.item.values)
         if not values:
-            await interaction.response.send_message("Pick from the options.", ephemeral=True)
+            await tell(interaction, "Pick from the options.")
             return
         labels = {o.value: o.label for o in self.item.options}
         text = " ".join([self.verb, *values]).strip()
@@ -300,27 +303,25 @@ class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await ack(interaction)
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
         refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
                                     interaction.guild_id, interaction.channel_id)
         live = bot.service.matches.get(self.match_id)
         hooks = hooks_for(live.game.slug) if live is not None else None
         if refusal or live is None or hooks is None or hooks.private_options is None:
-            await interaction.response.send_message(refusal or "Type your move instead.",
-                                                    ephemeral=True)
+            await tell(interaction, refusal or "Type your move instead.")
             return
         seat = live.seat_of(f"discord:{interaction.user.id}")
         prompt = next(p for p in live.prompts if p.key == self.key)
         options = hooks.private_options(live, prompt, seat)
         if not options:
-            await interaction.response.send_message("Nothing to choose; type your move.",
-                                                    ephemeral=True)
+            await tell(interaction, "Nothing to choose; type your move.")
             return
         view = discord.ui.View(timeout=None)
         view.add_item(MultiSelect(self.match_id, self.key, self.verb, options, count=1,
                                   placeholder=self.item.label or "Choose…"))
-        await interaction.response.send_message("Only you see this menu:", view=view,
-                                                ephemeral=True)
+        await tell(interaction, "Only you see this menu:", view=view)
 
 
 DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, OrderedSelect, MultiSelect, PrivateButton)
@@ -330,6 +331,7 @@ DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, OrderedSelect, MultiSelect, Private
 async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
                  index: int) -> None:
     """A click on a choice: refuse it if stale or not the clicker's, else submit its text."""
+    await ack(interaction)
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
         refusal, accepted = await bot.submit_choice(interaction.user.id, interaction.channel_id,
@@ -337,16 +339,15 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
     except Exception:
         log.exception("choice %s/%s/%s failed", match_id, key, index)
         refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
-    if accepted:
-        await interaction.response.defer()
-    else:
-        await interaction.response.send_message(refusal, ephemeral=True)
+    if not accepted:
+        await tell(interaction, refusal)
 
 
 async def submit_text(interaction: discord.Interaction[Any], match_id: int, key: str, text: str,
                       *, done: str) -> None:
     """A menu's text for decision `key`: submitted as typed where the menu is; on a private
     (ephemeral) menu, success replaces the menu with `done`."""
+    await ack(interaction)
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
         refusal, accepted = await bot.submit_text(interaction.user.id, interaction.channel_id,
@@ -357,8 +358,21 @@ async def submit_text(interaction: discord.Interaction[Any], match_id: int, key:
     message = interaction.message
     ephemeral = message is not None and message.flags.ephemeral
     if accepted and ephemeral:
-        await interaction.response.edit_message(content=done, view=None)
-    elif accepted:
+        await interaction.edit_original_response(content=done, view=None)
+    elif not accepted:
+        await tell(interaction, refusal)
+
+
+async def ack(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge a click at once (no visible change), before any work: Discord fails an
+    interaction not acknowledged within three seconds, even if the move was applied."""
+    if not interaction.response.is_done():
         await interaction.response.defer()
-    else:
-        await interaction.response.send_message(refusal, ephemeral=True)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """An answer only the clicker sees, after `ack`."""
+    try:
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    except discord.HTTPException as exc:
+        log.warning("could not answer a click: %s", exc)

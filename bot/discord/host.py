@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -15,17 +16,20 @@ from discord.ext import commands
 from bot.discord.channels import (
     MatchChannels,
     create_match_channels,
-    host_role,
     let_back_into_log,
     log_channel,
+    log_problem,
     named_channel_problems,
     sees_everything,
     shut_out_of_log,
 )
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
+from bot.discord.help import bot_choices, match_choices
 from bot.discord.options import validate_settings
+from bot.discord.preflight import missing_permissions, missing_text
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
+from bot.store.guilds import matches_of_guild
 from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -50,23 +54,21 @@ class HostCog(commands.Cog, name="Host"):
         return self.bot.service
 
     # --- who may --------------------------------------------------------------------------
-    def is_host(self, member: discord.abc.User) -> bool:
-        if not isinstance(member, discord.Member):
-            return False
-        perms = member.guild_permissions
-        if perms.manage_guild or perms.administrator:
-            return True
-        wanted = self.bot.settings.discord.host_role.lower()
-        return any(r.name.lower() == wanted for r in member.roles)
-
     async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
         if ctx.guild is None:
             raise commands.CheckFailure("Match commands work in a server, not in direct messages.")
-        if not self.is_host(ctx.author):
+        config = await self.bot.guild_config(ctx.guild.id)
+        if not config.is_host(ctx.author):
             raise commands.CheckFailure(
-                f"Only hosts can run matches: you need the “{self.bot.settings.discord.host_role}” "
+                f"Only hosts can run matches: you need the {config.host_role_label(ctx.guild)} "
                 "role or the Manage Server permission.")
         return True
+
+    async def cog_before_invoke(self, ctx: commands.Context[Any]) -> None:
+        """Acknowledge a slash command at once (only the host sees the answer), then work:
+        Discord fails an interaction not acknowledged within three seconds."""
+        if ctx.interaction is not None and not ctx.interaction.response.is_done():
+            await ctx.defer(ephemeral=True)
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
@@ -105,6 +107,8 @@ class HostCog(commands.Cog, name="Host"):
 
     # --- the group -------------------------------------------------------------------------
     @commands.hybrid_group(name="match", description="Run umpired matches (hosts only)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
     async def match(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await ctx.send("Subcommands: start, pause, resume, extend, lock, abort, award, "
@@ -160,22 +164,49 @@ class HostCog(commands.Cog, name="Host"):
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
-        await ctx.defer()
         settings_d = self.bot.settings.discord
-        hosts = host_role(ctx.guild, settings_d.host_role)
+        config = await self.bot.guild_config(ctx.guild.id)
+        defaults = config.game_settings(found.slug)
+        if defaults:  # the server's default settings for the game, overridden key by key
+            parsed = validate_settings(found, json.dumps({**defaults, **parsed}))
+        hosts = config.host_role(ctx.guild)
+        log_name = config.log_channel_name()
+        set_log = config.log_channel(ctx.guild)
         problems = named_channel_problems(ctx.guild, room=room, tables=given_tables,
                                           players=members, names=[r.name for r in refs],
-                                          log_name=settings_d.log_channel)
+                                          log_name=log_name, log_id=set_log.id if set_log else None)
         if problems:
             raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
-        log_ch, problem = await log_channel(ctx.guild, settings_d.log_channel, hosts)
+        existing_log = set_log or (None if config.stored.log_channel_id is not None else
+                                   discord.utils.get(ctx.guild.text_channels,
+                                                     name=log_name.lower().replace(" ", "-")))
+        creates = room is None or existing_log is None or any(
+            m is not None and t is None for m, t in zip(members, given_tables, strict=True))
+        if existing_log is not None and (problem := log_problem(existing_log, hosts)):
+            raise Refusal(problem)
+        lacking = missing_permissions(ctx.guild, creates=creates,
+                                      named=[room, *given_tables, existing_log])
+        if lacking:
+            raise Refusal(missing_text(lacking))
+        if set_log is not None:
+            problem = log_problem(set_log, hosts)
+            log_ch = None if problem else set_log
+        elif config.stored.log_channel_id is not None:
+            log_ch, problem = None, ("The host log set for this server no longer exists: a "
+                                     "member with Manage Server sets another with "
+                                     "`/umpire settings log_channel:`.")
+        else:
+            log_ch, problem = await log_channel(ctx.guild, log_name, hosts)
         if log_ch is None:
             raise Refusal(problem or "The host log cannot be used.")
-        channels: MatchChannels = await create_match_channels(
-            ctx.guild, title=found.title, slug=found.slug, players=members,
-            names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
-            tables=given_tables, category_prefix=settings_d.category_prefix)
-        try:
+        new_log = log_ch if existing_log is None else None  # made by this start
+        channels: MatchChannels | None = None
+        transport: dict[str, Any] = {}
+        try:  # all or nothing: whatever this start made is removed if a later step fails
+            channels = await create_match_channels(
+                ctx.guild, title=found.title, slug=found.slug, players=members,
+                names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
+                tables=given_tables, category_prefix=settings_d.category_prefix)
             transport = channels.transport()
             try:
                 elsewhere = {int(uid): before for m in self.service.matches.values()
@@ -189,10 +220,19 @@ class HostCog(commands.Cog, name="Host"):
                               "start.") from exc
             live = await self.service.start_match(found.slug, refs, advantage=0, settings=parsed,
                                                   seed=seed, transport=transport)
-        except Exception:
-            await channels.delete_created()
+        except Exception as exc:
+            if channels is not None:
+                await channels.delete_created()
             with contextlib.suppress(discord.HTTPException):
                 await let_back_into_log(log_ch, transport.get("log_denied") or {})
+            if new_log is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await new_log.delete(reason="umpire: the match did not start")
+            if isinstance(exc, discord.HTTPException):
+                raise Refusal("Discord refused a step of the start "
+                              f"({exc.status}: {exc.text or 'no reason given'}); everything "
+                              "I had made for it was removed, nothing was started. Try "
+                              "again.") from exc
             raise
         self.bot.index_match(live.id, live.transport)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
@@ -241,12 +281,15 @@ class HostCog(commands.Cog, name="Host"):
         await self.service.abort(live.id, reason)
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
-    @match.command(name="award", description="End a match, awarding it to a player")
+    @match.command(name="award", description="Award a match (or its running bout) to a player")
     @app_commands.describe(player="the winner (a member)", seat="or the winner's seat: 1 = the "
-                           "advantage holder, 2 = the other (for a bot seat)")
+                           "advantage holder, 2 = the other (for a bot seat)",
+                           part="the whole match (default), or only the running bout (Double "
+                                "or Nothing)")
     async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
                     seat: app_commands.Range[int, 1, 2] | None = None,
-                    match: int | None = None, *, reason: str = "awarded by the hosts") -> None:
+                    match: int | None = None, part: Literal["match", "bout"] = "match", *,
+                    reason: str = "awarded by the hosts") -> None:
         live = self.resolve(ctx, match)
         if player is not None:
             winner = live.seat_of(f"discord:{player.id}")
@@ -256,8 +299,9 @@ class HostCog(commands.Cog, name="Host"):
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, reason)
-        await ctx.send(f"Match #{live.id} awarded to {live.players[winner].name}.", ephemeral=True)
+        await self.service.award(live.id, winner, reason, unit=part)  # UmpireError: user-facing
+        what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
+        await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 
     @match.command(name="status", description="Whose decision it is, the clocks, the channels")
     async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
@@ -268,12 +312,12 @@ class HostCog(commands.Cog, name="Host"):
             text += f"\nRoom: <#{room}>."
         await ctx.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-    @match.command(name="list", description="The matches this bot is running")
+    @match.command(name="list", description="The matches of this server, newest first")
     async def list_(self, ctx: commands.Context[Any]) -> None:
-        guild_id = ctx.guild.id if ctx.guild else None
-        lines = [f"#{m.id} {m.game.title}: {m.names[0]} vs {m.names[1]} ({m.status})"
-                 for m in self.service.matches.values() if m.transport.get("guild") == guild_id]
-        await ctx.send("\n".join(lines[-30:]) or "No matches.", ephemeral=True,
+        assert ctx.guild is not None
+        found = await matches_of_guild(self.service.repo.engine, ctx.guild.id, limit=30)
+        lines = [f"#{m.id} {m.game}: {' vs '.join(m.names)} ({m.status})" for m in found]
+        await ctx.send("\n".join(lines) or "No matches.", ephemeral=True,
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="export", description="The match record: JSON and a readable transcript")
@@ -284,7 +328,6 @@ class HostCog(commands.Cog, name="Host"):
             except UmpireError as exc:
                 raise Refusal(NO_SUCH_MATCH) from exc
         live = self.resolve(ctx, match)
-        await ctx.defer(ephemeral=True)
         record = await self.service.export(live.id)
         data = self.service.export_json(record).encode()
         transcript = transcript_text(record, live.players).encode()
@@ -295,6 +338,12 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Record of match #{live.id}: {note}", ephemeral=True, files=[
             discord.File(io.BytesIO(data), filename=f"match-{live.id}.json"),
             discord.File(io.BytesIO(transcript), filename=f"match-{live.id}.txt")])
+
+
+for _command in (HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
+                 HostCog.award, HostCog.status, HostCog.export):
+    _command.autocomplete("match")(match_choices)
+HostCog.start.autocomplete("bot")(bot_choices)
 
 
 def here(match: LiveMatch, guild_id: int | None) -> bool:

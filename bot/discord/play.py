@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,6 +21,7 @@ log = logging.getLogger(__name__)
 class PlayCog(commands.Cog, name="Play"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
+        self._last_refusal: dict[int, float] = {}  # user id -> monotonic time
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -31,6 +33,8 @@ class PlayCog(commands.Cog, name="Play"):
         prefix = self.bot.settings.discord.command_prefix
         if prefix and message.content.startswith(prefix):
             return  # a command (handled by the command framework)
+        if place.seat is None and self.is_chat(place.match_id, message.content):
+            return  # chat in the game room: no answer at all
         try:
             reply = await self.bot.service.submit(place.match_id, f"discord:{message.author.id}",
                                                   message.content, table_of=place.seat)
@@ -46,6 +50,25 @@ class PlayCog(commands.Cog, name="Play"):
             await self._answer(message, reply.message)  # their own table: answer right there
             return
         await self._refuse_privately(message, place.match_id, reply)
+
+    def is_chat(self, match_id: int, text: str) -> bool:
+        """Text in the game room that does not start with one of the game's move words
+        (public facts only: the same text is chat or a move whatever anyone holds)."""
+        match = self.bot.service.matches.get(match_id)
+        if match is None:
+            return False
+        words = match.game.move_words(match.state)
+        return words is not None and not words.matches(text)
+
+    def cooling_down(self, user_id: int) -> bool:
+        """Whether a refusal to this player was sent less than the cooldown ago (a player
+        typing many moves in the room gets one refusal, not a flood in their table)."""
+        now = time.monotonic()
+        last = self._last_refusal.get(user_id)
+        if last is not None and now - last < self.bot.settings.discord.refusal_cooldown_seconds:
+            return True
+        self._last_refusal[user_id] = now
+        return False
 
     @commands.hybrid_command(
         name="mine", description="What you know in your match: your pool, hand, tanks (private)")
@@ -73,11 +96,10 @@ class PlayCog(commands.Cog, name="Play"):
         await ctx.send(f"**Match #{match.id}, what you know:**\n{text}", ephemeral=True)
 
     async def _answer(self, message: discord.Message, text: str) -> None:
-        """A refusal in the player's own table channel, as a reply pinging only them."""
+        """A refusal in the player's own table channel, as a reply that pings nobody."""
         try:
-            await message.reply(text, mention_author=True,
-                                allowed_mentions=discord.AllowedMentions.none().merge(
-                                    discord.AllowedMentions(replied_user=True)))
+            await message.reply(text, mention_author=False,
+                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not answer in channel %s: %s", message.channel.id, exc)
 
@@ -99,6 +121,8 @@ class PlayCog(commands.Cog, name="Play"):
                     deleted = True
                 except discord.HTTPException as exc:
                     log.warning("could not delete a private move in the room: %s", exc)
+        if self.cooling_down(message.author.id):
+            return  # told a moment ago; a deleted private move is still deleted
         match = self.bot.service.matches.get(match_id)
         seat = match.seat_of(f"discord:{message.author.id}") if match else None
         table = channel_for(match.transport, f"seat{seat}") if match and seat is not None else None
@@ -113,9 +137,7 @@ class PlayCog(commands.Cog, name="Play"):
             head = (f"I deleted your message in {where}. " if deleted else
                     f"I could not delete your message in {where}; delete it yourself. ")
         try:
-            await target.send(f"{message.author.mention} {head}{reply.message}",
-                              allowed_mentions=discord.AllowedMentions(
-                                  everyone=False, roles=False, replied_user=False,
-                                  users=[message.author]))
+            await target.send(f"{head}{reply.message}",  # never a ping
+                              allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not tell a player why their move was refused: %s", exc)

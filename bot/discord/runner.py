@@ -46,7 +46,8 @@ async def run(settings: Settings, token: str) -> int:
     transport = DiscordTransport()
     service = MatchService(Repository(engine), transport, bot_think=settings.bots.think_seconds,
                            snapshot_every=settings.database.snapshot_every,
-                           heartbeat_seconds=settings.clock.heartbeat_seconds)
+                           heartbeat_seconds=settings.clock.heartbeat_seconds,
+                           outbox_retention=settings.database.outbox_retention)
     try:
         await service.start()  # migrate, recover active matches, resend the outbox
         settle_after_start()

@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
@@ -127,7 +138,23 @@ class ServiceStateRow(Base):
     updated_at: Mapped[datetime]
 
 
+class GuildSettingsRow(Base):
+    """One Discord server's settings. A None column means "the default from config.toml"."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    host_role_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    log_channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    friendly_matches: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    game_settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # slug -> settings
+    channel_mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    archive_delay_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    updated_at: Mapped[datetime]
+
+
 __all__ = [
-    "ActionRow", "Base", "DeadlineRow", "MatchRow", "OutboxRow", "ServiceStateRow",
+    "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchRow", "OutboxRow",
+    "ServiceStateRow",
     "SnapshotRow", "UTCDateTime",
 ]

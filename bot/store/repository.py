@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, literal_column, select, update
+from sqlalchemy import bindparam, delete, func, insert, literal_column, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -88,6 +88,14 @@ class StoredMatch:
 
 
 @dataclass
+class Pruned:
+    """What `Repository.prune` deleted."""
+
+    messages: int = 0
+    snapshots: int = 0
+
+
+@dataclass
 class StoredMessage:
     id: int
     match_id: int
@@ -105,6 +113,8 @@ class Repository:
         url = engine.url.render_as_string(hide_password=False)
         self._delivered: list[int] = []
         self._delivered_at: datetime | None = None
+        self._unborn: dict[int, dict[str, Any]] = {}  # reserved matches: row, not yet stored
+        self._last_match_id: int | None = None  # SQLite: the highest id handed out
         self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url),
                                   extras=self._take_delivered)
 
@@ -119,26 +129,65 @@ class Repository:
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime) -> int:
-        row = dict(game=game, settings=settings, seed=seed, seed_commitment=commitment,
-                   players=players, status="active", result=None, transport=transport,
-                   action_count=0, created_at=now, updated_at=now)
-        return await self.writer.run(
-            lambda conn: int(conn.execute(insert(MatchRow).returning(MatchRow.id), row).scalar_one()))
+        """Store a match row now (own transaction); return its id."""
+        match_id = await self.reserve_match(game=game, settings=settings, seed=seed,
+                                            commitment=commitment, players=players,
+                                            transport=transport, now=now)
+        try:
+            await self.commit(MatchWrite(match_id, 0), now)
+        finally:
+            self._unborn.pop(match_id, None)
+        return match_id
+
+    async def reserve_match(self, *, game: str, settings: dict[str, Any], seed: str,
+                            commitment: str, players: list[dict[str, Any]],
+                            transport: dict[str, Any], now: datetime) -> int:
+        """An id for a new match whose row is stored by the match's first `commit`, in the
+        same transaction as that write (the opening: seed commitment, first prompts, clocks),
+        so that a crash never leaves a match without its opening. Until then the match does
+        not exist in the database; `forget_match` drops a reservation whose write failed."""
+        match_id = await self._new_match_id()
+        self._unborn[match_id] = dict(
+            id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
+            players=players, status="active", result=None, transport=transport,
+            action_count=0, created_at=now, updated_at=now)
+        return match_id
+
+    def forget_match(self, match_id: int) -> None:
+        self._unborn.pop(match_id, None)
+
+    async def _new_match_id(self) -> int:
+        async with self.engine.connect() as conn:
+            if conn.dialect.name != "sqlite":
+                return int((await conn.execute(text(
+                    "SELECT nextval(pg_get_serial_sequence('matches', 'id'))"))).scalar_one())
+            if self._last_match_id is None:
+                top = (await conn.execute(select(func.max(MatchRow.id)))).scalar()
+                # (another reservation may have run while this one awaited)
+                self._last_match_id = max(self._last_match_id or 0, int(top or 0))
+        # SQLite has one writing process: ids are handed out here, never twice.
+        self._last_match_id += 1
+        return self._last_match_id
 
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
         """Store a write atomically (sharing the transaction with writes made at the same
-        moment); return the new outbox ids in order."""
-        return await self.writer.write((write, now))
+        moment); return the new outbox ids in order. The first write of a reserved match
+        also stores its row."""
+        ids = await self.writer.write((write, now))
+        self._unborn.pop(write.match_id, None)
+        return ids
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
         """Store several writes in one transaction (e.g. clock shifts on start)."""
         if writes:
             await self.writer.run(lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
 
-    @staticmethod
-    def _apply_writes(conn: Connection,
+    def _apply_writes(self, conn: Connection,
                       items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
         """Apply writes of distinct matches with one statement per table (bulk)."""
+        if self._unborn:
+            _INSERT_MATCH.run(conn, [self._unborn[w.match_id] for w, _ in items
+                                     if w.match_id in self._unborn])
         _INSERT_ACTION.run(conn, [
             dict(match_id=w.match_id, seq=w.seq, seat=w.action[0], command=w.action[1],
                  source=w.action[2], created_at=now) for w, now in items if w.action])
@@ -159,6 +208,9 @@ class Repository:
                  set_limit_at=c.limit_at, set_deadline_at=c.deadline_at,
                  set_reminders_sent=c.reminders_sent, set_status=c.status)
             for w, _ in items for c in w.clocks_changed])
+        ended = [w.match_id for w, _ in items if w.match_fields.get("status") in ENDED_STATUSES]
+        if ended:  # a match that ends keeps only its latest snapshot
+            conn.execute(_OLD_SNAPSHOTS.where(SnapshotRow.match_id.in_(ended)))
         by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for w, now in items:
             fields = dict(w.match_fields, updated_at=now)
@@ -210,6 +262,80 @@ class Repository:
         for c in clocks:
             by_match[c.match_id].clocks.append(_clock(c))
         return list(by_match.values())
+
+    async def active_ids(self) -> list[int]:
+        """Ids of every active or paused match, in order."""
+        async with self.engine.connect() as conn:
+            return [int(i) for i in (await conn.execute(
+                select(MatchRow.id).where(MatchRow.status.in_(ACTIVE_STATUSES))
+                .order_by(MatchRow.id))).scalars()]
+
+    async def load_many(self, ids: list[int]) -> list[StoredMatch]:
+        """These matches (any status) with their latest snapshot, later actions and armed
+        clocks, in four queries however many there are: resume loads active matches in
+        batches of a few hundred, so that no single step holds the event loop for long."""
+        if not ids:
+            return []
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(MatchRow).where(MatchRow.id.in_(ids))
+                                       .order_by(MatchRow.id))).all()
+            latest = (select(SnapshotRow.match_id, func.max(SnapshotRow.seq).label("seq"))
+                      .where(SnapshotRow.match_id.in_(ids))
+                      .group_by(SnapshotRow.match_id).subquery())
+            snaps = (await conn.execute(
+                select(SnapshotRow.match_id, SnapshotRow.seq, SnapshotRow.state).join(
+                    latest, (latest.c.match_id == SnapshotRow.match_id) & (latest.c.seq == SnapshotRow.seq))
+            )).all()
+            snap_of = {s.match_id: (s.seq, s.state) for s in snaps}
+            actions = (await conn.execute(
+                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, ActionRow.command)
+                .outerjoin(latest, latest.c.match_id == ActionRow.match_id)
+                .where(ActionRow.match_id.in_(ids),
+                       ActionRow.seq > func.coalesce(latest.c.seq, 0))
+                .order_by(ActionRow.match_id, ActionRow.seq)
+            )).all()
+            clocks = (await conn.execute(
+                select(DeadlineRow).where(DeadlineRow.match_id.in_(ids),
+                                          DeadlineRow.status.in_(LIVE_CLOCKS))
+                .order_by(DeadlineRow.id)
+            )).all()
+        by_match: dict[int, StoredMatch] = {}
+        for r in rows:
+            seq, state = snap_of.get(r.id, (0, None))
+            by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
+                                         snapshot=state, actions=[], clocks=[])
+        for a in actions:
+            by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
+        for c in clocks:
+            by_match[c.match_id].clocks.append(_clock(c))
+        return list(by_match.values())
+
+    async def match_rows(self, ids: list[int]) -> list[MatchRow]:
+        """Just the rows of these matches (who plays, where): no state is loaded."""
+        if not ids:
+            return []
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(MatchRow).where(MatchRow.id.in_(ids))
+                                       .order_by(MatchRow.id))).all()
+        return [MatchRow(**r._mapping) for r in rows]
+
+    async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
+        """One transaction: every live clock (armed, or waiting for a break to end) of every
+        active (not paused) match moves later
+        by `downtime`, in one UPDATE statement, and the heartbeat records `now` (so a crash
+        right after cannot shift the clocks a second time). Run on start, before anything
+        else writes: through the async engine, so that SQLite works in its own thread rather
+        than on the event loop like the group-commit writer (with thousands of clocks the
+        statement takes a while)."""
+        micro = downtime // timedelta(microseconds=1)
+
+        def write(conn: Connection) -> None:
+            if micro > 0:
+                conn.execute(_shift_statement(conn.dialect.name, micro))
+            _beat(conn, now)
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(write)
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
@@ -320,6 +446,52 @@ class Repository:
                 select(func.count()).select_from(OutboxRow).where(OutboxRow.delivered_at.is_(None))
             )).scalar_one())
 
+    # --- keeping storage bounded --------------------------------------------------------
+    async def prune(self, delivered_before: datetime | None, *, batch: int = 2000) -> Pruned:
+        """Delete outbox rows delivered before `delivered_before` (None: none; the newest
+        outbox row always stays, because SQLite numbers new rows after it and an id must
+        never be used twice), and every snapshot of an ended match but its latest. In
+        transactions of at most `batch` rows, so that no single one holds the writer long."""
+        def outbox(conn: Connection) -> int:
+            newest = select(func.max(OutboxRow.id)).correlate(None).scalar_subquery()
+            doomed = (select(OutboxRow.id).where(OutboxRow.delivered_at.is_not(None),
+                                                 OutboxRow.delivered_at < delivered_before,
+                                                 OutboxRow.id < newest)
+                      .order_by(OutboxRow.id).limit(batch).correlate(None))
+            return int(conn.execute(delete(OutboxRow).where(
+                OutboxRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
+        def snapshots(conn: Connection) -> int:
+            ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
+            doomed = (select(SnapshotRow.id).where(_NOT_LATEST, SnapshotRow.match_id.in_(
+                ended.scalar_subquery())).limit(batch).correlate(None))
+            return int(conn.execute(delete(SnapshotRow).where(
+                SnapshotRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
+        pruned = Pruned()
+        while delivered_before is not None:
+            done = await self.writer.run(outbox)
+            pruned.messages += done
+            if done < batch:
+                break
+        while True:
+            done = await self.writer.run(snapshots)
+            pruned.snapshots += done
+            if done < batch:
+                break
+        return pruned
+
+    async def vacuum(self) -> None:
+        """Give the space of deleted rows back: SQLite rewrites the file (VACUUM) and empties
+        its WAL; PostgreSQL marks it reusable (plain VACUUM, which locks nothing)."""
+        async with self.engine.connect() as conn:
+            auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            if conn.dialect.name == "sqlite":
+                await auto.exec_driver_sql("VACUUM")
+                await auto.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            else:
+                await auto.exec_driver_sql("VACUUM (ANALYZE)")
+
     # --- the service's heartbeat --------------------------------------------------------
     async def last_heartbeat(self) -> datetime | None:
         async with self.engine.connect() as conn:
@@ -328,16 +500,47 @@ class Repository:
         return datetime.fromisoformat(row.value).astimezone(UTC) if row else None
 
     async def beat(self, now: datetime) -> None:
-        def write(conn: Connection) -> None:
-            done = conn.execute(update(ServiceStateRow)
-                                .where(ServiceStateRow.key == HEARTBEAT_KEY)
-                                .values(value=now.isoformat(), updated_at=now))
-            if done.rowcount == 0:
-                conn.execute(insert(ServiceStateRow), dict(
-                    key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
-        await self.writer.run(write)
+        await self.writer.run(lambda conn: _beat(conn, now))
 
 
+def _beat(conn: Connection, now: datetime) -> None:
+    done = conn.execute(update(ServiceStateRow)
+                        .where(ServiceStateRow.key == HEARTBEAT_KEY)
+                        .values(value=now.isoformat(), updated_at=now))
+    if done.rowcount == 0:
+        conn.execute(insert(ServiceStateRow), dict(
+            key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
+
+
+def _shift_statement(dialect: str, micro: int) -> Any:
+    """UPDATE moving every armed clock of every active match `micro` microseconds later.
+    SQLite stores these times as text 'YYYY-MM-DD HH:MM:SS.ffffff' (SQLAlchemy's format):
+    whole seconds go through strftime, microseconds are added as an integer with the carry,
+    so the result is exact (julianday arithmetic would round to about 10 microseconds).
+    NULL times (no turn timer) stay NULL."""
+    live = ", ".join(f"'{s}'" for s in LIVE_CLOCKS)
+    where = (f"status IN ({live}) AND match_id IN "
+             "(SELECT id FROM matches WHERE status = 'active')")
+    columns = ("started_at", "limit_at", "deadline_at")
+    if dialect == "sqlite":
+        seconds, rest = divmod(micro, 1_000_000)
+
+        def shifted(c: str) -> str:
+            frac = f"(CAST(substr({c}, 21, 6) AS INTEGER) + {rest})"
+            return (f"strftime('%Y-%m-%d %H:%M:%S', substr({c}, 1, 19), '+' || "
+                    f"({seconds} + {frac} / 1000000) || ' seconds') || '.' || "
+                    f"printf('%06d', {frac} % 1000000)")
+
+        sets = ", ".join(f"{c} = {shifted(c)}" for c in columns)
+        return text(f"UPDATE deadlines SET {sets} WHERE {where}")
+    sets = ", ".join(f"{c} = {c} + make_interval(secs => :seconds)" for c in columns)
+    return text(f"UPDATE deadlines SET {sets} WHERE {where}").bindparams(
+        seconds=micro / 1_000_000)
+
+
+_INSERT_MATCH = insert_of(MatchRow.__table__, [
+    "id", "game", "settings", "seed", "seed_commitment", "players", "status", "result",
+    "transport", "action_count", "created_at", "updated_at"])
 _INSERT_ACTION = insert_of(ActionRow.__table__,
                            ["match_id", "seq", "seat", "command", "source", "created_at"])
 _INSERT_SNAPSHOT = insert_of(SnapshotRow.__table__, ["match_id", "seq", "state", "created_at"])
@@ -355,6 +558,13 @@ _MARK_DELIVERED = Bulk(
     .values(delivered_at=bindparam("set_delivered_at", type_=OutboxRow.delivered_at.type),
             attempts=OutboxRow.attempts + literal_column("1")),
     {"key_id": OutboxRow.id.type, "set_delivered_at": OutboxRow.delivered_at.type})
+
+
+_LATER = SnapshotRow.__table__.alias("later")
+#: A snapshot with a later one of the same match.
+_NOT_LATEST = (select(_LATER.c.id).where(_LATER.c.match_id == SnapshotRow.match_id,
+                                        _LATER.c.seq > SnapshotRow.seq).exists())
+_OLD_SNAPSHOTS = delete(SnapshotRow).where(_NOT_LATEST)
 
 
 @cache

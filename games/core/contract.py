@@ -21,9 +21,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+if TYPE_CHECKING:
+    from games.core.parsing import MoveWords
 
 SEAT_PLACEHOLDERS = ("{P0}", "{P1}")
 
@@ -279,6 +282,13 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def parse(self, state: StateT, seat: int, text: str) -> Command:
         """Turn what a player typed into a command (raise ParseError with a usage line)."""
+
+    def move_words(self, state: StateT) -> MoveWords | None:
+        """How a move typed in the public game room is told from chat (anything else typed
+        there gets no answer). Only public facts may decide it (the game's vocabulary, its
+        settings), never a secret, so whether a text counts as a move tells nobody anything.
+        None: every message typed there is a move."""
+        return None
 
     def usage(self, state: StateT, seat: int) -> str:
         """What `seat` could type now."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 _PUNCT = re.compile(r"[!?.,;:'\"`*_~()\[\]{}<>]+")
 
@@ -77,3 +78,31 @@ def yes_no(text: str) -> bool | None:
     if norm in {"no", "n", "nope", "nah", "pass", "skip", "👎"}:
         return False
     return None
+
+
+@dataclass(frozen=True)
+class MoveWords:
+    """How a game tells a move typed in the public game room from chat: a move starts with
+    one of `lead` (keywords, card and number tokens, phrases; a lead word must end the word
+    it starts, so `r` matches "r3" and "r 3" but not "really"), or is exactly one of `whole`
+    (short answers such as "yes" or "me" that would catch too much chat as leads)."""
+
+    lead: tuple[str, ...] = ()
+    whole: tuple[str, ...] = ()
+
+    def matches(self, text: str) -> bool:
+        norm = normalize(text)
+        if not norm:
+            return False
+        if norm in {normalize(w) for w in self.whole}:
+            return True
+        for word in self.lead:
+            word = word.replace("\ufe0f", "").lower()
+            if norm.startswith(word):
+                after = norm[len(word):len(word) + 1]
+                if not after or not after.isalpha():
+                    return True
+        return False
+
+
+DIGITS = tuple("0123456789")

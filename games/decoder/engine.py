@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, Timeout
+from games.core.parsing import MoveWords
 from games.decoder import audit, checks, clock, dealing, responses, sabotage, tuning, turns, views
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
@@ -102,6 +103,11 @@ class DecoderGame(Game[DecoderState]):
         from games.decoder.grammar import parse
 
         return parse(self, state, seat, text)
+
+    def move_words(self, state: DecoderState) -> MoveWords:
+        from games.decoder.grammar import move_words
+
+        return move_words(state)
 
     def usage(self, state: DecoderState, seat: int) -> str:
         from games.decoder.grammar import usage

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import normalize, number
+from games.core.parsing import DIGITS, MoveWords, normalize, number
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -413,3 +413,22 @@ _READERS = {
     "sabotage_tank": _read_sabotage_tank,
     "sabotage_option": _read_sabotage_option,
 }
+
+
+_MOVE_LEADS = ("use", "using", "with", "tank", "ask", "guess", "restore", "give up", "give",
+               "giveup", "insurance", "insure", "swap", "no swap", "keep", "drop", "discard",
+               "remove", "raise", "ready", "sabotage", "sab", "unexpected", "pass", "odd", "two",
+               "power surge", "new evidence", "skip", "decline", "trade", "common", "commons",
+               "uncommon", "uncommons", "unc", "rare", "rares", *DIGITS)
+_MOVE_ANSWERS = ("any", "no", "nope", "none", "nothing", "yes", "y", "ok", "us", "done",
+                 *"abcdefghijklmnopqrstuvwxyz")
+
+
+def move_words(state: DecoderState) -> MoveWords:
+    """A move typed in the game room starts with a keyword of a decision (use, ask, guess,
+    give up, swap, sabotage, odd, two...), a number or a puzzle's name (the match's public
+    settings), or is a short answer (a single letter, any, no, yes...); anything else there is
+    chat."""
+    names = [n.lower() for n in state.settings.puzzles]
+    return MoveWords(lead=(*_MOVE_LEADS, *names, *{n.split()[0] for n in names if n.split()}),
+                     whole=_MOVE_ANSWERS)

@@ -29,6 +29,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
+from games.core.parsing import MoveWords
 from games.devils_deal import flow, rules, text, twin
 from games.devils_deal.cards import (
     DECK,
@@ -394,6 +395,11 @@ class DevilsDeal(Game[DevilsDealState]):
         from games.devils_deal.grammar import parse
 
         return parse(self, state, seat, text_in)
+
+    def move_words(self, state: DevilsDealState) -> MoveWords:
+        from games.devils_deal.grammar import MOVE_WORDS
+
+        return MOVE_WORDS
 
     def usage(self, state: DevilsDealState, seat: int) -> str:
         from games.devils_deal.grammar import usage

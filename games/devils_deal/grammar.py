@@ -340,3 +340,20 @@ def usage(game: DevilsDeal, state: DevilsDealState, seat: int) -> str:
             return "The match is over."
         return "Nothing to decide for you right now; wait for your opponent."
     return _USAGE[mine[0]]
+
+
+#: A move typed in the game room starts with a card ("G2", "2 green", "🟩2"), a number, a
+#: keyword of a decision (take, call, raise, fold, lock...) or a pile line ("- R7 B3"), or is
+#: one of the short answers (yes, no, me, you...); anything else there is chat.
+MOVE_WORDS = parsing.MoveWords(
+    lead=(*_SUIT_WORDS, *parsing.DIGITS, "-", "•", "take", "discard", "aside", "set aside",
+          "pile", "piles", "lock", "done", "refill", "no refill", "dont refill", "don't refill",
+          "nothing", "take nothing", "no thanks", "no card", "everything aside", "all aside",
+          "set everything aside", "i start", "i go first", "i will start", "me first",
+          "you start", "you first", "opponent", "the opponent", "my opponent", "they start",
+          "them first", "other player", "call", "i call", "raise", "i raise", "re-raise",
+          "reraise", "bet", "fold", "i fold", "all in", "all-in", "allin", "shove",
+          "give up", "surrender", "pass", "skip", "decline", "confirm", "submit", "final"),
+    whole=("yes", "y", "no", "n", "nope", "none", "me", "i", "myself", "mine", "self", "you",
+           "them", "other", "they", "c", "f", "max", "up", "see", "match", "go", "ready",
+           "finish", "finished", "locked", "first", "second"))

@@ -28,6 +28,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
+from games.core.parsing import MoveWords
 from games.double_or_nothing import flow, rules
 from games.double_or_nothing.commands import (
     COMMAND_TYPES,
@@ -437,6 +438,11 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         from games.double_or_nothing.grammar import usage
 
         return usage(self, state, seat)
+
+    def move_words(self, state: DoubleOrNothingState) -> MoveWords:
+        from games.double_or_nothing.grammar import MOVE_WORDS
+
+        return MOVE_WORDS
 
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: DoubleOrNothingState, prompt: Prompt,

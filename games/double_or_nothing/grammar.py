@@ -64,6 +64,13 @@ _ANSWER_WORDS = {
     "forfeit": ["f", "drop", "no", "n", "decline", "resign", "fold", "give up", "pass",
                 "i forfeit", "refuse"],
 }
+_SHORT_ANSWERS = ("yes", "y", "no", "n", "ok", "okay", "a", "f")
+#: What starts a move typed in the game room (anything else there is chat).
+MOVE_WORDS = parsing.MoveWords(
+    lead=tuple(w for table in (_MOVE_WORDS, _ANSWER_WORDS) for key, words in table.items()
+               for w in (key, *words) if w not in _SHORT_ANSWERS),
+    whole=(*_SHORT_ANSWERS, "me", "i", "myself", "i start", "me first", "opponent", "you",
+           "them", "other", "you start", "opponent starts", "you first", "my opponent"))
 _VERB = re.compile(r"^\s*(?:i\s+)?(?:plays?|p|put|lay|set|draws?|d|take|pick(?:\s+up)?)"
                    r"(?:\s+card)?(?![a-z])")
 _RANGE = re.compile(r"(\d+)\s*(?:\.\.+|…|-|–|to|through)\s*(\d+)")

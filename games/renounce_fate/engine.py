@@ -30,6 +30,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
+from games.core.parsing import MoveWords
 from games.renounce_fate import flow, rules, text
 from games.renounce_fate.cards import DECK, render, render_all, sort_cards
 from games.renounce_fate.commands import COMMAND_TYPES, Bet, ChooseStarter, Renounce
@@ -276,6 +277,11 @@ class RenounceFate(Game[RenounceFateState]):
         from games.renounce_fate.grammar import usage
 
         return usage(self, state, seat)
+
+    def move_words(self, state: RenounceFateState) -> MoveWords:
+        from games.renounce_fate.grammar import MOVE_WORDS
+
+        return MOVE_WORDS
 
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: RenounceFateState, prompt: Prompt,

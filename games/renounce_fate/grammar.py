@@ -39,6 +39,12 @@ _BET_SYNONYMS = {
     "fold": ["f", "give up", "surrender", "folds", "i fold"],
     "allin": ["all in", "all-in", "shove", "raise max", "max", "raise all"],
 }
+#: What starts a move typed in the game room (anything else there is chat). Renouncing is
+#: private, but its word is a move too, so that typing it in the room is caught and refused.
+MOVE_WORDS = parsing.MoveWords(
+    lead=(*(w for key, words in _BET_SYNONYMS.items() for w in (key, *words)), "renounce"),
+    whole=("me", "i", "myself", "i start", "me first", "opponent", "you", "them", "other",
+           "you start", "opponent starts", "you first", "my opponent"))
 _RENOUNCE_NOISE = {"renounce", "renounces", "i", "discard", "burn", "pick", "choose", "the",
                    "card", "from", "in", "of", "set", "group", "s", "no", "number", "and"}
 _SET_RE = re.compile(r"(?:\bset|\bgroup|\bs|#|\bno)\s*[-_:]?\s*(\d+)\b")

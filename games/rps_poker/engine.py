@@ -28,12 +28,13 @@ from games.core import (
     Timeout,
     seat_name,
 )
+from games.core.parsing import MoveWords
 from games.rps_poker import grammar, rules, text
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.settings import RpsSettings
 from games.rps_poker.state import DraftRound, GameRecord, RpsState
-from games.rps_poker.views import RpsView, build_view
+from games.rps_poker.views import RpsView, build_view, describe_view
 
 PUBLIC, UMPIRE = Audience.public(), Audience.umpire()
 
@@ -329,6 +330,9 @@ class RpsPoker(Game[RpsState]):
     def view(self, state: RpsState, seat: int | None) -> RpsView:
         return build_view(state, seat)
 
+    def describe(self, state: RpsState, seat: int | None) -> str:
+        return describe_view(build_view(state, seat))
+
     def secrets(self, state: RpsState) -> list[Secret]:
         hidden: list[tuple[str, frozenset[int], str]] = []
         nobody = frozenset()
@@ -376,6 +380,9 @@ class RpsPoker(Game[RpsState]):
 
     def usage(self, state: RpsState, seat: int) -> str:
         return grammar.usage(state, seat)
+
+    def move_words(self, state: RpsState) -> MoveWords:
+        return grammar.MOVE_WORDS
 
     # --- players ----------------------------------------------------------------------
     def random_command(self, state: RpsState, prompt: Prompt, rng: random.Random) -> Command:

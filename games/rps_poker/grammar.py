@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from games.core import Command, ParseError
-from games.rps_poker.cards import CARDS, find_cards, render
+from games.core.parsing import DIGITS, MoveWords
+from games.rps_poker.cards import CARDS, SYMBOL_WORDS, find_cards, render
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.state import RpsState
 
@@ -90,3 +91,12 @@ def parse(state: RpsState, seat: int, text: str) -> Command:
     if index is None:
         raise ParseError(usage(state, seat))
     return make(card=opts[index])
+
+
+#: A move typed in the game room starts with a keyword, a card ("r3", "rock 3", "🪨3", "3
+#: rock") or a position ("2", "#2", "card 2"); anything else there is chat. (Every RPS Poker
+#: decision is private, so such a move is refused there and deleted.)
+MOVE_WORDS = MoveWords(
+    lead=(*KEYWORDS, *SYMBOL_WORDS, *DIGITS, "#", "card", "position", "slot", "number",
+          "first", "second", "third", "1st", "2nd", "3rd"),
+    whole=("left", "right", "top", "last"))

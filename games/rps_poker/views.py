@@ -95,3 +95,47 @@ def build_view(state: RpsState, seat: int | None) -> RpsView:
     view.hand = list(state.hand[seat])
     view.draw_pile = sorted(state.draw_pile[seat])
     return view
+
+
+def describe_view(view: RpsView) -> str:
+    """The view as sentences for a player who asks (`/view`, `/mine`); {P0}/{P1} are names."""
+    from games.rps_poker.cards import render_all
+
+    def cards(items: list[str]) -> str:
+        return render_all(items, ", ") if items else "none"
+
+    me = view.seat
+    who = ["{P0}", "{P1}"]
+    lines: list[str] = []
+    score = f"{who[0]} {view.score[0]}, {who[1]} {view.score[1]}"
+    if view.phase == "draft":
+        lines.append(f"Draft round {view.draft_round} of 5.")
+    elif view.phase == "main":
+        lines.append(f"Game {view.game_number} of 10; the base card is "
+                     f"{cards([view.base] if view.base else [])}. Score: {score}.")
+    else:
+        lines.append(f"The match is over. Final score: {score}.")
+    if me is not None:
+        them = who[1 - me]
+        if view.offer:
+            lines.append(f"You are given {cards(view.offer)}: keep one, the other goes to {them}.")
+        if view.pending:
+            lines.append(f"You have chosen {cards([view.pending])} (not revealed yet).")
+        if view.kept or view.received:
+            lines.append(f"You kept {cards(view.kept)}; {them} passed you {cards(view.received)}.")
+        if view.hand:
+            lines.append(f"Your hand: {cards(view.hand)}.")
+        if view.draw_pile:
+            lines.append(f"Still to draw (in an order you do not know): {cards(view.draw_pile)}.")
+        if view.opponent_known:
+            lines.append(f"You passed {them} {cards(view.opponent_known)}; not played yet: "
+                         f"{cards(view.opponent_known_unplayed)}.")
+    else:
+        lines.append(f"Cards in hand: {who[0]} {view.hand_sizes[0]}, {who[1]} "
+                     f"{view.hand_sizes[1]}.")
+    for g in view.games:
+        mine = f" (your hand: {cards(g.hand)})" if g.hand else ""
+        lines.append(f"Game {g.number}: base {cards([g.base])}; {who[0]} played "
+                     f"{cards([g.plays[0]])}, {who[1]} played {cards([g.plays[1]])}: "
+                     f"{who[g.winner]} won ({g.reason}){mine}.")
+    return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import time
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ class Bot:
     ("raise ValueError('boom')", "raised ValueError: boom in main_play"),
     ("return 3", "returned an invalid index 3 from main_play (hand of 3)"),
     ("return True", "returned an invalid index True from main_play (hand of 3)"),
-    ("import time; time.sleep(0.3)", "exceeded the call time limit in main_play"),
+    ("import time; time.sleep(0.3)", "exceeded the time limit of 0.2 s in main_play: took 0.3"),
 ])
 def test_disqualified_at_once_match_lost_0_10_and_no_further_matches(
         tmp_path: Path, action: str, reason: str) -> None:
@@ -73,12 +74,42 @@ def test_disqualified_at_once_match_lost_0_10_and_no_further_matches(
     assert sum(r.score[0] + r.score[1] for r in results) == 10 * len(results)
 
 
-def test_a_python_call_that_never_returns_is_stopped(tmp_path: Path) -> None:
-    bad = _write(tmp_path, "hang.py", FAILING.format(action="while True: pass"))
-    _, results, table = _tournament([bad, "simple"], rounds=2, limit=0.1)
+@pytest.mark.parametrize("action", [
+    "while True: pass",  # a loop in Python
+    "sum(range(10**10))",  # stuck in C code: no signal can interrupt it
+    "import time; time.sleep(60)",  # asleep
+])
+def test_a_python_call_that_never_returns_is_stopped_at_its_limit(tmp_path: Path,
+                                                                   action: str) -> None:
+    bad = _write(tmp_path, "hang.py", FAILING.format(action=action))
+    start = time.perf_counter()
+    _, results, table = _tournament([bad, "simple"], rounds=2, limit=0.2)
+    assert time.perf_counter() - start < 5
     assert results[0].disqualified == 0 and results[0].score == (0, 10)
-    assert "never returned" in results[0].reason
+    assert results[0].reason == ("exceeded the time limit of 0.2 s in main_play: no answer "
+                                 "after 0.7 s, so the bot was stopped")
     assert len(results) == 1
+
+
+def test_a_python_bot_that_prints_is_not_disqualified(tmp_path: Path,
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    chatty = _write(tmp_path, "chatty.py", FAILING.format(action="print('thinking...')"))
+    _, results, _ = _tournament([chatty, "simple"], rounds=2)
+    assert all(r.disqualified is None for r in results) and len(results) == 2
+    assert "thinking" not in capfd.readouterr().out
+
+
+def test_a_bot_file_never_runs_in_the_controller(tmp_path: Path) -> None:
+    # Its import runs in its own process: a file that sleeps on import cannot hold us up
+    # past the load limit, and its module-level state is not ours.
+    marker = tmp_path / "ran"
+    bot = _write(tmp_path, "b.py", f"open({str(marker)!r}, 'a').write('x')\n"
+                 + FAILING.format(action="pass"))
+    specs = resolve_all([bot, "simple"])
+    assert specs[0].kind == "python" and specs[0].name == "Failing"
+    import sys
+    assert not any("arena_bot_" in m for m in sys.modules)
+    assert marker.read_text() == "x"  # loaded once, in the bot's process
 
 
 @pytest.mark.parametrize("body, reason", [
@@ -86,8 +117,9 @@ def test_a_python_call_that_never_returns_is_stopped(tmp_path: Path) -> None:
     ("return 5", "returned an invalid index 5 from main_play"),
     ("return '0'", "returned an invalid index \"0\" from main_play"),
     ("const t = Date.now(); while (Date.now() - t < 400) {} return 0",
-     "exceeded the call time limit"),
-    ("while (true) {}", "exceeded the call time limit in mainPlay"),
+     "exceeded the time limit of 0.2 s in mainPlay: took 0."),
+    ("while (true) {}", "exceeded the time limit of 0.2 s in mainPlay: no answer after 0.7 s, "
+     "so the bot was stopped"),
 ])
 def test_javascript_bot_disqualified(tmp_path: Path, body: str, reason: str) -> None:
     bad = _write(tmp_path, "bad.js", "module.exports = {name: 'BadJS', n: {c: 0},\n"
@@ -98,6 +130,22 @@ def test_javascript_bot_disqualified(tmp_path: Path, body: str, reason: str) -> 
     assert results[0].disqualified == 0 and results[0].score == (0, 10)
     assert reason in results[0].reason
     assert len(results) == 1 and table["BadJS"].disqualified
+
+
+def test_a_javascript_bot_that_logs_is_not_disqualified_and_shows_its_output_on_request(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    chatty = _write(tmp_path, "chatty.js", "({name: 'Chatty', draftPick(c) {\n"
+                    "console.log('picking', c); process.stdout.write('7\\n'); return 0; },\n"
+                    "draftReceive(c) {}, mainPlay(c, b) { console.log(0); return 0; },\n"
+                    "mainPostprocess(c) {}})")
+    _, results, _ = _tournament([chatty, "simple"], rounds=2)
+    assert all(r.disqualified is None for r in results) and len(results) == 2
+    captured = capfd.readouterr()
+    assert "picking" not in captured.out + captured.err
+    assert main([chatty, "simple", "--rounds", "1", "--no-progress", "--show-output"]) == 0
+    captured = capfd.readouterr()
+    assert "picking" in captured.err and "picking" not in captured.out
+    assert "Chatty" in captured.out
 
 
 def test_javascript_notification_error_is_caught(tmp_path: Path) -> None:
@@ -243,3 +291,31 @@ def test_built_in_bots_share_out_chunks_other_bots_keep_a_fixed_split(tmp_path: 
     assert taken == [0, 1, 2, 3, 4, 5, 6]  # one counter: each chunk once, to who asks
     bot = _write(tmp_path, "plain.py", FAILING.format(action="pass"))
     assert worker_chunks(resolve_all(["simple", bot]), 7, 2, ctx) == [[0, 2, 4, 6], [1, 3, 5]]
+
+
+def test_a_bot_stopped_at_its_limit_gets_a_new_process_for_its_next_match(tmp_path: Path) -> None:
+    from bot.arena.match import CallTimeout
+    from bot.arena.process import PyBot
+
+    once = tmp_path / "slept"
+    bot = PyBot(_write(tmp_path, "sleepy.py", "import os, time\nclass Bot:\n"
+                       "    def draft_pick(self, cards):\n"
+                       f"        if not os.path.exists({str(once)!r}):\n"
+                       f"            open({str(once)!r}, 'w').close()\n"
+                       "            time.sleep(60)\n"
+                       "        return 1\n"
+                       "    def draft_receive(self, card): pass\n"
+                       "    def main_play(self, cards, base): return 0\n"
+                       "    def main_postprocess(self, card): pass\n"), 0.2)
+    try:
+        first = bot.proc
+        start = time.perf_counter()
+        with pytest.raises(CallTimeout, match="exceeded the time limit of 0.2 s in draft_pick: "
+                                              "no answer after 0.7 s, so the bot was stopped"):
+            bot.new_match().draft_pick(["R1", "P2"])
+        assert time.perf_counter() - start < 3
+        assert first.poll() is not None  # killed
+        assert bot.new_match().draft_pick(["R1", "P2"]) == 1  # a new process answers
+        assert bot.proc is not first
+    finally:
+        bot.close()

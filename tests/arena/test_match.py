@@ -209,7 +209,7 @@ def test_the_first_call_over_the_limit_is_disqualified_even_if_a_later_one_fails
         play_match(SlowThenFine(), FailsInGame1(how), Deal(match_key(1, 0)), 0.2,
                    [0.0, False])
     assert caught.value.side == 0
-    assert "exceeded the call time limit in main_play (0.3" in caught.value.reason
+    assert "exceeded the time limit of 0.2 s in main_play: took 0.3" in caught.value.reason
 
 
 # --- empty notifications ------------------------------------------------------------------

@@ -34,6 +34,21 @@ def available() -> bool:
     return _binaries() is not None
 
 
+def required() -> bool:
+    """Under CI (CI=true) the PostgreSQL tests must run: a missing server fails them."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def unavailable(reason: str) -> None:
+    """Skip the PostgreSQL tests for `reason`, or fail them under CI."""
+    import pytest
+
+    if required():
+        pytest.fail(f"{reason} (CI=true: the PostgreSQL tests may not be skipped; .ci/run "
+                    "installs the Debian postgresql package)", pytrace=False)
+    pytest.skip(reason)
+
+
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str]:
     """Start a server; yield an admin URL template "postgresql+asyncpg://umpire@127.0.0.1:PORT/{db}"."""

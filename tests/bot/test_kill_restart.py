@@ -19,6 +19,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from bot.live import LiveMatch
@@ -136,3 +137,54 @@ def _kill_and_restart(tmp_path: Path, started: list[subprocess.Popen[str]]) -> N
     seen = {int(x) for x in delivered.read_text().split()}
     assert pending == 0 and total > 0
     assert ids <= seen, f"{len(ids - seen)} messages never reached the transport"
+
+
+async def _openings(db: Path) -> dict[int, tuple[int | None, set[str], set[str]]]:
+    """Per stored match: the id of its opening message (the one that publishes the seed
+    commitment; None if missing), its armed clocks, and the prompts its stored state asks."""
+    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    repo = Repository(engine)
+    found = {}
+    for row in await repo.list_matches(100):
+        opening = [m.id for m in await repo.messages(row.id)
+                   if row.seed_commitment in m.text and "Seed commitment" in m.text]
+        stored = await repo.load_match(row.id)
+        assert stored is not None
+        live = LiveMatch.from_store(stored)
+        found[row.id] = (opening[0] if opening else None, {c.key for c in stored.clocks},
+                         {p.key for p in live.prompts})
+    await engine.dispose()
+    return found
+
+
+@pytest.mark.parametrize("point", ["transaction", "delivery"])
+def test_a_kill_while_a_match_starts_never_leaves_it_without_its_opening(tmp_path: Path,
+                                                                         point: str) -> None:
+    """SIGKILL inside the transaction that opens a match (its row is written, its opening not
+    yet committed), or right after that commit: after a restart every stored match has its
+    seed commitment published, a clock for every decision it waits for, and the opening is
+    delivered."""
+    db, accepted, delivered = tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "delivered"
+    cmd = [sys.executable, "-m", "tests.bot.crash_worker", str(db), str(accepted), str(delivered),
+           "--kill-in-start", point]
+    dying = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert dying.returncode == -signal.SIGKILL, dying.stderr
+    at_kill = asyncio.run(_openings(db))
+    # the third start either left nothing (killed inside its transaction) or all of it
+    assert len(at_kill) == (2 if point == "transaction" else 3)
+    for match_id, (opening, clocks, prompts) in at_kill.items():
+        assert opening is not None, f"match {match_id} never published its seed commitment"
+        assert prompts and clocks == prompts, f"match {match_id} waits without clocks"
+    restarted = _start(db, accepted, delivered)
+    try:
+        wanted = {opening for opening, _, _ in at_kill.values()}
+        deadline = time.monotonic() + 30
+        seen: set[int] = set()
+        while time.monotonic() < deadline and not wanted <= seen:
+            time.sleep(0.1)
+            seen = {int(x) for x in delivered.read_text().split()} if delivered.exists() else set()
+        assert wanted <= seen, "an opening was never delivered after the restart"
+    finally:
+        restarted.kill()
+        restarted.wait()
+    asyncio.run(_check_store(db, accepted))  # asserts: the log has no gap, states replay

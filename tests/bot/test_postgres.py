@@ -16,18 +16,32 @@ from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot import pg_server
 from tests.bot.conftest import ANN, BOB
-from tests.bot.test_store import check_ended_matches_with_open_places
+from tests.bot.test_store import (
+    check_alembic_round_trip,
+    check_clocks_shift_in_one_statement,
+    check_ended_matches_with_open_places,
+    check_pruning,
+)
 from tests.support.transport import RecordingTransport
 
-pytestmark = pytest.mark.skipif(not pg_server.available(),
-                                reason="PostgreSQL binaries are not installed on this machine")
 _names = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def pg_template() -> Iterator[str]:
-    with pg_server.postgres_server() as template:
+    """A server for this module's tests; without one they skip, or fail under CI=true."""
+    if not pg_server.available():
+        pg_server.unavailable("PostgreSQL binaries are not installed on this machine")
+    try:
+        server = pg_server.postgres_server()
+        template = server.__enter__()
+    except Exception as exc:
+        pg_server.unavailable(f"could not start a PostgreSQL server: {exc}")
+        raise
+    try:
         yield template
+    finally:
+        server.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -96,3 +110,41 @@ async def test_refusals_and_text_moves_on_postgres(pg_url: str):
 
 async def test_ended_matches_with_open_places_on_postgres(pg_url: str):
     await check_ended_matches_with_open_places(pg_url)
+
+
+async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
+    """Migration 0002 and the per-server queries on PostgreSQL (Discord ids are 64-bit)."""
+    from bot.store.guilds import GuildStore, matches_of_guild
+
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    try:
+        guild = 1574414571500863491
+        live = await service.start_match("rps-poker", [PlayerRef("a", "A"), PlayerRef("b", "B")],
+                                         seed="pg-guild", transport={"guild": guild})
+        await service.start_match("rps-poker", [PlayerRef("c", "C"), PlayerRef("d", "D")],
+                                  seed="pg-other", transport={"guild": guild + 1})
+        found = await matches_of_guild(engine, guild)
+        assert [m.id for m in found] == [live.id] and found[0].names == ("A", "B")
+        assert [m.id for m in await matches_of_guild(engine, guild, starts_with=str(live.id))] \
+            == [live.id]
+        store = GuildStore(service.repo)
+        await store.update(guild, host_role_id=guild + 7, friendly_matches=True)
+        again = await GuildStore(service.repo).get(guild)
+        assert again.host_role_id == guild + 7 and again.friendly_matches is True
+    finally:
+        await service.stop()
+        await engine.dispose()
+
+
+async def test_alembic_upgrade_check_and_downgrade_on_postgres(pg_url: str):
+    await check_alembic_round_trip(pg_url)
+
+
+async def test_clocks_shift_by_the_downtime_in_one_statement_on_postgres(pg_url: str):
+    await check_clocks_shift_in_one_statement(pg_url)
+
+
+async def test_pruning_on_postgres(pg_url: str):
+    await check_pruning(pg_url)

@@ -9,8 +9,13 @@ import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from alembic import command
+from sqlalchemy import inspect, text
+
 from bot.store import writer as writer_module
 from bot.store.database import create_engine
+from bot.store.migrate import alembic_config
+from bot.store.models import Base
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 
 
@@ -123,3 +128,129 @@ async def test_a_slow_commit_on_the_loop_is_logged(db_url, monkeypatch, caplog):
     assert any("on the event loop" in r.getMessage() for r in caplog.records)
     await repo.close()
     await engine.dispose()
+
+
+async def check_alembic_round_trip(url: str) -> None:
+    """`alembic upgrade head` creates every table, `alembic check` finds nothing the models
+    and the migrations disagree on, `downgrade base` removes every table (SQLite and
+    PostgreSQL). Alembic's command line runs its own event loop: here, in a thread."""
+    cfg = alembic_config(url)
+
+    async def tables() -> set[str]:
+        engine = create_engine(url)
+        async with engine.connect() as conn:
+            names = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+        await engine.dispose()
+        return names - {"alembic_version"}
+
+    await asyncio.to_thread(command.upgrade, cfg, "head")
+    assert await tables() == set(Base.metadata.tables)  # every model's table
+    assert {"matches", "actions", "snapshots", "outbox", "deadlines"} <= set(Base.metadata.tables)
+    await asyncio.to_thread(command.check, cfg)  # raises if autogenerate would add anything
+    await asyncio.to_thread(command.downgrade, cfg, "base")
+    assert await tables() == set()
+    await asyncio.to_thread(command.upgrade, cfg, "head")  # and up again on the same database
+    await asyncio.to_thread(command.check, cfg)
+
+
+async def test_alembic_upgrade_check_and_downgrade_on_sqlite(db_url):
+    await check_alembic_round_trip(db_url)
+
+
+async def check_clocks_shift_in_one_statement(url: str) -> None:
+    """Resume moves every live clock (armed, or waiting for a round break to end) of every
+    active match by the downtime, exactly (to the microsecond, across a second's carry), and
+    nothing else: not paused matches, not clocks that are done, not a missing turn timer;
+    the heartbeat is written in the same transaction."""
+    engine = create_engine(url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, 23, 59, 59, 999_999, tzinfo=UTC)
+    ids = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                   players=[], transport={}, now=now) for _ in range(3)]
+    clocks = {
+        "armed": ClockData("armed", 0, now, now + timedelta(seconds=30),
+                           now + timedelta(seconds=90, microseconds=1)),
+        "no-limit": ClockData("no-limit", 1, now, None, None),
+        "break": ClockData("break", 0, now, now + timedelta(seconds=5), None, status="break"),
+        "done": ClockData("done", 1, now, now, now, status="done"),
+    }
+    for match_id, status in zip(ids, ("active", "paused", "finished"), strict=True):
+        await repo.commit(MatchWrite(match_id, 0, clocks_new=list(clocks.values()),
+                                     match_fields={"status": status}), now)
+    downtime = timedelta(days=1, seconds=2, microseconds=3)
+    await repo.resume_clocks(downtime, now + downtime)
+    armed = {(m.row.id, c.key): c for m in await repo.load_many(ids) for c in m.clocks}
+    assert set(armed) == {(i, k) for i in ids for k in ("armed", "no-limit", "break")}
+    assert armed[(ids[0], "break")].limit_at == now + downtime + timedelta(seconds=5)
+    moved = armed[(ids[0], "armed")]
+    assert moved.started_at == now + downtime
+    assert moved.limit_at == now + downtime + timedelta(seconds=30)
+    assert moved.deadline_at == now + downtime + timedelta(seconds=90, microseconds=1)
+    untimed = armed[(ids[0], "no-limit")]
+    assert untimed.started_at == now + downtime and untimed.limit_at is None
+    assert untimed.deadline_at is None
+    for match_id in ids[1:]:  # a paused match is shifted when the hosts resume it
+        assert armed[(match_id, "armed")] == clocks["armed"]
+    assert await repo.last_heartbeat() == now + downtime
+    await repo.close()
+    await engine.dispose()
+
+
+async def test_clocks_shift_by_the_downtime_in_one_statement(db_url):
+    await check_clocks_shift_in_one_statement(db_url)
+
+
+async def check_pruning(url: str) -> None:
+    """Storage stays bounded: a match that ends keeps only its latest snapshot (in the
+    ending transaction; `prune` does the same for matches that ended before); `prune`
+    deletes outbox rows delivered before the cutoff, never an undelivered or recent one nor
+    the newest row, and a new message never reuses a deleted id."""
+    engine = create_engine(url)
+    repo = Repository(engine)
+    await repo.migrate()
+    t0 = datetime(2026, 11, 1, tzinfo=UTC)
+    ending, running, ended_before = [
+        await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                players=[], transport={}, now=t0) for _ in range(3)]
+    for match_id in (ending, running, ended_before):
+        for seq in (3, 6, 9):
+            await repo.commit(MatchWrite(match_id, seq, snapshot=f'{{"seq": {seq}}}'), t0)
+    await repo.commit(MatchWrite(ending, 10, snapshot='{"seq": 10}',
+                                 match_fields={"status": "finished"}), t0)
+    await repo.commit(MatchWrite(ended_before, 9, match_fields={"status": "aborted"}), t0)
+    # a snapshot stored after the end, as a store from before this rule would hold them
+    await repo.commit(MatchWrite(ended_before, 12, snapshot='{"seq": 12}'), t0)
+
+    async def snapshots() -> dict[int, list[int]]:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text(
+                "SELECT match_id, seq FROM snapshots ORDER BY match_id, seq"))).all()
+        out: dict[int, list[int]] = {}
+        for r in rows:
+            out.setdefault(r.match_id, []).append(r.seq)
+        return out
+
+    assert await snapshots() == {ending: [10], running: [3, 6, 9], ended_before: [9, 12]}
+    ids = [i for n in range(5)
+           for i in await repo.commit(MatchWrite(running, 9, outbox=[OutboxData("public", f"m{n}")]), t0)]
+    old, recent = t0 + timedelta(days=1), t0 + timedelta(days=20)
+    await repo.mark_delivered([ids[0], ids[1], ids[4]], old)
+    await repo.mark_delivered([ids[2]], recent)  # ids[3] never delivered
+    pruned = await repo.prune(t0 + timedelta(days=10), batch=1)
+    assert (pruned.messages, pruned.snapshots) == (2, 1)
+    assert [m.id for m in await repo.messages(running)] == ids[2:]
+    assert await snapshots() == {ending: [10], running: [3, 6, 9], ended_before: [12]}
+    (fresh,) = await repo.commit(MatchWrite(running, 9, outbox=[OutboxData("public", "new")]), t0)
+    assert fresh > ids[4]
+    assert await repo.prune(None) == type(pruned)()  # nothing more to delete, no outbox cutoff
+    await repo.vacuum()
+    if url.startswith("sqlite"):
+        async with engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA freelist_count")).scalar() == 0
+    await repo.close()
+    await engine.dispose()
+
+
+async def test_pruning_keeps_the_latest_snapshot_and_recent_or_undelivered_messages(db_url):
+    await check_pruning(db_url)

@@ -49,6 +49,7 @@ def world(fake_discord: FakeDiscord, tmp_path: Path) -> World:  # noqa: F811
     fake = fake_discord
     guild = fake.add_guild("Card Club")
     role = fake.add_role(guild, HOST_ROLE)
+    fake.allow_command(guild, "match", role)  # the admin lets hosts see /match (Integrations)
     return World(fake=fake, guild=guild, host_role=role,
                  host=fake.add_member(guild, "hannah", roles=[role]),
                  alice=fake.add_member(guild, "alice"), bob=fake.add_member(guild, "bob"),

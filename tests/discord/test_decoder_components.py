@@ -113,9 +113,10 @@ def posts_text(world: World, channel: Channel, after: int = 0) -> str:
 
 def refused(inter: Interaction, why: str) -> None:
     """A click answered only to the clicker, with the reason, and no menu or buttons."""
-    assert inter.response.ephemeral, inter.response.content
-    assert why in inter.response.content, inter.response.content
-    assert not inter.original.components
+    answer = inter.answer
+    assert answer is not None and answer.ephemeral, inter.responses
+    assert why in answer.content, answer.content
+    assert not answer.components
 
 
 async def click(world: World, user: User, message: Message, label: str) -> Interaction:
@@ -170,13 +171,13 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         let_see(world, world.bob, table0)
         wrong = await fake.select(world.bob, message, menu["custom_id"], tiles0[:6])
         refused(wrong, "for alice, not for you")
-        assert wrong.original.visible_to == world.bob.id
+        assert wrong.answer.visible_to == world.bob.id
         await up.idle(fake)
         assert match.seq == seq and not alice.hand_chosen and match.prompt_pending(key0)
         # Alice keeps her last six (the default would be the first six).
         kept = tiles0[3:]
         done = await fake.select(world.alice, message, menu["custom_id"], kept)
-        assert done.response.type == 6, done.response.content
+        assert done.response.type == 6, done.responses
         await fake.wait_for(lambda: alice.hand_chosen, 10)
         await up.idle(fake)
         assert alice.hand == sorted(kept) and match.seq == seq + 1
@@ -200,7 +201,7 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         await up.idle(fake)
         assert match.seq == seq + 1 and not bob.hand_chosen
         done = await click(world, world.bob, message, f"Drop {tiles1[0]}")
-        assert done.response.type == 6, done.response.content
+        assert done.response.type == 6, done.responses
         await fake.wait_for(lambda: match.state.phase == "play", 10)
         await up.idle(fake)
         assert bob.hand == sorted(tiles1[1:])
@@ -267,24 +268,24 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         seq = match.seq
         peek = await click(world, world.bob, message, "Give up a letter…")
         refused(peek, "for alice, not for you")
-        assert not any(ch in peek.response.content.split() for ch in hand0)
+        assert not any(ch in peek.answer.content.split() for ch in hand0)
         refused(await click(world, world.bob, message, "Insurance"), "for alice, not for you")
         await up.idle(fake)
         assert match.seq == seq and alice.items.hand_insurance == 1
         # Alice opens her menu (her letters, only to her), then plays Insurance instead.
         opened = await click(world, world.alice, message, "Give up a letter…")
-        assert opened.response.ephemeral and opened.original.visible_to == world.alice.id
-        [menu] = opened.original.iter_components()
+        assert opened.answer.ephemeral and opened.answer.visible_to == world.alice.id
+        [menu] = opened.answer.iter_components()
         assert [o["value"] for o in menu["options"]] == hand0
         room_before = len(bot_posts(world, room))
         insured = await click(world, world.alice, message, "Insurance")
-        assert insured.response.type == 6, insured.response.content
+        assert insured.response.type == 6, insured.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert alice.items.hand_insurance == 0 and alice.hand == hand0
         assert "Hand Insurance" in posts_text(world, room, room_before)
         # Her letter menu, the decision made: refused, no letter given up.
-        late = await fake.select(world.alice, opened.original, menu["custom_id"], [hand0[0]])
+        late = await fake.select(world.alice, opened.answer, menu["custom_id"], [hand0[0]])
         refused(late, STALE)
         refused(await click(world, world.alice, message, "Insurance"), STALE)
         await up.idle(fake)
@@ -307,7 +308,7 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         assert match.seq == seq and bob.hand == hand1
         room_before, table0_before = len(bot_posts(world, room)), len(bot_posts(world, table0))
         swapped = await click(world, world.bob, message, f"Swap {hand1[0]}")
-        assert swapped.response.type == 6, swapped.response.content
+        assert swapped.response.type == 6, swapped.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert bob.hand == sorted([*hand1[1:], offer]) and match.seq == seq + 1
@@ -348,7 +349,7 @@ async def test_restore_menu_on_the_turn_restores_the_used_tanks(world: World) ->
         assert match.seq == seq and alice.tank("Arithmetic Box").used
         room_before = len(bot_posts(world, room))
         done = await fake.select(world.alice, message, menu["custom_id"], [pick])
-        assert done.response.type == 6, done.response.content
+        assert done.response.type == 6, done.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert not alice.tank("Arithmetic Box").used and alice.tank("Cipher Wheel").used
@@ -386,7 +387,7 @@ async def test_last_tank_button_restores_and_sabotage_buttons_after_a_right_tota
         await up.idle(fake)
         assert match.seq == seq and alice.tank("Arithmetic Box").used
         restored = await click(world, world.alice, message, "Restore with Gear Train")
-        assert restored.response.type == 6, restored.response.content
+        assert restored.response.type == 6, restored.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert [t.name for t in alice.unused()] == list(PUZZLES[:6])
@@ -407,7 +408,7 @@ async def test_last_tank_button_restores_and_sabotage_buttons_after_a_right_tota
         assert match.seq == seq and alice.tank("Arithmetic Box").units == 1
         before = [len(bot_posts(world, c)) for c in (room, table0, table1)]
         sabotaged = await click(world, world.bob, message, "Sabotage Folding Map")
-        assert sabotaged.response.type == 6, sabotaged.response.content
+        assert sabotaged.response.type == 6, sabotaged.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert alice.tank("Folding Map").units == 9  # 6 units, +50 %
@@ -448,7 +449,7 @@ async def test_unexpected_sabotage_clue_buttons_and_pass_button(world: World) ->
         assert match.seq == seq and bob.items.unexpected_sabotage == 2
         before = [len(bot_posts(world, c)) for c in (room, table0, table1)]
         played = await click(world, world.bob, message, "TWO + Unexpected Sabotage")
-        assert played.response.type == 6, played.response.content
+        assert played.response.type == 6, played.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert match.state.history[0].answers[0].clue == "TWO"
@@ -480,7 +481,7 @@ async def test_unexpected_sabotage_clue_buttons_and_pass_button(world: World) ->
         assert match.seq == seq
         room_before = len(bot_posts(world, room))
         passed = await click(world, world.bob, message, "Pass")
-        assert passed.response.type == 6, passed.response.content
+        assert passed.response.type == 6, passed.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert "bob passes" in posts_text(world, room, room_before).replace(

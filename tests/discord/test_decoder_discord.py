@@ -58,12 +58,12 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
                 hand = list(me.hand)
                 opened = await fake.click_button(world.alice, message,
                                                  buttons["Give up a letter…"]["custom_id"])
-                menu_message = opened.original
-                assert opened.response.ephemeral and menu_message.visible_to == world.alice.id
+                menu_message = opened.answer
+                assert opened.answer.ephemeral and menu_message.visible_to == world.alice.id
                 [menu] = menu_message.iter_components()
                 assert [o["value"] for o in menu["options"]] == hand  # her letters, privately
                 picked = await fake.select(world.alice, menu_message, menu["custom_id"], [hand[0]])
-                assert picked.response.type == 7, picked.response.content
+                assert picked.response.type == 6 and "Submitted" in picked.original.content
                 await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
                 assert hand[0] in match.state.revealed
                 continue
@@ -84,7 +84,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
             if prompt.kind == "clue":
                 assert set(buttons) <= {"ANY", "ODD", "TWO"} and len(buttons) == 2
             clicked = await fake.click_button(world.alice, message, buttons[label]["custom_id"])
-            assert clicked.response.type == 6, clicked.response.content
+            assert clicked.response.type == 6, clicked.responses
             await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
             if prompt.kind == "clue" and not clue_checked:
                 clue_checked = True
@@ -92,7 +92,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
                 mine = [a.seq for a in await up.service.repo.actions(match.id) if a.seat == 0]
                 stale = await fake.click_button(world.alice, message,
                                                 buttons[other_label]["custom_id"])
-                assert stale.response.ephemeral and "no longer open" in stale.response.content
+                assert stale.answer.ephemeral and "no longer open" in stale.answer.content
                 await up.idle(fake)
                 after = [a.seq for a in await up.service.repo.actions(match.id) if a.seat == 0]
                 assert after == mine  # the bot seat may have moved; she did not

@@ -55,19 +55,19 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
                 assert state.community not in [o["value"] for o in menu["options"]]
                 first, second = legal[-1], legal[0]
                 step = await fake.select(world.alice, message, menu["custom_id"], [first])
-                private = step.original
-                assert step.response.ephemeral and private is not None
+                private = step.answer
+                assert step.answer.ephemeral and private is not None
                 [menu2] = private.iter_components()
                 assert [o["value"] for o in menu2["options"]] == [c for c in legal if c != first]
                 assert match.state.private[0] is None  # nothing submitted after one pick
                 done = await fake.select(world.alice, private, menu2["custom_id"], [second])
-                assert done.response.type == 7 and "Submitted" in done.original.content
+                assert done.response.type == 6 and "Submitted" in done.original.content
                 await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
                 assert match.state.private[0] == [first, second] or match.status != "active"
                 if stale is None:  # the same menu again, the decision made: refused
                     seq = match.seq
                     again = await fake.select(world.alice, message, menu["custom_id"], [second])
-                    assert again.response.ephemeral and "no longer open" in again.response.content
+                    assert again.answer.ephemeral and "no longer open" in again.answer.content
                     assert match.seq == seq
                 stale = (message, menu["custom_id"], first)
                 continue
@@ -106,7 +106,7 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
                 if calls:
                     assert buttons[label]["style"] == SUCCESS
             inter = await fake.click_button(world.alice, message, buttons[label]["custom_id"])
-            assert inter.response.type == 6, inter.response.content
+            assert inter.response.type == 6, inter.responses
             await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
         await up.idle(fake)
         assert match.status == "finished"
@@ -117,7 +117,7 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
         assert stale is not None
         message, custom_id, first = stale
         refused = await fake.select(world.alice, message, custom_id, [first])
-        assert refused.response.ephemeral and "no longer open" in refused.response.content
+        assert refused.answer.ephemeral and "no longer open" in refused.answer.content
 
         # Nothing secret in the room: no private-card menu, no "your private cards" line.
         for m in bot_posts(world, room):
@@ -149,9 +149,9 @@ async def test_private_card_menus_work_after_a_restart(world: World) -> None:
         [menu] = message.iter_components()
         first, second = menu["options"][0]["value"], menu["options"][1]["value"]
         step = await fake.select(world.alice, message, menu["custom_id"], [first])
-        [menu2] = step.original.iter_components()
-        done = await fake.select(world.alice, step.original, menu2["custom_id"], [second])
-        assert done.response.type == 7
+        [menu2] = step.answer.iter_components()
+        done = await fake.select(world.alice, step.answer, menu2["custom_id"], [second])
+        assert done.response.type == 6 and "Submitted" in done.original.content
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         assert (await up.service.repo.actions(match.id))[-1].command["first"] == first
 

@@ -45,7 +45,7 @@ async def click(world: World, up: Umpire, match: LiveMatch, user: Any, channel: 
                 prompt: Prompt, label: str) -> Any:
     message = with_key(world, channel, prompt.key)
     inter = await world.fake.click_button(user, message, buttons(message)[label]["custom_id"])
-    assert inter.response.type == 6, inter.response.content
+    assert inter.response.type == 6, inter.responses
     await decided(world, up, match, prompt)
     return message
 
@@ -101,12 +101,12 @@ async def test_double_or_nothing_with_buttons_menus_and_a_private_placement(worl
         message = with_key(world, room, move.key)
         step = await fake.click_button(world.bob, message,
                                        buttons(message)["Play a set…"]["custom_id"])
-        assert step.response.ephemeral and step.original is not None
-        [menu] = step.original.iter_components()
+        assert step.answer is not None and step.answer.ephemeral
+        [menu] = step.answer.iter_components()
         first = menu["options"][0]["value"]
         hand_before = list(match.state.hands[1])
-        done = await fake.select(world.bob, step.original, menu["custom_id"], [first])
-        assert done.response.type == 7
+        done = await fake.select(world.bob, step.answer, menu["custom_id"], [first])
+        assert done.response.type == 6 and "Submitted" in done.original.content
         await decided(world, up, match, move)
         if match.state.phase.value == "position":  # the same set twice: say which, privately
             which = pending(match, 1, "position")
@@ -118,7 +118,7 @@ async def test_double_or_nothing_with_buttons_menus_and_a_private_placement(worl
         # Alice's click on bob's private button is refused, privately.
         wrong = await fake.click_button(world.alice, message,
                                         buttons(message)["Play a set…"]["custom_id"])
-        assert wrong.response.ephemeral
+        assert wrong.answer.ephemeral
 
         # Alice draws by button; the placement menu is in her table channel only.
         move = pending(match, 0, "move")

@@ -6,7 +6,7 @@ import json
 
 from bot.config import DiscordSettings, Settings
 from bot.discord import runner
-from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.discord.conftest import World, bot_posts, channel_of, start_match, start_rps, umpire
 
 
 async def test_pause_extend_resume_status_and_abort(world: World) -> None:
@@ -103,3 +103,24 @@ def test_run_without_a_token_says_how_to_provide_one(capsys, monkeypatch) -> Non
     assert code == 2
     assert "DISCORD_TOKEN" in err and "[discord]" in err and "umpire play" in err
     assert "umpire demo" in err
+
+
+async def test_a_host_awards_a_double_or_nothing_bout_and_the_match_goes_on(world: World) -> None:
+    """Double or Nothing has no penalty for going over the time: the hosts may award the
+    running bout (`part: bout`) or the match."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_match(world, up, "double-or-nothing")
+        room = channel_of(world, match, "public")
+        early = await fake.slash_command(world.host, world.general, "match award",
+                                         player=world.bob, part="bout")
+        assert early.response.ephemeral and "No bout is running" in early.response.content
+        await fake.send_user_message(world.alice, room, "me")
+        await fake.wait_for(lambda: match.state.bout == 1 and match.seq == 1)
+        awarded = await fake.slash_command(world.host, world.general, "match award",
+                                           player=world.bob, part="bout", reason="alice stalled")
+        assert awarded.response.ephemeral and "running bout" in awarded.response.content
+        assert match.state.score == [0, 1] and match.status == "active"
+        await up.idle(fake)
+        posts = [m.content for m in bot_posts(world, room)]
+        assert any(f"award bout 1 to <@{world.bob.id}>: alice stalled" in c for c in posts), posts[-3:]

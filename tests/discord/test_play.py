@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord import permissions as P
 
@@ -21,7 +23,8 @@ async def test_private_move_typed_in_the_room_is_deleted_and_not_applied(world: 
         assert match.seq == 0 and match.prompts[0].key == "draft1-seat0"
         assert await up.service.repo.actions(match.id) == []
         assert "deleted your message in the game room" in note.content
-        assert "table channel" in note.content and f"<@{world.alice.id}>" in note.content
+        assert "table channel" in note.content
+        assert f"<@{world.alice.id}>" not in note.content  # a refusal never pings
         assert len(fake.messages(room)) == room_before  # nothing posted in the room about it
         assert len(fake.messages(room, include_deleted=True)) == room_before + 1
 
@@ -47,11 +50,17 @@ async def test_a_non_host_cannot_start_a_match_and_is_told_why(world: World) -> 
     fake = world.fake
     async with umpire(world) as up:
         channels_before = len(fake.channels)
+        with pytest.raises(PermissionError, match="hidden"):  # /match: Manage Server by default
+            await fake.slash_command(world.eve, world.general, "match start", game="rps-poker",
+                                     player1=world.alice, player2=world.bob)
+        # An admin may show /match to more people (Integrations); the bot still checks.
+        fake.allow_command(world.guild, "match", world.eve)
+        fake.allow_command(world.guild, "match", world.alice)
         inter = await fake.slash_command(world.eve, world.general, "match start", game="rps-poker",
                                          player1=world.alice, player2=world.bob)
-        assert inter.response is not None and inter.response.ephemeral
-        assert "Only hosts can run matches" in inter.response.content
-        assert "Umpire Host" in inter.response.content
+        assert inter.response is not None and inter.answer.ephemeral
+        assert "Only hosts can run matches" in inter.answer.content
+        assert "Umpire Host" in inter.answer.content
         typed = await fake.send_user_message(world.eve, world.general,
                                              f"!match start rps-poker <@{world.alice.id}> "
                                              f"<@{world.bob.id}>")
@@ -61,7 +70,7 @@ async def test_a_non_host_cannot_start_a_match_and_is_told_why(world: World) -> 
         assert up.service.matches == {} and len(fake.channels) == channels_before
         # A player cannot pause either.
         paused = await fake.slash_command(world.alice, world.general, "match pause")
-        assert "Only hosts" in paused.response.content
+        assert "Only hosts" in paused.answer.content
 
 
 async def test_bad_settings_are_refused_with_the_reason(world: World) -> None:
@@ -72,7 +81,7 @@ async def test_bad_settings_are_refused_with_the_reason(world: World) -> None:
                                          game="rps-poker", player1=world.alice,
                                          player2=world.bob, settings="decision_seconds=-5")
         await fake.wait_for(lambda: inter.responses)
-        assert "decision_seconds" in inter.response.content and inter.response.ephemeral
+        assert "decision_seconds" in inter.answer.content and inter.answer.ephemeral
         assert up.service.matches == {} and len(fake.channels) == channels_before
 
 
@@ -110,7 +119,7 @@ async def test_a_player_cannot_act_for_the_other_seat(world: World) -> None:
         bob_prompt = next(m for m in reversed(bot_posts(world, table1)) if m.components)
         clicked = await fake.click_button(world.alice, bob_prompt,
                                           bob_prompt.iter_components()[0]["custom_id"])
-        assert clicked.response.ephemeral and "for bob" in clicked.response.content
+        assert clicked.answer.ephemeral and "for bob" in clicked.answer.content
         # Malformed, then wrong time (after her pick), then spectators are ignored.
         typed = await fake.send_user_message(world.alice, table0, "banana")
         reply = await fake.wait_for_message(table0, from_bot=True, after=typed)
@@ -143,7 +152,7 @@ async def test_button_click_works_and_a_stale_click_is_refused(world: World) -> 
         kept = prompt.choices[1].split(" ", 1)[1]
         assert f"You keep {kept}" in bot_posts(world, table0)[-1].content
         stale = await fake.click_button(world.alice, message, message.iter_components()[0]["custom_id"])
-        assert stale.response.ephemeral and "no longer open" in stale.response.content
+        assert stale.answer.ephemeral and "no longer open" in stale.answer.content
         assert match.seq == 1
 
 
@@ -179,18 +188,20 @@ async def test_mine_tells_a_player_their_own_view_privately(world) -> None:
         room = channel_of(world, match, "public")
         offer = match.game.view(match.state, 0).offer
         asked = await fake.slash_command(world.alice, room, "mine")
-        assert asked.response.ephemeral
-        assert all(card in asked.response.content for card in offer)
+        assert asked.answer.ephemeral
+        from games.rps_poker.cards import render  # /mine reads as sentences, cards as shown
+
+        assert all(render(card) in asked.answer.content for card in offer)
         bob_offer = match.game.view(match.state, 1).offer
-        assert not any(card in asked.response.content for card in bob_offer)
+        assert not any(render(card) in asked.answer.content for card in bob_offer)
         before = len(fake.messages(room))
         typed = await fake.send_user_message(world.alice, room, "!mine")
         answer = await fake.wait_for_message(room, from_bot=True, after=typed)
-        assert "/mine" in answer.content and not any(c in answer.content for c in offer)
+        assert "/mine" in answer.content and not any(render(c) in answer.content for c in offer)
         assert len([m for m in fake.messages(room)[before:] if m.author.id == fake.bot_user.id]) == 1
         table = channel_of(world, match, "seat0")
         typed = await fake.send_user_message(world.alice, table, "!mine")
         answer = await fake.wait_for_message(table, from_bot=True, after=typed)
-        assert all(card in answer.content for card in offer)
+        assert all(render(card) in answer.content for card in offer)
         stranger = await fake.slash_command(world.eve, room, "mine")
-        assert stranger.response.ephemeral and "not playing" in stranger.response.content
+        assert stranger.answer.ephemeral and "not playing" in stranger.answer.content

@@ -4,6 +4,7 @@ and waiting helpers for what the bot does in response."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fnmatch
 import re
 import secrets
@@ -253,6 +254,12 @@ class UserActions(Store):
             timeout,
             f"the bot to respond to interaction {interaction.id}",
         )
+        if interaction.responses[0].type in (5, 6):
+            # Deferred: the bot acknowledged first and works on; wait until it has answered
+            # (a "thinking..." message edited) and its handler is done, as far as we can see.
+            with contextlib.suppress(TimeoutError):
+                await self.wait_for(lambda: interaction.finished, timeout, "a deferred answer")
+                await self.settle(timeout)
         return interaction
 
     def _component_target(
@@ -427,6 +434,73 @@ class UserActions(Store):
         value): User -> USER, Role -> ROLE, Channel -> CHANNEL, bool, int, float, str.
         """
         values = {**(options or {}), **kw_options}
+        data = self._command_data(user, channel, name, values)
+        interaction = self._interaction(2, user, channel, data)
+        return await self._send_interaction(interaction, wait, timeout)
+
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        focused: str,
+        value: str = "",
+        options: dict[str, Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        **kw_options: Any,
+    ) -> list[dict[str, Any]]:
+        """Type ``value`` into option ``focused`` of ``/name`` (other options already filled
+        in): returns the choices the bot suggests (an autocomplete interaction, type 4)."""
+        values = {**(options or {}), **kw_options}
+        data = self._command_data(user, channel, name, values)
+        leaf = data["options"]
+        while leaf and leaf[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            leaf = leaf[0].setdefault("options", [])
+        leaf.append({"name": focused, "type": OPT_STRING, "value": value, "focused": True})
+        command = self.find_command(name.split()[0], (self.guild_of(channel) or _NoGuild).id)
+        spec = self._option_spec(command, name, focused)
+        if spec is not None:
+            leaf[-1]["type"] = int(spec["type"])
+            if not spec.get("autocomplete"):
+                raise LookupError(f"/{name} {focused}: the option has no autocomplete")
+        interaction = self._interaction(4, user, channel, data)
+        await self._send_interaction(interaction, True, timeout)
+        assert interaction.response is not None
+        return list(interaction.response.data.get("choices") or [])
+
+    @staticmethod
+    def _option_spec(command: Any, name: str, option: str) -> dict[str, Any] | None:
+        if command is None:
+            return None
+        schema = command.data.get("options", [])
+        for part in name.split()[1:]:
+            schema = next((o for o in schema if o["name"] == part), {}).get("options", [])
+        return next((o for o in schema if o["name"] == option), None)
+
+    def allow_command(self, guild: Any, name: str, target: User | Role) -> None:
+        """What a server admin does in Server Settings > Integrations: let a role or member
+        use a command whose default permissions they lack."""
+        self.command_overrides.setdefault((guild.id, name), set()).add(target.id)
+
+    def may_use_command(self, user: User, guild: Any, command: Any) -> bool:
+        """Discord shows a command with `default_member_permissions` only to members with
+        those permissions (Administrator and the owner: always), or to the roles and members
+        an admin allowed it (`allow_command`)."""
+        needed = command.data.get("default_member_permissions")
+        if needed is None or guild is None:
+            return True
+        needed = int(needed)
+        if needed and (P.base_permissions(guild, user.id) & needed) == needed:
+            return True
+        allowed = self.command_overrides.get((guild.id, command.name), set())
+        member = guild.members.get(user.id)
+        roles = set(member.role_ids) if member is not None else set()
+        return user.id in allowed or bool(roles & allowed)
+
+    def _command_data(
+        self, user: User, channel: Channel, name: str, values: dict[str, Any]
+    ) -> dict[str, Any]:
         path = name.split()
         guild = self.guild_of(channel)
         command = self.find_command(path[0], guild.id if guild else None)
@@ -436,6 +510,9 @@ class UserActions(Store):
             raise PermissionError(
                 f"{user.username} cannot use application commands in {channel.name}"
             )
+        if command is not None and not self.may_use_command(user, guild, command):
+            raise PermissionError(f"/{path[0]} is hidden from {user.username} (default "
+                                  "member permissions)")
         schema: list[dict[str, Any]] | None = command.data.get("options", []) if command else None
         chain: list[tuple[str, int]] = []
         for part in path[1:]:
@@ -465,8 +542,7 @@ class UserActions(Store):
             data["resolved"] = resolved
         if command is not None and command.guild_id is not None:
             data["guild_id"] = str(command.guild_id)
-        interaction = self._interaction(2, user, channel, data)
-        return await self._send_interaction(interaction, wait, timeout)
+        return data
 
     def _build_options(
         self,
@@ -503,6 +579,10 @@ class UserActions(Store):
                 raise ValueError(f"/{name}: {encoded!r} is not a choice of {opt_name}")
             result.append({"name": opt_name, "type": otype, "value": encoded})
         return result
+
+
+class _NoGuild:
+    id = None
 
 
 def _infer_type(value: Any) -> int:

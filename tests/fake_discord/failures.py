@@ -22,6 +22,7 @@ class InjectedFailure:
     retry_after: float
     is_global: bool
     hits: int = 0
+    skip: int = 0  # matching calls let through before failing
 
     @property
     def remaining(self) -> int:
@@ -33,8 +34,13 @@ class InjectedFailure:
         if self.method not in ("*", method.upper()):
             return False
         if isinstance(self.pattern, re.Pattern):
-            return bool(self.pattern.fullmatch(path))
-        return fnmatch.fnmatchcase(path, self.pattern)
+            hit = bool(self.pattern.fullmatch(path))
+        else:
+            hit = fnmatch.fnmatchcase(path, self.pattern)
+        if hit and self.skip > 0:
+            self.skip -= 1
+            return False
+        return hit
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
@@ -78,8 +84,10 @@ class FailureInjector:
         times: int = 1,
         retry_after: float = 0.2,
         is_global: bool = False,
+        skip: int = 0,
     ) -> InjectedFailure:
-        rule = InjectedFailure(method.upper(), pattern, status, times, retry_after, is_global)
+        rule = InjectedFailure(method.upper(), pattern, status, times, retry_after, is_global,
+                               skip=skip)
         self.rules.append(rule)
         return rule
 
@@ -109,6 +117,6 @@ class FailureInjector:
                 "global": rule.is_global,
             }
             return json_response(429, body, headers)
-        reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+        reason = {400: "Bad Request", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
         body = {"message": f"{rule.status}: {reason.get(rule.status, 'Server Error')}", "code": 0}
         return json_response(rule.status, body)

@@ -200,6 +200,9 @@ class InteractionResponse:
 
     @property
     def content(self) -> str | None:
+        """The answer's text; for a deferred answer ("thinking..."), the text it was edited to."""
+        if self.type == 5 and self.message is not None:
+            return self.message.content
         return self.data.get("content")
 
 
@@ -220,6 +223,7 @@ class Interaction:
     responses: list[InteractionResponse] = field(default_factory=list)
     original: Message | None = None  # the response message (@original)
     followups: list[Message] = field(default_factory=list)
+    responded_monotonic: float | None = None  # when the first callback arrived
 
     @property
     def response(self) -> InteractionResponse | None:
@@ -228,3 +232,29 @@ class Interaction:
     @property
     def responded(self) -> bool:
         return bool(self.responses)
+
+    @property
+    def acked_after(self) -> float | None:
+        """Seconds from the interaction to the bot's first callback (Discord allows 3)."""
+        return None if self.responded_monotonic is None else \
+            self.responded_monotonic - self.created_monotonic
+
+    @property
+    def answer(self) -> Message | None:
+        """The message the user sees as the bot's answer: the response's own (a message, an
+        edited "thinking...", an updated component message), else, after an acknowledgment
+        without a message (type 6), the first follow-up."""
+        if not self.responses:
+            return None
+        if self.responses[0].type == 6:
+            return self.followups[0] if self.followups else None
+        return self.original
+
+    @property
+    def finished(self) -> bool:
+        """Answered, and a deferred "thinking..." answer edited into its final text."""
+        if not self.responses:
+            return False
+        if self.responses[0].type == 5:
+            return self.original is not None and not self.original.flags & FLAG_LOADING
+        return True

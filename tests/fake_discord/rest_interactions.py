@@ -115,6 +115,8 @@ async def callback(req: ApiRequest) -> Any:
     elif rtype == DEFERRED_UPDATE:
         inter.original = inter.message
 
+    if inter.responded_monotonic is None:
+        inter.responded_monotonic = time.monotonic()
     response = InteractionResponse(inter.id, rtype, data, message)
     inter.responses.append(response)
     fake.interaction_responses.append(response)

@@ -138,8 +138,10 @@ class FakeDiscord(UserActions):
         times: int = 1,
         retry_after: float = 0.2,
         is_global: bool = False,
+        skip: int = 0,
     ) -> InjectedFailure:
-        """Fail the next ``times`` REST calls whose path (e.g. "/channels/*/messages") matches.
+        """Fail the next ``times`` REST calls whose path (e.g. "/channels/*/messages") matches
+        (after letting the first ``skip`` of them through). A 4xx fails at once (no retry).
 
         ``status=429`` answers like Discord's rate limiter (body with retry_after, X-RateLimit-*
         headers, Via) so discord.py sleeps ``retry_after`` and retries; 500/502/504 are retried
@@ -152,6 +154,7 @@ class FakeDiscord(UserActions):
             times=times,
             retry_after=retry_after,
             is_global=is_global,
+            skip=skip,
         )
 
     # -- gateway control ---------------------------------------------------------

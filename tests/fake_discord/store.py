@@ -62,6 +62,8 @@ class Store:
         self._messages_by_id: dict[int, Message] = {}
         self._dm_channels: dict[int, Channel] = {}
         self.commands: dict[int | None, list[AppCommand]] = {}
+        #: (guild id, command name) -> role/user ids an admin allowed the command to
+        self.command_overrides: dict[tuple[int, str], set[int]] = {}
         self.interactions: dict[int, Interaction] = {}
         self.interaction_responses: list[InteractionResponse] = []
         #: Channels (or channel ids) the bot gets 403 Missing Access on when sending.

@@ -9,7 +9,7 @@ tested by the restart and kill tests.
 from __future__ import annotations
 
 import copy
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.models import ActionRow, MatchRow
@@ -49,6 +49,13 @@ class MemoryRepository:
         self.snapshots[match_id] = []
         return match_id
 
+    async def reserve_match(self, **row: Any) -> int:
+        """The store's reservation (row stored with the first write); here stored at once."""
+        return await self.create_match(**row)
+
+    def forget_match(self, match_id: int) -> None:
+        self.matches.pop(match_id, None)
+
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
         if self.fail_next_commit:
             self.fail_next_commit = False
@@ -79,6 +86,21 @@ class MemoryRepository:
     async def load_active(self) -> list[StoredMatch]:
         return [self._load(mid) for mid, row in self.matches.items()
                 if row["status"] in ("active", "paused")]
+
+    async def active_ids(self) -> list[int]:
+        return [mid for mid, row in self.matches.items() if row["status"] in ("active", "paused")]
+
+    async def load_many(self, ids: list[int]) -> list[StoredMatch]:
+        return [self._load(mid) for mid in ids if mid in self.matches]
+
+    async def match_rows(self, ids: list[int]) -> list[MatchRow]:
+        return [MatchRow(**copy.deepcopy(self.matches[mid])) for mid in ids if mid in self.matches]
+
+    async def resume_clocks(self, downtime: timedelta, now: datetime) -> None:
+        for (mid, _), clock in self.clocks.items():
+            if clock.status in LIVE_CLOCKS and self.matches[mid]["status"] == "active":
+                clock.shifted(downtime)
+        self.heartbeat = now
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         return self._load(match_id) if match_id in self.matches else None

@@ -1,0 +1,61 @@
+"""Keeping storage bounded for a bot that runs for months.
+
+The action log is kept forever (it is the record). What is only a cache or a queue is
+pruned: outbox rows delivered more than `database.outbox_retention_days` ago (a match's
+export then lists only the messages still kept), and every snapshot of an ended match but
+its latest (matches that end from now on drop them in their last transaction). The service
+prunes once on start and then every `PRUNE_EVERY_SECONDS`; `umpire vacuum` prunes on demand
+and then gives the space back to the file system (SQLite VACUUM).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from bot.store.repository import Pruned, Repository
+
+log = logging.getLogger(__name__)
+
+PRUNE_EVERY_SECONDS = 3600.0
+
+
+def cutoff(now: datetime, retention: timedelta | None) -> datetime | None:
+    """Outbox rows delivered before this are deleted (None: keep them all)."""
+    return None if retention is None or retention <= timedelta(0) else now - retention
+
+
+async def prune_forever(repo: Repository, retention: timedelta | None,
+                        now: Callable[[], datetime],
+                        every: float = PRUNE_EVERY_SECONDS) -> None:
+    """Prune now, then every `every` seconds, until cancelled. A failure is logged and
+    retried at the next round: pruning is never worth stopping the bot for."""
+    while True:
+        try:
+            pruned = await repo.prune(cutoff(now(), retention))
+            if pruned.messages or pruned.snapshots:
+                log.info("pruned %d delivered messages and %d snapshots",
+                         pruned.messages, pruned.snapshots)
+        except Exception:
+            log.exception("pruning the store failed; trying again later")
+        await asyncio.sleep(every)
+
+
+async def vacuum(url: str, retention: timedelta | None, now: datetime) -> Pruned:
+    """`umpire vacuum`: migrate, prune, then VACUUM (run it while the bot is stopped, or
+    expect the bot's writes to wait for the VACUUM)."""
+    from bot.store.database import create_engine
+
+    engine = create_engine(url)
+    repo = Repository(engine)
+    try:
+        await repo.migrate()
+        pruned = await repo.prune(cutoff(now, retention))
+        await repo.close()
+        await repo.vacuum()
+    finally:
+        await repo.close()
+        await engine.dispose()
+    return pruned
