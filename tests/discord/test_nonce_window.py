@@ -1,5 +1,4 @@
 """Resends after Discord's nonce window: the umpire looks in the channel first.
-
 Discord answers a repeated nonce with the first message only for a few minutes. A message
 posted but not yet marked delivered when the bot stopped, and sent again after a longer
 downtime, would be posted twice; so a message committed before this process started (or
@@ -7,11 +6,11 @@ longer ago than the window) is first looked for among the channel's recent bot p
 marked delivered without posting when it is there. Here the fake's nonce window and the
 transport's are shortened to a fraction of a second, and the downtime is longer.
 """
-
 from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import pytest
 
 from bot.discord.transport import DiscordTransport
@@ -84,3 +83,27 @@ async def test_without_the_look_back_the_same_restart_posts_duplicates(
         await up.idle(fake)
         with pytest.raises(AssertionError, match="channel differs"):
             await assert_channels_match_outbox(world, up, up.service.matches[match.id])
+
+
+async def test_a_lost_answer_retried_after_the_nonce_window_posts_nothing_twice(
+        world: World, short_nonce_window: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord took the message but its answer was lost (a reset connection), and the retry
+    comes after the nonce window: the message is found in its channel, not posted again."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        http = up.transport.client.http
+        real = http.send_message
+        lost: list[object] = []
+
+        async def answer_lost(channel_id, *, params):  # type: ignore[no-untyped-def]
+            result = await real(channel_id, params=params)
+            if len(lost) < 3:
+                lost.append(params.payload.get("nonce"))
+                raise aiohttp.ClientOSError("connection reset after Discord accepted")
+            return result
+        monkeypatch.setattr(http, "send_message", answer_lost)
+        await play_prompt(world, up, match, 0)
+        await up.idle(fake)
+        assert len(lost) == 3 and up.transport.skipped >= 3
+        await assert_channels_match_outbox(world, up, match)
