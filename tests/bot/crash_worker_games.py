@@ -56,7 +56,6 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
                kill_after: int) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{db}")
     LoggingService.accepted_path = accepted
-    LoggingService.kill_after = kill_after
     service = LoggingService(Repository(engine), TimedTransport(sent), bot_think=0.01,
                              snapshot_every=4, heartbeat_seconds=0.2)
     await service.start()
@@ -70,6 +69,7 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
                                              PlayerRef(f"{game}-bot", "Bot", bot="random")],
                                       settings=QUICK.get(game), seed=f"clock-{game}")
     print("READY", flush=True)
+    LoggingService.kill_after = kill_after  # counted from here: never before READY
     if finish:
         bots = [m.id for m in service.matches.values()
                 if all(p.bot is not None for p in m.players)]

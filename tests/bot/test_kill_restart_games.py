@@ -107,7 +107,10 @@ def _run(tmp_path: Path, started: list[subprocess.Popen[str]], *, random_kills: 
             left_at_kill, left_now = old_deadline - killed_at, deadline - resumed_at
             assert left_now >= left_at_kill - timedelta(seconds=0.5), f"{key}: time was charged"
             fresh = started_at >= resumed_at - timedelta(seconds=0.5)  # started at its delivery
-            assert fresh or left_now <= left_at_kill + HEARTBEAT + timedelta(seconds=0.5), key
+            # At most the heartbeat's period more (the downtime is counted from the last
+            # heartbeat), with slack for a loaded machine whose heartbeats run late.
+            assert fresh or left_now <= left_at_kill + HEARTBEAT + timedelta(seconds=1.5), \
+                (key, left_at_kill, left_now)
             clocks_checked += 1
     final = _start(paths, "--per-game", str(per_game), "--finish")
     started.append(final)
