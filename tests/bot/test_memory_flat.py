@@ -10,7 +10,7 @@ import asyncio
 import gc
 import itertools
 import tracemalloc
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.repository import MatchWrite, StoredMatch, StoredMessage
@@ -38,6 +38,21 @@ class ForgetfulRepository:
 
     async def create_match(self, **_: Any) -> int:
         return next(self._ids)
+
+    async def reserve_match(self, **_: Any) -> int:
+        return next(self._ids)
+
+    def forget_match(self, match_id: int) -> None: ...
+    async def resume_clocks(self, downtime: timedelta, now: datetime) -> None: ...
+
+    async def active_ids(self) -> list[int]:
+        return []
+
+    async def load_many(self, ids: list[int]) -> list[StoredMatch]:
+        return []
+
+    async def match_rows(self, ids: list[int]) -> list[Any]:
+        return []
 
     async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
         return [next(self._messages) for _ in write.outbox]
