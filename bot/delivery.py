@@ -43,7 +43,8 @@ class Delivery:
                  *, backoff: float = 0.5, max_backoff: float = 30.0, stall_after: float = 60.0,
                  tries_after_end: int = 10, flush_every: float = 0.5,
                  on_delivered: Delivered | None = None, on_stalled: Stalled | None = None,
-                 alive: Callable[[int], bool] | None = None) -> None:
+                 alive: Callable[[int], bool] | None = None,
+                 on_idle: Callable[[int], None] | None = None) -> None:
         self.repo = repo
         self.transport = transport
         self.now = now
@@ -55,6 +56,9 @@ class Delivery:
         self.on_delivered = on_delivered
         self.on_stalled = on_stalled
         self.alive = alive or (lambda match_id: True)
+        #: Called with a match id once none of its channels has anything left to send (the
+        #: service forgets an ended match then: nothing is kept per match after that).
+        self.on_idle = on_idle
         self._queues: dict[Key, asyncio.Queue[tuple[MatchInfo, StoredMessage]]] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
         self._flusher: asyncio.Task[None] | None = None
@@ -116,6 +120,16 @@ class Delivery:
             if self._queues.get(key) is queue:
                 del self._queues[key]
                 del self._workers[key]
+                self._stalled.discard(key)
+                if self.on_idle is not None and not self.busy(key[0]):
+                    try:
+                        self.on_idle(key[0])
+                    except Exception:
+                        log.exception("after the last message of match %s", key[0])
+
+    def busy(self, match_id: int) -> bool:
+        """Whether a channel of the match still has messages queued or being sent."""
+        return any(k[0] == match_id for k in self._queues)
 
     async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
         failing_since: datetime | None = None

@@ -18,6 +18,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -48,6 +49,8 @@ from games.registry import all_games, get_game
 log = logging.getLogger(__name__)
 
 
+#: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
+MAX_EXTEND = 86_400
 #: Resume loads running matches this many at a time...
 RESUME_BATCH = 100
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
@@ -95,7 +98,8 @@ class MatchService:
         self.heartbeat_seconds = heartbeat_seconds
         self.matches: dict[int, LiveMatch] = {}
         self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
-                                 on_stalled=self._stalled, alive=self._alive)
+                                 on_stalled=self._stalled, alive=self._alive,
+                                 on_idle=self._idle)
         #: A decision's clock starts when the message asking for it is delivered: outbox id ->
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
@@ -109,6 +113,11 @@ class MatchService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
+        #: Ended matches whose messages are all out, oldest first: the last `keep_ended` stay
+        #: in `matches` (status, view, export without a database read), older ones are
+        #: forgotten so that a service running for months keeps no memory per finished match.
+        self._ended: OrderedDict[int, None] = OrderedDict()
+        self.keep_ended = 64
         self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
         self._pruner: asyncio.Task[None] | None = None
         self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
@@ -202,6 +211,7 @@ class MatchService:
         return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
                 for m in self.matches.values()
                 if m.status in ("active", "paused") and m.seq and not m.lock.locked()
+                and m.game.snapshots
                 and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
 
     async def _beat(self) -> None:
@@ -393,13 +403,14 @@ class MatchService:
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
-            if seq % self.snapshot_every == 0 or outcome is not None:
+            if match.game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
                 write.snapshot = match.state.model_dump_json()
         await self._commit(match, write, now)
         match.seq = seq
         for c in closed:
             match.clocks.pop(c.key, None)
             self.scheduler.set((match.id, c.key), None)
+            self._bot_tries.pop((match.id, c.key), None)
         match.clocks.update(clocks)
         self._arm(match)
         self._schedule_bots(match)
@@ -444,6 +455,29 @@ class MatchService:
         if keys:
             self._unseen[message_id] = (match_id, keys)
             self._held.update((match_id, k) for k in keys)
+
+    def _idle(self, match_id: int) -> None:
+        """Every message of the match is out: an ended match is retired."""
+        match = self.matches.get(match_id)
+        if match is not None and match.status in ("finished", "aborted"):
+            self._retire(match_id)
+
+    def _retire(self, match_id: int) -> None:
+        """Forget the bookkeeping of an ended match; keep only the last `keep_ended` ended
+        matches in memory (`load` reads an older one back from the store)."""
+        for key in [k for k in self._bot_tries if k[0] == match_id]:
+            del self._bot_tries[key]
+        self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
+        self._snapshot_at.pop(match_id, None)
+        self._ended[match_id] = None
+        self._ended.move_to_end(match_id)
+        while len(self._ended) > self.keep_ended:
+            old, _ = self._ended.popitem(last=False)
+            match = self.matches.get(old)
+            if match is None or match.status not in ("finished", "aborted") or \
+                    self.delivery.busy(old) or match.lock.locked():
+                continue
+            del self.matches[old]
 
     def _alive(self, match_id: int) -> bool:
         match = self.matches.get(match_id)
@@ -683,8 +717,10 @@ class MatchService:
 
     async def extend(self, match_id: int, seconds: float, seat: int | None = None) -> None:
         """Give the pending decisions (of `seat`, or everyone) `seconds` more."""
-        if seconds <= 0:
-            raise UmpireError("Extend by a positive number of seconds.")
+        if not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_EXTEND:
+            raise UmpireError(f"Extend by a positive number of seconds, at most {MAX_EXTEND:,} "
+                              "(a day) at a time.")
+        seconds = float(seconds)
         match = self._get(match_id)
         async with match.lock:
             if match.status not in ("active", "paused"):
@@ -845,7 +881,8 @@ class MatchService:
         async def done() -> None:
             async with self._finished:
                 await self._finished.wait_for(lambda: all(
-                    self.matches[m].status in ("finished", "aborted") for m in match_ids))
+                    m not in self.matches or self.matches[m].status in ("finished", "aborted")
+                    for m in match_ids))
         await asyncio.wait_for(done(), timeout)
 
     async def load(self, match_id: int) -> LiveMatch:
@@ -853,10 +890,14 @@ class MatchService:
         in memory across a restart)."""
         match = self.matches.get(match_id)
         if match is None:
+            if not 0 < match_id < 2**63:  # beyond any stored id (and the database's integers)
+                raise UmpireError(f"There is no match #{match_id}.")
             stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
             match = self.matches.setdefault(match_id, LiveMatch.from_store(stored))
+            if match.status in ("finished", "aborted"):
+                self._retire(match_id)  # kept among the last ended matches, then forgotten
         return match
 
     async def export(self, match_id: int) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -36,6 +37,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Discord enforces a nonce for a few minutes only. A message whose first try may be older
+#: than this (committed longer ago, or before this process started: a resend after a
+#: restart) is first looked for in its channel's recent messages, and not posted again if it
+#: is there.
+NONCE_TRUST_SECONDS = 60.0
+HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per channel
+
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
 PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
 ENDED = ("finished", "aborted")
@@ -47,6 +55,8 @@ def channel_for(transport: dict[str, Any], audience: str) -> int | None:
 
 
 class DiscordTransport:
+    nonce_window = NONCE_TRUST_SECONDS
+
     def __init__(self) -> None:
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
@@ -54,6 +64,10 @@ class DiscordTransport:
         self._warned: set[tuple[int, int]] = set()
         self._locked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.started_at = datetime.now(UTC)
+        #: channel id -> the bot's posts read back from it (nonce, content), oldest first.
+        self._posted: dict[int, list[tuple[str | None, str]]] = {}
+        self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
 
     def attach(self, client: discord.Client, service: MatchService) -> None:
         self.client, self.service = client, service
@@ -76,9 +90,14 @@ class DiscordTransport:
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(u) for u in seat_mentions(match, message.text)])
         parts = split(text)
+        check = self._maybe_posted(message)
         for i, part in enumerate(parts):
             nonce = message.id if i == 0 else f"{message.id}.{i}"
             last = i == len(parts) - 1
+            if check and await self._already_posted(channel_id, str(nonce), part,
+                                                    message.created_at):
+                self.skipped += 1
+                continue
             with handle_message_parameters(
                 content=part, nonce=nonce, allowed_mentions=mentions,
                 view=view if (last and view is not None) else discord.utils.MISSING,
@@ -97,7 +116,56 @@ class DiscordTransport:
                     raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
                 except (aiohttp.ClientError, TimeoutError, OSError) as exc:
                     raise TransportError(f"network error: {exc!r}") from exc
+                self._posted.pop(channel_id, None)  # read back again for the next old one
         self._after_send(match)
+
+    # --- re-sends beyond Discord's nonce window ---------------------------------------------
+    def _maybe_posted(self, message: StoredMessage) -> bool:
+        """Whether an earlier try of this message may have been posted outside the nonce
+        window: it was committed before this process started, or longer ago than the window."""
+        created = message.created_at
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)
+        return created < self.started_at or \
+            (datetime.now(UTC) - created).total_seconds() > self.nonce_window
+
+    async def _already_posted(self, channel_id: int, nonce: str, content: str,
+                              since: datetime) -> bool:
+        """Whether the channel already shows this part: a bot post with its nonce, or (where
+        the history carries no nonce) with the same text, each such post matched once."""
+        posted = self._posted.get(channel_id)
+        if posted is None:
+            posted = self._posted[channel_id] = await self._read_back(channel_id, since)
+        for i, (seen_nonce, seen_content) in enumerate(posted):
+            if seen_nonce == nonce or (seen_nonce is None and seen_content == content):
+                del posted[i]
+                return True
+        return False
+
+    async def _read_back(self, channel_id: int, since: datetime) -> list[tuple[str | None, str]]:
+        """The bot's posts in the channel from a little before `since`, oldest first. A read
+        that fails finds nothing: the message is then sent (at worst once more)."""
+        client = self.client
+        assert client is not None
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=UTC)
+        after = discord.utils.time_snowflake(since - timedelta(seconds=5))
+        found: list[dict[str, Any]] = []
+        try:
+            for _ in range(HISTORY_PAGES):
+                page = await client.http.logs_from(channel_id, 100, after=after)
+                if not page:
+                    break
+                found.extend(page)
+                after = max(int(m["id"]) for m in page)
+                if len(page) < 100:
+                    break
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("could not read back channel %s before a resend: %s", channel_id, exc)
+        me = client.user.id if client.user else None
+        found.sort(key=lambda m: int(m["id"]))
+        return [(str(m["nonce"]) if m.get("nonce") is not None else None, m.get("content", ""))
+                for m in found if me is None or int(m["author"]["id"]) == me]
 
     # --- hosts told of an unreachable channel -------------------------------------------------
     async def _tell_hosts(self, match: MatchInfo, audience: str, channel_id: int,

@@ -201,6 +201,11 @@ class Game(ABC, Generic[StateT]):
     command_types: ClassVar[tuple[type[Command], ...]]  # every command class, Timeout included
 
     _adapter: ClassVar[TypeAdapter[Any] | None] = None
+    #: Whether the runtime stores snapshots of the state, to resume without replaying the
+    #: whole action log. A game whose state carries its whole history (each snapshot as big
+    #: as the match so far: storage quadratic in its length) sets False; its state is then
+    #: rebuilt from the seed and the action log, which holds that history already.
+    snapshots: ClassVar[bool] = True
 
     # --- life cycle -------------------------------------------------------------------
     @abstractmethod

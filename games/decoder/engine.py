@@ -49,6 +49,9 @@ class DecoderGame(Game[DecoderState]):
     settings_model = DecoderSettings
     state_model = DecoderState
     command_types = COMMAND_TYPES
+    #: The state keeps every turn (`history`: the bots' and views' record of the match), so a
+    #: snapshot grows with the match: none are stored, the action log rebuilds it on resume.
+    snapshots = False
 
     # ------------------------------------------------------------------ life cycle
     def setup(self, settings: BaseModel, seed: str) -> DecoderState:

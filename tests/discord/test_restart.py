@@ -73,8 +73,10 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
         assert await _undelivered(world) == []
         nonces = [str((j or {}).get("nonce")) for m, p, j in fake.requests[requests_before:]
                   if m == "POST" and p.endswith("/messages")]
-        resent = sorted([*delivered[-3:], *undelivered])
-        assert sorted(nonces[:len(resent)]) == sorted(str(i) for i in resent)
+        # The three posted ones are found in their channels (a resend after a restart looks
+        # there first: Discord keeps a nonce only for minutes); the rate-limited one is posted.
+        assert up.transport.skipped == 3
+        assert nonces[:len(undelivered)] == [str(i) for i in undelivered]
         assert all((j or {}).get("enforce_nonce") for m, p, j in fake.requests[requests_before:]
                    if m == "POST" and p.endswith("/messages"))
         # Continue to the end, partly with buttons posted before the restart.
