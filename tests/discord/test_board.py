@@ -3,7 +3,10 @@ nothing a spectator may not see."""
 
 from __future__ import annotations
 
+import re
+
 from bot.discord.render import render_plain
+from games.rps_poker.cards import render
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 
 
@@ -27,9 +30,10 @@ async def test_board_shows_the_spectator_view_and_no_seats_secret(world: World) 
             private = game.view(state, seat).model_dump(mode="json")
             offer = private["offer"]
             assert offer, "each seat has a private offer to choose from"
-            secret_line = next(line for line in game.describe(state, seat).splitlines()
-                               if line.startswith("Offer:"))
-            assert secret_line not in text and "Offer" not in text
+            for card in offer:  # neither the code ("R3") nor the emoji form ("🪨3")
+                assert not re.search(rf"(?<![A-Za-z0-9]){card}(?![0-9])", text), card
+                assert render(card) not in text, card
+            assert all(render(c) in game.describe(state, seat) for c in offer)  # its own text has them
             assert game.view(state, None).model_dump(mode="json").get("offer") in (None, [])
 
         elsewhere = await fake.slash_command(world.eve, world.general, "board")
