@@ -108,7 +108,12 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
             if not quiet and i:
                 transport.write("")
-            match = await service.start_match(game.slug, seats, seed=match_seed)
+            # Built-in bots need no break between rounds (the runtime skips it for them):
+            # the game's own text then says so instead of announcing one.
+            no_break = ({"break_seconds": 0}
+                        if "break_seconds" in game.settings_model.model_fields else None)
+            match = await service.start_match(game.slug, seats, seed=match_seed,
+                                              settings=no_break)
             finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))
             closed = asyncio.create_task(transport.closed.wait())
             await asyncio.wait({finished, closed}, return_when=asyncio.FIRST_COMPLETED)

@@ -394,8 +394,8 @@ def finish_round(state: DevilsDealState, next_starter: int, ev: list[Event]) -> 
     pause = state.settings.break_seconds
     say(ev, "round.end",
               f"Round {state.round} is over. {text.chips_line(state.chips)} "
-              f"{text.pool_counts(state.pools)} {p(next_starter)} starts the next round "
-              f"after a {pause:g}-second break.",
+              f"{text.pool_counts(state.pools)} {p(next_starter)} starts the next round"
+              + (f" after a {pause:g}-second break." if pause else "."),
               round=state.round, next_starter=next_starter, chips=list(state.chips),
               pool_sizes=[len(x) for x in state.pools], pause_seconds=pause)
     start_round(state, ev)

@@ -158,3 +158,13 @@ def test_the_final_score_is_written_winner_first_with_the_winners_name():
         "Bea wins 6-4 (r)"
     assert result_words({"winner": None, "reason": "r", "score": [5, 5]}, ["Ada", "Bea"]) == \
         "a draw 5-5 (r)"
+
+
+async def test_the_demo_announces_no_break_it_does_not_take():
+    """Between built-in bots there is no break between rounds, so the round-end line must not
+    promise one (it said "after a 20-second break" and the next round began at once)."""
+    out = io.StringIO()
+    await run_demo(["devils-deal"], seed=3, out=out)
+    text = out.getvalue()
+    assert "starts the next round." in text
+    assert "second break" not in text
