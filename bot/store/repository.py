@@ -258,16 +258,7 @@ class Repository:
                 select(DeadlineRow).join(MatchRow, MatchRow.id == DeadlineRow.match_id)
                 .where(active, DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
             )).all()
-        by_match: dict[int, StoredMatch] = {}
-        for r in rows:
-            seq, state = snap_of.get(r.id, (0, None))
-            by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
-                                         snapshot=state, actions=[], clocks=[])
-        for a in actions:
-            by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
-        for c in clocks:
-            by_match[c.match_id].clocks.append(_clock(c))
-        return list(by_match.values())
+        return _assemble(rows, snap_of, actions, clocks)
 
     async def active_ids(self) -> list[int]:
         """Ids of every active or paused match, in order."""
@@ -305,16 +296,7 @@ class Repository:
                                           DeadlineRow.status.in_(LIVE_CLOCKS))
                 .order_by(DeadlineRow.id)
             )).all()
-        by_match: dict[int, StoredMatch] = {}
-        for r in rows:
-            seq, state = snap_of.get(r.id, (0, None))
-            by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
-                                         snapshot=state, actions=[], clocks=[])
-        for a in actions:
-            by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
-        for c in clocks:
-            by_match[c.match_id].clocks.append(_clock(c))
-        return list(by_match.values())
+        return _assemble(rows, snap_of, actions, clocks)
 
     async def match_rows(self, ids: list[int]) -> list[MatchRow]:
         """Just the rows of these matches (who plays, where): no state is loaded."""
@@ -613,3 +595,17 @@ def _message(r: Any) -> StoredMessage:
     return StoredMessage(id=r.id, match_id=r.match_id, seq=r.seq, audience=r.audience,
                          text=r.text, payload=r.payload or {}, created_at=r.created_at,
                          delivered_at=r.delivered_at)
+
+
+def _assemble(rows: Any, snap_of: dict[int, Any], actions: Any, clocks: Any) -> list[StoredMatch]:
+    """Stored matches from their rows, latest snapshots, actions and live clocks."""
+    by_match: dict[int, StoredMatch] = {}
+    for r in rows:
+        seq, state = snap_of.get(r.id, (0, None))
+        by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
+                                     snapshot=state, actions=[], clocks=[])
+    for a in actions:
+        by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
+    for c in clocks:
+        by_match[c.match_id].clocks.append(_clock(c))
+    return list(by_match.values())
