@@ -333,6 +333,16 @@ class Game(ABC, Generic[StateT]):
         """The pending prompt with this key, if it is still pending."""
         return next((p for p in self.prompts(state) if p.key == key), None)
 
+    def expect_decision(self, state: StateT, seat: int, kinds: set[str], kind: str) -> None:
+        """Refuse a command of decision `kind` unless `seat` has such a decision pending
+        (`kinds`: the kinds pending for it), saying what it is asked or who is awaited."""
+        if kind in kinds:
+            return
+        if kinds:
+            raise IllegalMove(f"That is not what you are asked now. {self.usage(state, seat)}")
+        waiting = ", ".join(sorted({p.kind.replace("_", " ") for p in self.prompts(state)}))
+        raise IllegalMove(f"It is not your decision now (waiting for: {waiting or 'nothing'}).")
+
     def submit(self, state: StateT, seat: int, command: Command) -> list[Event]:
         """check, then apply."""
         self.check(state, seat, command)

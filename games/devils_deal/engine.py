@@ -272,12 +272,7 @@ class DevilsDeal(Game[DevilsDealState]):
                 f"take (e.g. '| discard R1 G2').")
 
     def _expect(self, kinds: set[str], kind: str, state: DevilsDealState, seat: int) -> None:
-        if kind in kinds:
-            return
-        if kinds:
-            raise IllegalMove(f"That is not what you are asked now. {self.usage(state, seat)}")
-        waiting = ", ".join(sorted({pr.kind.replace('_', ' ') for pr in self.prompts(state)}))
-        raise IllegalMove(f"It is not your decision now (waiting for: {waiting or 'nothing'}).")
+        self.expect_decision(state, seat, kinds, kind)
 
     # --- applying -----------------------------------------------------------------------
     def apply(self, state: DevilsDealState, seat: int, command: Command) -> list[Event]:

@@ -143,12 +143,7 @@ class RenounceFate(Game[RenounceFateState]):
             raise IllegalMove("That is not a Renounce Fate move.")
 
     def _expect(self, kinds: set[str], kind: str, state: RenounceFateState, seat: int) -> None:
-        if kind in kinds:
-            return
-        if kinds:
-            raise IllegalMove(f"That is not what you are asked now. {self.usage(state, seat)}")
-        waiting = ", ".join(sorted({pr.kind.replace('_', ' ') for pr in self.prompts(state)}))
-        raise IllegalMove(f"It is not your decision now (waiting for: {waiting or 'nothing'}).")
+        self.expect_decision(state, seat, kinds, kind)
 
     # --- applying -----------------------------------------------------------------------
     def apply(self, state: RenounceFateState, seat: int, command: Command) -> list[Event]:
