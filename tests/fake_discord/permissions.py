@@ -68,6 +68,10 @@ DEFAULT_BOT = (
     | USE_APPLICATION_COMMANDS
 )
 
+#: A bot that may also keep match tables as private threads (create them, add the player,
+#: lock and delete them).
+THREADS_BOT = DEFAULT_BOT | CREATE_PRIVATE_THREADS | MANAGE_THREADS
+
 DM_PERMISSIONS = (
     VIEW_CHANNEL
     | SEND_MESSAGES
