@@ -140,6 +140,14 @@ def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
         return "channels", None
     lacking = missing_thread_permissions(guild, room)
     if not lacking:
+        readers = [m for m in members if m is not None and room is not None
+                   and room.permissions_for(m).manage_threads]
+        if readers:  # Manage Threads reads every private thread of the room
+            names = ", ".join(m.display_name for m in readers)
+            raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
+                          f"in {room.mention}, so they could read their opponent's private "
+                          "table thread there: deny it to them in that channel, or leave "
+                          "`room` out and I create one.")
         return "threads", None
     where = f"in {room.mention}" if room is not None else "in this server"
     if explicit:

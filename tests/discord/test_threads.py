@@ -279,3 +279,29 @@ async def test_the_transport_forgets_a_finished_match_it_had_warned_about(world:
         up.transport._after_send(last.info)
         await up.idle(fake)
         assert fake.requests[requests:] == []
+
+
+async def test_a_named_room_where_a_player_moderates_threads_is_refused(world: World) -> None:
+    fake = world.fake
+    threads_allowed(world)
+    mods = fake.add_role(world.guild, "Mods", permissions=P.MANAGE_THREADS)
+    fake.add_member_role(world.guild, world.bob, mods)
+    hall = fake.add_text_channel(world.guild, "hall")
+    async with umpire(world) as up:
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, room=hall)
+        await fake.wait_for(lambda: inter.finished, 10)
+        assert "bob has Manage Threads" in inter.answer.content and inter.answer.ephemeral
+        assert not up.service.matches and not world.guild.thread_ids
+        fake.set_overwrite(hall, mods, deny=P.MANAGE_THREADS)  # the host fixes the room
+        await fake.sync()
+        again = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, room=hall)
+        await fake.wait_for(lambda: again.finished, 10)
+        assert "started" in again.answer.content
+        [match] = up.service.matches.values()
+        assert match.transport["mode"] == "threads" and match.transport["room"] == hall.id
+        assert all(t.parent_id == hall.id for t in _tables(world, match))
+        assert not fake.can_view(world.bob, channel_of(world, match, "seat0"))
