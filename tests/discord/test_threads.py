@@ -305,3 +305,31 @@ async def test_a_named_room_where_a_player_moderates_threads_is_refused(world: W
         assert match.transport["mode"] == "threads" and match.transport["room"] == hall.id
         assert all(t.parent_id == hall.id for t in _tables(world, match))
         assert not fake.can_view(world.bob, channel_of(world, match, "seat0"))
+
+
+async def test_a_match_started_with_channels_keeps_them_when_the_mode_changes(
+        world: World) -> None:
+    fake = world.fake
+    owner = fake.users[world.guild.owner_id]
+    async with umpire(world, archive_delay_minutes=0) as up:
+        await fake.slash_command(owner, world.general, "umpire settings", channel_mode="channels")
+        threads_allowed(world)
+        await fake.sync()
+        old = await start_rps(world, up)
+        await fake.slash_command(owner, world.general, "umpire settings", channel_mode="threads")
+        new = await start_rps(world, up)
+        assert old.transport["mode"] == "channels" and new.transport["mode"] == "threads"
+        old_tables = _tables(world, old)
+        fake.delete_channel(old_tables[0])  # still made again as a channel
+        await fake.wait_for(lambda: old.transport["table0"] != old_tables[0].id, 10)
+        await up.idle(fake)
+        assert channel_of(world, old, "seat0").type == 0
+        for match in (old, new):
+            await up.service.award(match.id, 0, "done")
+        await up.idle(fake)
+        await wait_archived()
+        rows = {r.id: r for r in await up.service.repo.match_rows([old.id, new.id])}
+    assert all(r.transport.get("archived") for r in rows.values())
+    assert all(fake.channels[rows[old.id].transport[f"table{s}"]].deleted for s in (0, 1))
+    assert rows[old.id].transport["category"] not in world.guild.channel_ids
+    assert all(fake.channels[rows[new.id].transport[f"table{s}"]].archived for s in (0, 1))

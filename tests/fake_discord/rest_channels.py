@@ -10,11 +10,11 @@ from . import permissions as P
 from .errors import (
     MAX_CHANNELS_IN_CATEGORY,
     THREAD_ARCHIVED,
-    UNKNOWN_THREAD_MEMBER,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
     UNKNOWN_OVERWRITE,
     UNKNOWN_ROLE,
+    UNKNOWN_THREAD_MEMBER,
     UNKNOWN_USER,
     ApiError,
     invalid_form,
