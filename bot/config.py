@@ -64,8 +64,9 @@ class DiscordSettings(BaseModel):
     friendly_matches: bool = Field(False, description="Default for servers that set nothing: "
                                    "whether players may start friendly matches without a host.")
     channel_mode: Literal["threads", "channels"] = Field(
-        "channels", description="Default for servers that set nothing: tables as private "
-        "threads in the game room, or as channels.")
+        "threads", description="Default for servers that set nothing: tables as private "
+        "threads in the game room (where the bot may create them, else channels), or as "
+        "channels.")
     archive_delay_minutes: int = Field(60, ge=0, le=10080, description="Default for servers "
                                        "that set nothing: minutes after a match ends before "
                                        "its channels are archived.")

@@ -161,7 +161,8 @@ class HostCog(commands.Cog, name="Host"):
                                                                       strict=True) if t)
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
                        f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
-                       f"host log {channels.log.mention}.",
+                       f"host log {channels.log.mention}." +
+                       (f" {channels.note}" if channels.note else ""),
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="pause", description="Stop every clock of a match")

@@ -193,12 +193,12 @@ class DiscordTransport:
     def _after_send(self, match: MatchInfo) -> None:
         service = self.service
         live = service.matches.get(match.id) if service else None
-        if live is None or live.status not in ENDED:
+        if live is None or live.status not in ENDED or live.transport.get("closed"):
             return
         self._close_in_background(match)
 
     def _close_in_background(self, match: MatchInfo) -> None:
-        if match.id in self._locked:
+        if match.id in self._locked:  # being closed right now
             return
         self._locked.add(match.id)
         task = asyncio.create_task(self._close(match), name=f"lock-{match.id}")
@@ -214,18 +214,37 @@ class DiscordTransport:
             uid for m in (self.service.matches.values() if self.service else ())
             if m.id != match.id and m.status not in ENDED
             for p in m.players if (uid := user_id_of(p)) is not None)
-        if not await lock_match_channels(self.client, match, playing):
-            self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
-            return
-        from bot.discord.challenge import offer_rematch
+        try:
+            if not await lock_match_channels(self.client, match, playing):
+                return  # the server is not known yet: a later sweep retries
+            from bot.discord.challenge import offer_rematch
 
-        await offer_rematch(self.client, match, self.service)
-        if self.service is not None:
-            match.transport.update(
-                await self.service.repo.merge_transport(match.id, {"closed": True}))
-        from bot.discord.lifecycle import schedule_archive
+            await offer_rematch(self.client, match, self.service)
+            if self.service is not None:
+                data = await self.service.repo.merge_transport(match.id, {"closed": True})
+                match.transport.update(data)
+                live = self.service.matches.get(match.id)
+                if live is not None:  # a MatchInfo read from the store holds a copy
+                    live.transport.update(data)
+            from bot.discord.lifecycle import schedule_archive
 
-        schedule_archive(self.client, match)
+            schedule_archive(self.client, match)
+            self.forget(match)
+        finally:
+            self._locked.discard(match.id)
+
+    def forget(self, match: MatchInfo) -> None:
+        """Drop what this transport keeps per match once the match is closed (`closed` in
+        its stored transport data guards against closing it twice), so that a bot running
+        for months keeps nothing per finished match."""
+        self._warned = {w for w in self._warned if w[0] != match.id}
+        for key in AUDIENCE_KEYS.values():
+            if key != "log" and (cid := match.transport.get(key)):
+                self._posted.pop(int(cid), None)
+
+    def memory(self) -> int:
+        """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
+        return len(self._warned) + len(self._locked) + len(self._posted)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

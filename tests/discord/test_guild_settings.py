@@ -13,7 +13,7 @@ from tests.fake_discord import permissions as P
 
 async def test_two_servers_with_different_host_roles_and_settings(world: World) -> None:
     fake = world.fake
-    chess = fake.add_guild("Chess Club")
+    chess = fake.add_guild("Chess Club", bot_permissions=P.THREADS_BOT)  # threads set below
     general2 = fake.get_channel(chess, "general")
     referees = fake.add_role(chess, "Referees")
     by_name = fake.add_role(chess, "Umpire Host")  # the default *name*, not this server's role
@@ -71,7 +71,7 @@ async def test_two_servers_with_different_host_roles_and_settings(world: World) 
         assert "channel mode: threads" in shown.response.content
         ours = await fake.slash_command(fake.users[world.guild.owner_id], world.general,
                                         "umpire settings")
-        assert "channel mode: channels *(default)*" in ours.response.content
+        assert "channel mode: threads *(default)*" in ours.response.content
         assert "friendly matches (players start without a host): not allowed *(default)*" in \
             ours.response.content
 

@@ -98,6 +98,8 @@ async def create_message(req: ApiRequest) -> Any:
         if body.get("message_reference"):
             needed |= P.READ_MESSAGE_HISTORY
         require(fake, channel, needed)
+        if channel.is_thread and channel.archived and channel.locked:
+            raise ApiError(400, 50083, "Thread is archived")
     validate_message(body, has_files=bool(req.files))
     nonce = body.get("nonce")
     nonce = str(nonce) if nonce is not None else None
