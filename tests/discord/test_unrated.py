@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.discord.host import UNRATED_LINE
+from bot.discord.marker import read_mark
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -24,7 +25,7 @@ async def test_marking_a_running_match_unrated_posts_a_line_in_its_room(world: W
         await fake.wait_for(lambda: marked.answer is not None, 10)
         await up.idle(fake)
         new = bot_posts(world, room)[before:]
-        assert [m.content for m in new] == [UNRATED_LINE]
+        assert [read_mark(m.content)[0] for m in new] == [UNRATED_LINE]
         assert "unrated" in UNRATED_LINE and "will not change ratings" in UNRATED_LINE
         assert new[0].mentions == [], "the line pings nobody"
         assert marked.answer.ephemeral
