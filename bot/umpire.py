@@ -19,12 +19,13 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.engine import Connection
 
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
@@ -774,6 +775,17 @@ class MatchService:
                 "public", f"⏱ The hosts gave {who} {int(seconds)} s more.")],
                 clocks_changed=clocks), now)
             self._arm(match)
+
+    async def announce(self, match_id: int, text: str, *,
+                       also: Sequence[Callable[[Connection], Any]] = ()) -> None:
+        """A hosts' line in the public room of a running match, stored and delivered like
+        every message, with `also`'s statements in the same transaction."""
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                raise UmpireError(f"Match #{match_id} is over.")
+            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", text)], also=list(also)), self.now())
 
     async def expire(self, match_id: int) -> None:
         """End every pending clock now, applying each decision's timeout outcome (a host's

@@ -121,6 +121,18 @@ class StoredMessage:
     delivered_at: datetime | None = None
 
 
+def transport_merge(match_id: int, changes: dict[str, Any]) -> Callable[[Connection], dict[str, Any]]:
+    """A statement setting some keys of a match's transport data (read and written in the
+    caller's transaction, e.g. `MatchWrite.also`); it returns the merged data."""
+    def merge(conn: Connection) -> dict[str, Any]:
+        stored = conn.execute(select(MatchRow.transport).where(
+            MatchRow.id == match_id)).scalar_one_or_none() or {}
+        merged = {**stored, **changes}
+        conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
+        return merged
+    return merge
+
+
 class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -391,13 +403,7 @@ class Repository:
     async def merge_transport(self, match_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         """Set some keys of a match's transport data, read and written in one transaction
         (two writers of different keys never undo each other); returns the merged data."""
-        def merge(conn: Connection) -> dict[str, Any]:
-            stored = conn.execute(select(MatchRow.transport).where(
-                MatchRow.id == match_id)).scalar_one_or_none() or {}
-            merged = {**stored, **changes}
-            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
-            return merged
-        return await self.writer.run(merge)
+        return await self.writer.run(transport_merge(match_id, changes))
 
     # --- the record ---------------------------------------------------------------------
     async def actions(self, match_id: int) -> list[ActionRow]:
