@@ -39,7 +39,7 @@ def shard_of(guild_id: int, shard_count: int) -> int:
 @dataclass(frozen=True)
 class Taken:
     """A lease just taken: `downtime` is how long nobody umpired the shard (since its last
-    owner's last renewal; 0 if we held it already)."""
+    owner's last renewal, or release)."""
 
     shard: int
     downtime: timedelta
@@ -82,7 +82,7 @@ class Leases:
             if done.rowcount != 1:
                 return None
             last = row.heartbeat_at if row.heartbeat_at is not None else _service_beat(conn)
-            downtime = timedelta(0) if ours or last is None else max(timedelta(0), now - last)
+            downtime = timedelta(0) if last is None else max(timedelta(0), now - last)
             taken = Taken(shard, downtime, row.owner)
             if on_taken is not None:
                 on_taken(conn, taken)

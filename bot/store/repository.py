@@ -345,7 +345,8 @@ class Repository:
         statement takes a while)."""
         def write(conn: Connection) -> None:
             self.shift_clocks(conn, downtime)
-            _beat(conn, now)
+            if self.shards is None:  # sharded: each shard's lease is its heartbeat
+                _beat(conn, now)
 
         async with self.engine.begin() as conn:
             await conn.run_sync(write)
@@ -532,12 +533,18 @@ class Repository:
 
     # --- the service's heartbeat --------------------------------------------------------
     async def last_heartbeat(self) -> datetime | None:
+        """The service's last beat. None when sharded: a shard's downtime is measured from
+        its lease's last renewal, when the lease is taken (bot/store/leases.py)."""
+        if self.shards is not None:
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(ServiceStateRow.value)
                                       .where(ServiceStateRow.key == HEARTBEAT_KEY))).first()
         return datetime.fromisoformat(row.value).astimezone(UTC) if row else None
 
     async def beat(self, now: datetime) -> None:
+        if self.shards is not None:  # sharded: the shard keeper renews the leases instead
+            return
         await self.writer.run(lambda conn: _beat(conn, now))
 
 
