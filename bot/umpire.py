@@ -182,16 +182,22 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    def _owns(self, shard: int) -> bool:
+        """Whether this process umpires the matches of `shard` (always, unless sharded)."""
+        owned = getattr(self.repo, "shards", None)
+        return owned is None or shard in owned
+
     async def _resume_stored(self, shards: set[int] | None = None) -> None:
         """Resume the stored running matches (of `shards`; default: all the repository
         sees) and send their undelivered messages: the body of `start`, shared with
         `adopt`."""
+        scoped = {} if shards is None else {"shards": shards}  # (None: what the store sees)
         pending: dict[int, list[StoredMessage]] = {}
-        for message in await self.repo.undelivered(shards):
+        for message in await self.repo.undelivered(**scoped):
             pending.setdefault(message.match_id, []).append(message)
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
-        ids = await self.repo.active_ids(shards)
+        ids = await self.repo.active_ids(**scoped)
         sliced = time.perf_counter()
         for first in range(0, len(ids), RESUME_BATCH):
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
@@ -936,6 +942,8 @@ class MatchService:
             stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
+            if stored.row.status in ("active", "paused") and not self._owns(stored.row.shard):
+                return LiveMatch.from_store(stored)  # another process umpires it: a copy
             match = self.matches.setdefault(match_id, LiveMatch.from_store(stored))
             if match.status in ("finished", "aborted"):
                 self._retire(match_id)  # kept among the last ended matches, then forgotten
