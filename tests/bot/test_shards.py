@@ -311,6 +311,7 @@ async def _deadlines(url: str) -> dict[int, datetime]:
     return {r.match_id: r.deadline_at for r in rows}
 
 
+@pytest.mark.slow
 def test_a_killed_process_s_shard_is_taken_over_and_its_matches_finish(pg_url: str,
                                                                        tmp_path: Path) -> None:
     """Two processes each umpire their own servers' matches on one PostgreSQL database;
@@ -362,24 +363,27 @@ def test_a_killed_process_s_shard_is_taken_over_and_its_matches_finish(pg_url: s
     assert len(ids) == len(set(ids)), "a message was sent twice"
     assert {o.id for o in outbox} <= set(ids) and all(o.delivered_at for o in outbox)
     # while both lived, each touched only its own shard's matches; the survivor touched the
-    # victim's only once the victim's lease had expired (its last renewal + the TTL)
+    # victim's only once the victim's lease had expired: the victim acts at most 2/3 of the
+    # TTL after a renewal, so its lease outlived its last act by at least a third of the TTL
     pids = {e["pid"] for e in accepted if e["shard"] == 1}
     assert len(pids) == 1
+    victim_last = max(e["at"] for e in accepted + sent if e["shard"] == 1)
     for entry in accepted + sent:
         match_shard = shard_of_match[entry["match"]]
         if entry["shard"] == 1:
             assert match_shard == 1 and entry["at"] <= killed_at
         elif match_shard == 1:
-            assert entry["at"] >= killed_at + WORKER_TTL - 0.5, "took over a live lease"
+            assert entry["at"] > killed_at, "both processes umpired the same match"
+            assert entry["at"] >= victim_last + WORKER_TTL / 3, "took over a live lease"
     taken_over = [e for e in accepted if e["shard"] == 0 and shard_of_match[e["match"]] == 1]
     assert {e["match"] for e in taken_over} >= set(running)
     # the victim's person kept the time left on their clock (the downtime was not charged)
     after = asyncio.run(_deadlines(pg_url))
-    # (shifted by the downtime: from the victim's last renewal, at most 0.2 s before the
-    # kill, to the takeover, shortly before the survivor's first act on shard 1)
+    # (shifted by the downtime: from the victim's last renewal, at most 2/3 of the TTL before
+    # its last act, to the takeover, at or before the survivor's first act on shard 1)
     duel = next(i for i, r in rows.items() if r.game == "duel" and r.shard == 1)
     shift = (after[duel] - before[duel]).total_seconds()
     first_act = min(e["at"] for e in accepted + sent
                     if e["shard"] == 0 and shard_of_match[e["match"]] == 1)
     assert shift >= WORKER_TTL - 0.3, "the downtime was charged to the player"
-    assert shift <= first_act - killed_at + 0.3, "more time given than the downtime"
+    assert shift <= first_act - victim_last + WORKER_TTL * 2 / 3, "more time than the downtime"
