@@ -19,6 +19,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.store.leases import Leases, Taken
@@ -45,6 +46,9 @@ class ShardKeeper:
         self.owned: set[int] = set()
         self._valid_until: dict[int, datetime] = {}
         self._task: asyncio.Task[None] | None = None
+        #: Called after the service adopted shards (the Discord front end indexes their
+        #: matches' channels and closes those of ended matches).
+        self.on_adopt: list[Callable[[set[int]], Awaitable[None]]] = []
 
     async def start(self) -> None:
         """Take the preferred shards that are free, resume their matches, keep the leases."""
@@ -118,6 +122,11 @@ class ShardKeeper:
                 log.warning("shard keeper: took shard %d over from %s (down %.1f s)", shard,
                             taken.previous_owner, taken.downtime.total_seconds())
             await self.service.adopt({shard})
+            for hook in self.on_adopt:
+                try:
+                    await hook({shard})
+                except Exception:
+                    log.exception("shard keeper: after adopting shard %d", shard)
 
     def _shift(self, conn, taken: Taken) -> None:  # type: ignore[no-untyped-def]
         """In the lease's transaction: the shard's clocks move later by its downtime."""

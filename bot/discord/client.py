@@ -155,6 +155,13 @@ class UmpireBot(commands.Bot):
             return
         log.error("command error: %s", error)
 
+    async def shards_adopted(self, shards: set[int]) -> None:
+        """This process took shards (over): route their matches' channels here, and close
+        the channels of their ended matches left open."""
+        self.index_matches()
+        if self.transport.ready.is_set():
+            await self.transport.close_ended()
+
     # --- which match a channel belongs to ------------------------------------------------
     def index_matches(self) -> None:
         for match in self.service.matches.values():

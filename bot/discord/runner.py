@@ -72,6 +72,8 @@ async def run(settings: Settings, token: str) -> int:
             await keeper.start()
         settle_after_start()
         bot = UmpireBot(service, settings, transport)
+        if keeper is not None:
+            keeper.on_adopt.append(bot.shards_adopted)
         async with bot:
             try:
                 await bot.start(token)

@@ -256,8 +256,15 @@ async def test_a_process_that_cannot_renew_in_time_stops_umpiring_the_shard(pg_u
     leases.renew, leases.take, leases.takeable = working  # type: ignore[method-assign]
     clock.at += TTL
     assert await Leases(engine, "other", TTL).take(1, clock.at) is not None
+    adopted: list[set[int]] = []
+
+    async def hook(shards: set[int]) -> None:
+        adopted.append(shards)
+
+    keeper.on_adopt.append(hook)
     await keeper.tick()
     assert keeper.owned == {0} and set(service.matches) == {matches[0]}
+    assert adopted == [{0}], "the front end was not told of the adopted shard"
     await service.stop()
     await engine.dispose()
 
