@@ -6,8 +6,10 @@ processes"). Every `renew_seconds` the keeper renews its leases (the renewal is 
 heartbeat). A lease it could not renew for two thirds of its TTL is dropped here first
 (`MatchService.drop`: its clocks, bots and deliveries stop), so that this process has
 stopped acting on the shard before its lease expires and another may take it. Then it
-takes, with `MatchService.adopt`: its preferred shards whenever free, and any other shard
-whose owner's lease expired (a shard nobody ever held is left to the process meant for it).
+hands back the shards it took over that their preferred process asks for again (that
+process was restarted: `Leases.want`), and takes, with `MatchService.adopt`: its preferred
+shards whenever free (asking their holder for them otherwise), and any other shard whose
+owner's lease expired (a shard nobody ever held is left to the process meant for it).
 Taking a lease shifts that shard's clocks by its downtime in the same transaction.
 """
 
@@ -80,6 +82,7 @@ class ShardKeeper:
     async def tick(self) -> None:
         """One round: renew (dropping what could not be renewed in time), then take."""
         await self._renew()
+        await self._hand_back()
         await self._take_free()
 
     async def _renew(self) -> None:
@@ -102,6 +105,16 @@ class ShardKeeper:
             self.owned -= lost
             await self.service.drop(lost)
 
+    async def _hand_back(self) -> None:
+        """Give back the shards taken over that their preferred process asks for (it was
+        restarted): stop umpiring them, then release their leases."""
+        asked = await self.leases.asked_back(self.owned - self.preferred)
+        if asked:
+            log.warning("shard keeper: handing shards %s back", sorted(asked))
+            self.owned -= asked
+            await self.service.drop(asked)
+            await self.leases.release(asked, self.service.now())
+
     def _margin(self) -> timedelta:
         """How long after a renewal this process still acts on a shard (2/3 of the TTL)."""
         return self.leases.ttl * 2 / 3
@@ -115,6 +128,8 @@ class ShardKeeper:
             taken = await self.leases.take(shard, now, on_taken=self._shift,
                                            only_if_held_before=only_if_held)
             if taken is None:
+                if not only_if_held:  # ours by preference: ask its holder to hand it back
+                    await self.leases.want({shard}, now)
                 continue
             self.owned.add(shard)
             self._valid_until[shard] = now + self._margin()

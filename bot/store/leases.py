@@ -78,7 +78,8 @@ class Leases:
                 update(ShardLeaseRow)
                 .where(ShardLeaseRow.shard == shard,
                        (ShardLeaseRow.owner == self.owner) | (ShardLeaseRow.expires_at <= now))
-                .values(owner=self.owner, expires_at=now + self.ttl, heartbeat_at=now))
+                .values(owner=self.owner, expires_at=now + self.ttl, heartbeat_at=now,
+                        wanted_by=None))
             if done.rowcount != 1:
                 return None
             last = row.heartbeat_at if row.heartbeat_at is not None else _service_beat(conn)
@@ -121,7 +122,8 @@ class Leases:
 
     async def takeable(self, shards: Iterable[int], now: datetime) -> list[int]:
         """Which of `shards` another process held and no longer holds (its lease expired or
-        was released): those a process may take over."""
+        was released): those a process may take over. A shard handed back to the process
+        that asked for it is left to that process (for a TTL: it may have died since)."""
         wanted = sorted(shards)
         if not wanted:
             return []
@@ -129,9 +131,37 @@ class Leases:
             rows = await conn.execute(
                 select(ShardLeaseRow.shard).where(
                     ShardLeaseRow.shard.in_(wanted), ShardLeaseRow.owner != self.owner,
-                    ShardLeaseRow.expires_at <= now, ShardLeaseRow.heartbeat_at.is_not(None))
+                    ShardLeaseRow.expires_at <= now, ShardLeaseRow.heartbeat_at.is_not(None),
+                    ShardLeaseRow.wanted_by.is_(None) | (ShardLeaseRow.wanted_by == self.owner)
+                    | (ShardLeaseRow.expires_at <= now - self.ttl))
                 .order_by(ShardLeaseRow.shard))
             return [int(s) for s in rows.scalars()]
+
+    async def want(self, shards: Iterable[int], now: datetime) -> None:
+        """Ask the live owners of `shards` (this process's preferred shards, taken over
+        while it was down) to hand them back: they release them, then we take them."""
+        wanted = sorted(shards)
+        if not wanted:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(ShardLeaseRow)
+                .where(ShardLeaseRow.shard.in_(wanted), ShardLeaseRow.owner != self.owner,
+                       ShardLeaseRow.owner != "", ShardLeaseRow.expires_at > now,
+                       ShardLeaseRow.wanted_by.is_distinct_from(self.owner))
+                .values(wanted_by=self.owner))
+
+    async def asked_back(self, shards: Iterable[int]) -> set[int]:
+        """Which of our `shards` another process asks back (`want`)."""
+        wanted = sorted(shards)
+        if not wanted:
+            return set()
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ShardLeaseRow.shard).where(
+                    ShardLeaseRow.shard.in_(wanted), ShardLeaseRow.owner == self.owner,
+                    ShardLeaseRow.wanted_by.is_not(None), ShardLeaseRow.wanted_by != self.owner))
+            return {int(s) for s in rows.scalars()}
 
     async def owners(self) -> dict[int, tuple[str, datetime]]:
         """Every lease: shard -> (owner, expires at)."""

@@ -153,6 +153,8 @@ class ShardLeaseRow(Base):
     owner: Mapped[str] = mapped_column(Text)
     expires_at: Mapped[datetime]
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: A process whose preferred shard this is, waiting for the owner to hand it back.
+    wanted_by: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class GuildSettingsRow(Base):

@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column('owner', sa.Text(), nullable=False),
         sa.Column('expires_at', sa.DateTime(timezone=True), nullable=False),
         sa.Column('heartbeat_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('wanted_by', sa.Text(), nullable=True),
         sa.PrimaryKeyConstraint('shard'),
     )
 

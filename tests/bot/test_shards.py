@@ -149,6 +149,26 @@ async def test_a_released_lease_is_free_at_once_and_a_fresh_one_waits_for_its_ow
     await engine.dispose()
 
 
+async def test_a_shard_asked_back_is_released_and_left_to_the_process_that_asked(url: str):
+    engine = create_engine(url)
+    a, b, c = (Leases(engine, name, TTL) for name in "abc")
+    assert await a.take(1, T0) is not None
+    assert await a.asked_back({1}) == set()
+    await b.want({1}, T0 + timedelta(seconds=1))
+    assert await a.asked_back({1}) == {1}
+    await a.release({1}, T0 + timedelta(seconds=2))
+    later = T0 + timedelta(seconds=3)
+    assert await c.takeable({1}, later) == [], "a third process takes a shard handed back"
+    assert await b.takeable({1}, later) == [1]
+    assert await b.take(1, later) is not None
+    assert await b.asked_back({1}) == set(), "the request outlived the handover"
+    # a process that asked and died: after a TTL the shard may be taken over as usual
+    await c.want({1}, later)
+    await b.release({1}, later)
+    assert await a.takeable({1}, later + TTL) == [1]
+    await engine.dispose()
+
+
 async def test_two_concurrent_takers_of_an_expired_lease_exactly_one_wins(url: str):
     engines = [create_engine(url), create_engine(url)]
     dead = Leases(engines[0], "dead", TTL)
@@ -267,6 +287,48 @@ async def test_a_process_that_cannot_renew_in_time_stops_umpiring_the_shard(pg_u
     assert adopted == [{0}], "the front end was not told of the adopted shard"
     await service.stop()
     await engine.dispose()
+
+
+async def test_a_restarted_process_gets_its_shard_back_from_the_one_that_took_it_over(
+        pg_url: str):
+    """Process A took shard 1 over while its process was down; the process for shard 1
+    starts again (B): A hands the shard back (stops umpiring its matches, releases it) and
+    B takes it and resumes its matches."""
+    register_duel()
+    clock = Clock()
+    dead = Leases(create_engine(pg_url), "dead", TTL)
+    services, keepers = [], []
+    for preferred in ({0}, {1}):
+        engine = create_engine(pg_url)
+        service = MatchService(Repository(engine, shard_count=2, shards=set()),
+                               RecordingTransport(), bot_think=0.02, now=clock)
+        await service.start()
+        services.append(service)
+        keepers.append(ShardKeeper(service, Leases(engine, f"p{min(preferred)}", TTL),
+                                   shard_count=2, preferred=preferred, renew_seconds=3600))
+    a, b = keepers
+    assert await dead.take(1, clock.at) is not None
+    await a.tick()
+    assert a.owned == {0}
+    live = await services[0].start_match(
+        "duel", [PlayerRef("x", "X", bot="highest"), PlayerRef("y", "Y")],
+        settings={"pick_seconds": 600}, transport={"guild": guild_of(1, 0)})
+    services[0].matches.pop(live.id)  # (started here for the test; shard 1's match)
+    clock.at += TTL + timedelta(seconds=1)  # the dead process's lease expires
+    await a.tick()
+    assert a.owned == {0, 1} and live.id in services[0].matches, "not taken over"
+    await b.tick()  # B wants shard 1: A still holds it
+    assert b.owned == set()
+    await a.tick()  # A hands it back
+    assert a.owned == {0} and live.id not in services[0].matches
+    await b.tick()
+    assert b.owned == {1} and live.id in services[1].matches
+    for keeper in keepers:
+        await keeper.stop()
+    for service in services:
+        await service.stop()
+        await service.repo.engine.dispose()
+    await dead.engine.dispose()
 
 
 # --- two processes, one database ----------------------------------------------------------
