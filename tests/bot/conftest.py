@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -55,6 +56,16 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite+aiosqlite:///{tmp_path / 'umpire.db'}"
     template = request.getfixturevalue("pg_template")
     return await pg_server.create_database(template, f"umpire_test_{next(_pg_names)}")
+
+
+@pytest.fixture(params=DATABASES)
+def process_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """`db_url` for synchronous tests that hand the database to worker processes (the
+    kill-and-restart suites): a fresh database, once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}"
+    template = request.getfixturevalue("pg_template")
+    return asyncio.run(pg_server.create_database(template, f"umpire_test_{next(_pg_names)}"))
 
 
 @pytest.fixture
