@@ -22,8 +22,8 @@ object (the last line). Progress goes to stderr.
    match (after `--memory-matches` matches started), and per finished match (the growth
    between a first and a second wave of `--memory-matches` matches played to the end: the
    service keeps only a bounded number of ended matches in memory, so this should be 0).
-4. Resume: `--resume` active matches in the database (one run per count; counts above 1,000
-   are copies of the first 1,000, made with INSERT ... SELECT): the time until a fresh
+4. Resume: `--resume` active matches in the database (one run per count; counts above
+   `--resume-fill` are copies of the first ones, made with INSERT ... SELECT): the time until a fresh
    service's `start()` returns, after a crash and after a clean stop, and the longest time
    the event loop was blocked meanwhile (a probe that asks to wake every millisecond). If the
    service offers `hydrated()`, also the time until every match is in memory.
@@ -82,7 +82,7 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
     would only add idle time), reminders off; `short`: the SHORT settings too."""
     model = all_games()[slug].settings_model
     out: dict[str, Any] = dict(SHORT.get(slug, {})) if short else {}
-    for name, info in model.model_fields.items():
+    for name in model.model_fields:
         if name == "break_seconds":
             out[name] = 0
         elif name.endswith("_seconds") or name.endswith("_time"):
@@ -97,6 +97,12 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
         out["max_seconds"] = 300
     model(**out)  # refuse a setting the game does not accept here, not in the middle
     return out
+
+
+def installed_games() -> list[str]:
+    """The games of the games/ packages (not ones a test registered beside them)."""
+    return [slug for slug, game in all_games().items()
+            if type(game).__module__.startswith("games.")]
 
 
 def _players(i: int) -> list[PlayerRef]:
@@ -502,12 +508,13 @@ async def _resume_once(url: str) -> dict[str, Any]:
             "longest_block_cpu_ms": round(longest[1] * 1000, 1)}
 
 
-async def resume(db: Database, games: list[str], matches: int,
+async def resume(db: Database, games: list[str], matches: int, fill: int = 1000,
                  moves: int = 12) -> dict[str, dict[str, Any]]:
     """Resume `matches` active matches of up to `moves` actions (no snapshot yet:
     snapshot_every is 25) twice: after a crash (every match replays its actions) and after
-    a clean stop (the first resume's stop stored a snapshot of each: no replay)."""
-    played = min(matches, 1000)
+    a clean stop (the first resume's stop stored a snapshot of each: no replay). At most
+    `fill` matches are played; the rest are copies of them."""
+    played = min(matches, fill)
     url = await db.fresh(f"resume{matches}")
     engine = create_engine(url)
     service = MatchService(Repository(engine), NullTransport())
@@ -529,7 +536,7 @@ async def resume(db: Database, games: list[str], matches: int,
 
 # --- the whole run --------------------------------------------------------------------------
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    games = list(all_games()) if args.games == "all" else args.games.split(",")
+    games = installed_games() if args.games == "all" else args.games.split(",")
     unknown = [g for g in games if g not in all_games()]
     if unknown:
         raise SystemExit(f"unknown games: {', '.join(unknown)} (known: {', '.join(all_games())})")
@@ -543,7 +550,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["load"] = await load(db, args.matches, games, args.think, args.limit)
         if args.memory_matches:
             result["memory"] = await memory(db, args.memory_matches, games)
-        result["resume"] = [await resume(db, games, n) for n in args.resume if n]
+        result["resume"] = [await resume(db, games, n, args.resume_fill)
+                            for n in args.resume if n]
     result["targets"] = targets(result)
     return result
 
@@ -615,7 +623,7 @@ def parser() -> argparse.ArgumentParser:
                    help="concurrent matches in the load part (0: skip it; default 1000)")
     p.add_argument("--games", default="all",
                    help=f"comma-separated games, round-robin over the matches, or 'all' "
-                        f"(default; {', '.join(all_games())})")
+                        f"(default; {', '.join(installed_games())})")
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
                    help="the store: SQLite files in a temporary directory, or PostgreSQL "
                         "(default sqlite)")
@@ -638,6 +646,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", type=int, nargs="*", default=[1000, 10000],
                    help="active matches to resume, one run per count (default 1000 10000; "
                         "none: skip)")
+    p.add_argument("--resume-fill", type=int, default=1000,
+                   help="matches played through the service to fill a resume database; "
+                        "larger counts are copies of these (default 1000)")
     return p
 
 
