@@ -1,9 +1,16 @@
-"""A match held in memory by the service, rebuilt from the store on start."""
+"""A match held in memory by the service, rebuilt from the store on start.
+
+A resumed match starts *dormant*: who plays, where, its status and clocks are known at once,
+while its game state (snapshot + replay of the later actions) is rebuilt the first time
+anything reads `state`, `settings` or `prompts`, or when the service's background hydrator
+reaches it. So a restart with thousands of running matches is ready in the time it takes to
+read their rows, and no reader needs to know whether a match was woken yet.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -15,24 +22,93 @@ from games.core import Game, Outcome, Prompt
 from games.registry import get_game
 
 
-@dataclass
 class LiveMatch:
-    id: int
-    game: Game
-    settings: BaseModel
-    seed: str
-    commitment: str
-    players: tuple[PlayerRef, ...]
-    state: BaseModel
-    seq: int
-    status: str  # active|paused|finished|aborted
-    transport: dict[str, Any] = field(default_factory=dict)
-    clocks: dict[str, ClockData] = field(default_factory=dict)
-    paused_at: datetime | None = None
-    result: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    prompts: list[Prompt] = field(default_factory=list)
+    """One match in memory: fixed facts (id, game, seed, players), the game state and the
+    service's bookkeeping (status, clocks, pending prompts)."""
 
+    def __init__(self, *, id: int, game: Game, settings: BaseModel | None, seed: str,
+                 commitment: str, players: tuple[PlayerRef, ...], state: BaseModel | None,
+                 seq: int, status: str, transport: dict[str, Any] | None = None,
+                 clocks: dict[str, ClockData] | None = None, paused_at: datetime | None = None,
+                 result: dict[str, Any] | None = None,
+                 prompts: list[Prompt] | None = None) -> None:
+        self.id = id
+        self.game = game
+        self.seed = seed
+        self.commitment = commitment
+        self.players = players
+        self.seq = seq
+        self.status = status  # active|paused|finished|aborted
+        self.transport: dict[str, Any] = transport if transport is not None else {}
+        self.clocks: dict[str, ClockData] = clocks if clocks is not None else {}
+        self.paused_at = paused_at
+        self.result = result
+        self.lock = asyncio.Lock()
+        self._settings = settings
+        self._state = state
+        self._prompts: list[Prompt] = prompts if prompts is not None else []
+        #: What a dormant match is rebuilt from; None once the state is in memory.
+        self._source: StoredMatch | None = None
+        #: Called once right after a dormant match is rebuilt (the service arms its clocks
+        #: and bots then).
+        self.on_hydrate: Callable[[LiveMatch], None] | None = None
+
+    # --- the lazily rebuilt part ------------------------------------------------------------
+    @property
+    def dormant(self) -> bool:
+        return self._source is not None
+
+    def hydrate(self) -> None:
+        """Rebuild the state of a dormant match: latest snapshot, then replay of the actions
+        after it (commands kept as stored JSON text until now). No-op once done."""
+        stored = self._source
+        if stored is None:
+            return
+        game = self.game
+        settings = game.load_settings(stored.row.settings)
+        if stored.snapshot is not None:
+            state = game.load_state(stored.snapshot)
+        else:
+            state = game.setup(settings, self.seed)
+        adapter = game.command_adapter()
+        for _seq, seat, command in stored.actions:
+            loaded = adapter.validate_json(command) if isinstance(command, str | bytes) \
+                else game.load_command(command)
+            game.apply(state, seat, loaded)
+        self._settings, self._state, self._source = settings, state, None
+        self.refresh_prompts()
+        if self.on_hydrate is not None:
+            self.on_hydrate(self)
+
+    @property
+    def state(self) -> BaseModel:
+        if self._state is None:
+            self.hydrate()
+        assert self._state is not None
+        return self._state
+
+    @state.setter
+    def state(self, value: BaseModel) -> None:
+        self._state, self._source = value, None
+
+    @property
+    def settings(self) -> BaseModel:
+        if self._settings is None:
+            self.hydrate()
+        assert self._settings is not None
+        return self._settings
+
+    @property
+    def prompts(self) -> list[Prompt]:
+        if self._source is not None:
+            self.hydrate()
+        return self._prompts
+
+    @prompts.setter
+    def prompts(self, value: list[Prompt]) -> None:
+        self._prompts = value
+
+    # --- facts ----------------------------------------------------------------------------
     @property
     def info(self) -> MatchInfo:
         return MatchInfo(id=self.id, game=self.game.slug, players=self.players,
@@ -43,7 +119,8 @@ class LiveMatch:
         return [p.name for p in self.players]
 
     def refresh_prompts(self) -> None:
-        self.prompts = self.game.prompts(self.state) if self.status in ("active", "paused") else []
+        self._prompts = (self.game.prompts(self.state)
+                         if self.status in ("active", "paused") else [])
 
     def prompt_pending(self, key: str) -> bool:
         return any(p.key == key for p in self.prompts)
@@ -58,23 +135,22 @@ class LiveMatch:
         return self.game.outcome(self.state)
 
     @classmethod
-    def from_store(cls, stored: StoredMatch) -> LiveMatch:
-        """Latest snapshot, then replay of the actions after it."""
+    def dormant_from_store(cls, stored: StoredMatch) -> LiveMatch:
+        """The match as stored, its state not rebuilt yet (see `hydrate`)."""
         row = stored.row
-        game = get_game(row.game)
-        settings = game.load_settings(row.settings)
-        if stored.snapshot is not None:
-            state = game.load_state(stored.snapshot)
-        else:
-            state = game.setup(settings, row.seed)
-        for _seq, seat, command in stored.actions:
-            game.apply(state, seat, game.load_command(command))
         live = cls(
-            id=row.id, game=game, settings=settings, seed=row.seed,
+            id=row.id, game=get_game(row.game), settings=None, seed=row.seed,
             commitment=row.seed_commitment,
-            players=tuple(PlayerRef.from_json(p) for p in row.players), state=state,
+            players=tuple(PlayerRef.from_json(p) for p in row.players), state=None,
             seq=row.action_count, status=row.status, transport=dict(row.transport or {}),
             clocks={c.key: c for c in stored.clocks}, paused_at=row.paused_at, result=row.result,
         )
-        live.refresh_prompts()
+        live._source = stored
+        return live
+
+    @classmethod
+    def from_store(cls, stored: StoredMatch) -> LiveMatch:
+        """Latest snapshot, then replay of the actions after it (rebuilt now)."""
+        live = cls.dormant_from_store(stored)
+        live.hydrate()
         return live

@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
 MAX_EXTEND = 86_400
 #: Resume loads running matches this many at a time...
-RESUME_BATCH = 100
+RESUME_BATCH = 500
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
 RESUME_SLICE = 0.02
 
@@ -121,17 +121,23 @@ class MatchService:
         self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
         self._pruner: asyncio.Task[None] | None = None
         self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
+        self._hydrator: asyncio.Task[None] | None = None
+        self._awake = asyncio.Event()  # every resumed match has been rebuilt
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
         """Migrate, charge no one for the downtime, resume every running match, resend.
 
-        Built to keep the event loop responsive however many matches are running: every
-        clock is shifted by the downtime in one statement (with the heartbeat, one
-        transaction), running matches are loaded in batches of `RESUME_BATCH` and rebuilt
-        (snapshot + replay) with a yield to the loop at least every `RESUME_SLICE` seconds;
-        each match is armed (clocks, bots, its undelivered messages) as soon as it is back.
-        Ended matches are not loaded: their undelivered messages need only who plays where.
+        Built to be ready at once however many matches are running: every clock is shifted
+        by the downtime in one statement (with the heartbeat, one transaction); running
+        matches are read in batches of `RESUME_BATCH` and kept *dormant* (who plays, where,
+        status, clocks; see `LiveMatch`). Their states are rebuilt (snapshot + replay) by a
+        background task, most urgent clock first, with a yield to the loop at least every
+        `RESUME_SLICE` seconds, or earlier on demand: the first command, view, delivery or
+        host action that touches a match rebuilds it there and then (about a millisecond).
+        A match's clocks and bots are armed the moment it is rebuilt. Ended matches are not
+        loaded: their undelivered messages need only who plays where.
+        `hydrated()` waits until every resumed match is rebuilt.
         """
         # Importing the games (first use of the registry) takes a while: in a thread, where
         # the GIL's switch interval still gives the loop its turns.
@@ -147,25 +153,20 @@ class MatchService:
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
         ids = await self.repo.active_ids()
-        sliced = time.perf_counter()
+        resumed: list[LiveMatch] = []
         for first in range(0, len(ids), RESUME_BATCH):
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
-                match = LiveMatch.from_store(stored)
+                match = LiveMatch.dormant_from_store(stored)
+                match.on_hydrate = self._woken
                 self.matches[match.id] = match
                 self._snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
-                self._arm(match)
-                self._schedule_bots(match)
-                if time.perf_counter() - sliced > RESUME_SLICE:
-                    await asyncio.sleep(0)
-                    sliced = time.perf_counter()
-            # What a batch built lives as long as its matches: out of the cyclic collector's
-            # sight, or each full collection would scan every match loaded so far (hundreds
-            # of milliseconds on the loop with thousands of matches; bot/gc_tuning.py).
-            gc.freeze()
+                resumed.append(match)
+            gc.freeze()  # they live as long as their matches (see _hydrate_all)
             await asyncio.sleep(0)
-            sliced = time.perf_counter()
+        self._hydrator = asyncio.create_task(self._hydrate_all(resumed),
+                                             name="umpire-hydrate")
         for row in await self.repo.match_rows(sorted(pending)):
             info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
             for message in pending.pop(row.id, []):
@@ -179,6 +180,10 @@ class MatchService:
         """Stop; store a snapshot of every running match whose latest action has none, so
         that the next start loads it without replaying (a crash leaves the replay to do)."""
         snapshots = self._running_snapshots() if self.snapshot_on_stop else []
+        if self._hydrator:
+            self._hydrator.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._hydrator
         if self._pruner:
             self._pruner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -211,8 +216,41 @@ class MatchService:
         return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
                 for m in self.matches.values()
                 if m.status in ("active", "paused") and m.seq and not m.lock.locked()
-                and m.game.snapshots
+                and not m.dormant and m.game.snapshots
                 and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
+
+    async def _hydrate_all(self, matches: list[LiveMatch]) -> None:
+        """Rebuild every dormant resumed match, most urgent first (a break ending or a
+        decision limit coming soonest; a built-in bot's turn at once), giving the loop a
+        turn at least every `RESUME_SLICE` seconds."""
+        matches.sort(key=_urgency)
+        sliced = time.perf_counter()
+        for done, match in enumerate(matches, 1):
+            if match.dormant:
+                try:
+                    match.hydrate()
+                except Exception:  # one damaged match must not keep the others dormant
+                    log.exception("could not rebuild match %s; it stays dormant", match.id)
+            if done % 500 == 0:
+                # What was rebuilt lives as long as its match: out of the cyclic collector's
+                # sight, or each full collection would scan every match so far (bot/gc_tuning.py).
+                gc.freeze()
+            if time.perf_counter() - sliced > RESUME_SLICE:
+                await asyncio.sleep(0)
+                sliced = time.perf_counter()
+        gc.freeze()
+        self._awake.set()
+
+    def _woken(self, match: LiveMatch) -> None:
+        """A dormant match was just rebuilt: its clocks and bots run from now on."""
+        self._arm(match)
+        self._schedule_bots(match)
+
+    async def hydrated(self, timeout: float | None = None) -> None:
+        """Wait until every match resumed by `start` has been rebuilt."""
+        if self._hydrator is None:
+            return
+        await asyncio.wait_for(self._awake.wait(), timeout)
 
     async def _beat(self) -> None:
         while True:
@@ -950,6 +988,20 @@ def _answered(pending: Sequence[Prompt], command: Command) -> Prompt:
 def _oldest_clock(match: LiveMatch, seat: int) -> ClockData | None:
     clocks = [c for c in match.clocks.values() if c.seat == seat and c.status == "armed"]
     return min(clocks, key=lambda c: c.started_at) if clocks else None
+
+
+def _urgency(match: LiveMatch) -> tuple[int, datetime]:
+    """Which dormant match to rebuild first: a bot's match, then by the soonest moment one of
+    its clocks could need attention (a break's end, a decision's limit; reminders come
+    before the limit, so the limit orders them too), paused matches last."""
+    if match.status != "active":
+        return (2, datetime.max.replace(tzinfo=None))
+    if any(p.bot for p in match.players):
+        return (0, datetime.min)
+    soonest = [c.started_at if c.status == "break" else (c.limit_at or c.deadline_at)
+               for c in match.clocks.values()]
+    known = [t.replace(tzinfo=None) for t in soonest if t is not None]
+    return (1, min(known)) if known else (1, datetime.max)
 
 
 def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:

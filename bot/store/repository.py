@@ -13,7 +13,18 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, literal_column, select, text, update
+from sqlalchemy import (
+    Text,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -83,10 +94,10 @@ class MatchWrite:
 class StoredMatch:
     """A match as loaded on start: its row, latest snapshot, the actions after it, clocks."""
 
-    row: MatchRow
+    row: Any  # a MatchRow, or a result row with the same columns
     snapshot_seq: int
     snapshot: str | None
-    actions: list[tuple[int, int, dict[str, Any]]]  # seq, seat, command
+    actions: list[tuple[int, int, dict[str, Any] | str]]  # seq, seat, command (or its JSON)
     clocks: list[ClockData]
 
 
@@ -248,7 +259,7 @@ class Repository:
             )).all()
             snap_of = {s.match_id: (s.seq, s.state) for s in snaps}
             actions = (await conn.execute(
-                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, ActionRow.command)
+                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, _command_text)
                 .join(MatchRow, MatchRow.id == ActionRow.match_id)
                 .outerjoin(latest, latest.c.match_id == ActionRow.match_id)
                 .where(active, ActionRow.seq > func.coalesce(latest.c.seq, 0))
@@ -285,15 +296,14 @@ class Repository:
             )).all()
             snap_of = {s.match_id: (s.seq, s.state) for s in snaps}
             actions = (await conn.execute(
-                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, ActionRow.command)
+                select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, _command_text)
                 .outerjoin(latest, latest.c.match_id == ActionRow.match_id)
                 .where(ActionRow.match_id.in_(ids),
                        ActionRow.seq > func.coalesce(latest.c.seq, 0))
                 .order_by(ActionRow.match_id, ActionRow.seq)
             )).all()
             clocks = (await conn.execute(
-                select(DeadlineRow).where(DeadlineRow.match_id.in_(ids),
-                                          DeadlineRow.status.in_(LIVE_CLOCKS))
+                select(DeadlineRow).where(DeadlineRow.match_id.in_(ids), _live_clock)
                 .order_by(DeadlineRow.id)
             )).all()
         return _assemble(rows, snap_of, actions, clocks)
@@ -343,8 +353,8 @@ class Repository:
             .order_by(ActionRow.seq)
         )).all()
         clocks = (await conn.execute(
-            select(DeadlineRow).where(DeadlineRow.match_id == match.id,
-                                      DeadlineRow.status.in_(LIVE_CLOCKS)).order_by(DeadlineRow.id)
+            select(DeadlineRow).where(DeadlineRow.match_id == match.id, _live_clock)
+            .order_by(DeadlineRow.id)
         )).all()
         return StoredMatch(
             row=match, snapshot_seq=snap_seq, snapshot=snap.state if snap else None,
@@ -586,6 +596,15 @@ def _insert_outbox(conn: Connection, rows: list[dict[str, Any]]) -> list[int]:
     return [int(i) for i in result.scalars().all()]
 
 
+#: An action's command as its stored JSON text: parsed only when its match is rebuilt
+#: (`LiveMatch.hydrate`), so that loading thousands of running matches stays cheap.
+_command_text = cast(ActionRow.command, Text).label("command_text")
+#: A live clock, written so that the database looks clocks up by their match (the
+#: (match_id, prompt_key) key) and filters the status after: through the status index,
+#: SQLite visited every live clock of every match for each batch of a resume.
+_live_clock = func.coalesce(DeadlineRow.status, "").in_(LIVE_CLOCKS)
+
+
 def _clock(c: Any) -> ClockData:
     return ClockData(key=c.prompt_key, seat=c.seat, started_at=c.started_at, limit_at=c.limit_at,
                      deadline_at=c.deadline_at, reminders_sent=c.reminders_sent, status=c.status)
@@ -602,10 +621,10 @@ def _assemble(rows: Any, snap_of: dict[int, Any], actions: Any, clocks: Any) -> 
     by_match: dict[int, StoredMatch] = {}
     for r in rows:
         seq, state = snap_of.get(r.id, (0, None))
-        by_match[r.id] = StoredMatch(row=MatchRow(**r._mapping), snapshot_seq=seq,
+        by_match[r.id] = StoredMatch(row=r, snapshot_seq=seq,
                                      snapshot=state, actions=[], clocks=[])
-    for a in actions:
-        by_match[a.match_id].actions.append((a.seq, a.seat, a.command))
+    for match_id, seq, seat, command in actions:  # unpacked: thousands of rows on a resume
+        by_match[match_id].actions.append((seq, seat, command))
     for c in clocks:
         by_match[c.match_id].clocks.append(_clock(c))
     return list(by_match.values())
