@@ -531,7 +531,10 @@ async def resume(db: Database, games: list[str], matches: int, fill: int = 1000,
     log(f"resume: {matches} after a crash")
     crash = await _resume_once(url)
     log(f"resume: {matches} after a clean stop")
-    return {"after_crash": crash, "after_stop": await _resume_once(url)}
+    stop = await _resume_once(url)
+    for r in (crash, stop):
+        r["requested"] = matches  # a few filled matches may have ended in their moves
+    return {"after_crash": crash, "after_stop": stop}
 
 
 # --- the whole run --------------------------------------------------------------------------
@@ -558,7 +561,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def targets(result: dict[str, Any]) -> dict[str, bool | None]:
     load_, mem, floor = result.get("load"), result.get("memory"), result["floor"]
-    ten = [r for pair in result["resume"] for r in pair.values() if r["matches"] >= 10000]
+    ten = [r for pair in result["resume"] for r in pair.values() if r["requested"] >= 10000]
     return {
         "p99_latency": (load_["p99_ms"] <= 2 * floor["p99_ms"] + 1) if load_ else None,
         "timer_lateness": (load_["lateness_p99_ms"] <= 20) if load_ and load_["clocks_fired"]
