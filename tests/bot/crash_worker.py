@@ -1,6 +1,6 @@
 """A worker process for the kill-and-restart test (run as `python -m tests.bot.crash_worker`).
 
-It starts (or resumes) matches on a SQLite file and keeps playing them with built-in bots.
+It starts (or resumes) matches on a SQLite file or a database URL and keeps playing them with built-in bots.
 After every commit it appends the accepted action to ACCEPTED (one JSON line), after every
 delivery the message id to DELIVERED, then fsyncs, so the test knows what the process had
 accepted and delivered when it was killed. With --finish it plays until every bot match has
@@ -37,6 +37,11 @@ def _append(path: str, line: str) -> None:
         f.write(line + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+def store_url(db: str) -> str:
+    """The worker's database: a SQLAlchemy URL as given, or the path of a SQLite file."""
+    return db if "://" in db else f"sqlite+aiosqlite:///{db}"
 
 
 class LoggingTransport:
@@ -94,7 +99,7 @@ async def main(db: str, accepted: str, delivered: str, finish: bool,
     if kill_in_start == "transaction":
         kill_inside_opening_transaction()
     LoggingService.kill_after_opening_commit = kill_in_start == "delivery"
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    engine = create_engine(store_url(db))
     LoggingService.accepted_path = accepted
     service = LoggingService(Repository(engine), LoggingTransport(delivered), bot_think=0.01,
                              snapshot_every=4, heartbeat_seconds=0.2)
@@ -122,7 +127,7 @@ async def main(db: str, accepted: str, delivered: str, finish: bool,
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("db")
+    parser.add_argument("db", help="a SQLite file, or a database URL (PostgreSQL)")
     parser.add_argument("accepted")
     parser.add_argument("delivered")
     parser.add_argument("--finish", action="store_true")

@@ -21,7 +21,7 @@ from bot.store.database import create_engine
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
-from tests.bot.crash_worker import _append
+from tests.bot.crash_worker import _append, store_url
 
 GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
 #: Short settings per game, so that bot matches end within the test's budget.
@@ -54,7 +54,7 @@ class LoggingService(MatchService):
 
 async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
                kill_after: int) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    engine = create_engine(store_url(db))
     LoggingService.accepted_path = accepted
     service = LoggingService(Repository(engine), TimedTransport(sent), bot_think=0.01,
                              snapshot_every=4, heartbeat_seconds=0.2)

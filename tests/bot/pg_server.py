@@ -77,3 +77,16 @@ def postgres_server() -> Iterator[str]:
         subprocess.run([*as_user, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
                        capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
+
+
+async def create_database(template: str, name: str) -> str:
+    """Create database `name` on the server of `template` (from `postgres_server`); its URL."""
+    import asyncpg
+
+    conn = await asyncpg.connect(template.format(db="postgres").replace("postgresql+asyncpg",
+                                                                         "postgresql"))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return template.format(db=name)

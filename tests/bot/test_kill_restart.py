@@ -1,6 +1,6 @@
 """Kill-and-restart: a real process is killed with SIGKILL at random moments and restarted.
 
-After every restart: every action the process had accepted is stored exactly; every match's
+On SQLite and on PostgreSQL (the worker takes a database URL). After every restart: every action the process had accepted is stored exactly; every match's
 state (snapshot + replay) equals an uninterrupted replay from the seed; every armed clock
 has the time it had left at the kill (never less, at most one heartbeat more). At the end
 every outbox message has been delivered.
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HEARTBEAT = timedelta(seconds=0.2)
 
 
-def _start(db: Path, accepted: Path, delivered: Path, *, finish: bool = False) -> subprocess.Popen[str]:
+def _start(db: str, accepted: Path, delivered: Path, *, finish: bool = False) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "tests.bot.crash_worker", str(db), str(accepted), str(delivered)]
     proc = subprocess.Popen(cmd + (["--finish"] if finish else []), cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -42,8 +42,8 @@ def _start(db: Path, accepted: Path, delivered: Path, *, finish: bool = False) -
     return proc
 
 
-async def _armed_clocks(db: Path) -> dict[tuple[int, str], datetime]:
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+async def _armed_clocks(db: str) -> dict[tuple[int, str], datetime]:
+    engine = create_engine(db)
     async with engine.connect() as conn:
         rows = (await conn.execute(text(
             "SELECT match_id, prompt_key, deadline_at FROM deadlines WHERE status = 'armed'"))).all()
@@ -52,8 +52,8 @@ async def _armed_clocks(db: Path) -> dict[tuple[int, str], datetime]:
             for r in rows}
 
 
-async def _check_store(db: Path, accepted: Path) -> int:
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+async def _check_store(db: str, accepted: Path) -> int:
+    engine = create_engine(db)
     repo = Repository(engine)
     stored_actions = 0
     logged = [json.loads(line) for line in accepted.read_text().splitlines() if line.strip()]
@@ -75,10 +75,10 @@ async def _check_store(db: Path, accepted: Path) -> int:
     return stored_actions
 
 
-def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, process_db_url: str) -> None:
     started: list[subprocess.Popen[str]] = []
     try:
-        _kill_and_restart(tmp_path, started)
+        _kill_and_restart(tmp_path, process_db_url, started)
     finally:  # never leave a worker behind, even when an assertion failed
         for proc in started:
             if proc.poll() is None:
@@ -86,8 +86,8 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
                 proc.wait()
 
 
-def _kill_and_restart(tmp_path: Path, started: list[subprocess.Popen[str]]) -> None:
-    db, accepted, delivered = tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "delivered"
+def _kill_and_restart(tmp_path: Path, db: str, started: list[subprocess.Popen[str]]) -> None:
+    accepted, delivered = tmp_path / "accepted", tmp_path / "delivered"
     rng = random.Random(20261121)
     kills = 0
     for _ in range(6):
@@ -120,7 +120,7 @@ def _kill_and_restart(tmp_path: Path, started: list[subprocess.Popen[str]]) -> N
     assert kills == 6 and actions > 0
 
     async def outbox() -> tuple[int, int, set[int]]:
-        engine = create_engine(f"sqlite+aiosqlite:///{db}")
+        engine = create_engine(db)
         async with engine.connect() as conn:
             total = (await conn.execute(text("SELECT count(*) FROM outbox"))).scalar_one()
             pending = (await conn.execute(text(
@@ -139,10 +139,10 @@ def _kill_and_restart(tmp_path: Path, started: list[subprocess.Popen[str]]) -> N
     assert ids <= seen, f"{len(ids - seen)} messages never reached the transport"
 
 
-async def _openings(db: Path) -> dict[int, tuple[int | None, set[str], set[str]]]:
+async def _openings(db: str) -> dict[int, tuple[int | None, set[str], set[str]]]:
     """Per stored match: the id of its opening message (the one that publishes the seed
     commitment; None if missing), its armed clocks, and the prompts its stored state asks."""
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    engine = create_engine(db)
     repo = Repository(engine)
     found = {}
     for row in await repo.list_matches(100):
@@ -158,14 +158,14 @@ async def _openings(db: Path) -> dict[int, tuple[int | None, set[str], set[str]]
 
 
 @pytest.mark.parametrize("point", ["transaction", "delivery"])
-def test_a_kill_while_a_match_starts_never_leaves_it_without_its_opening(tmp_path: Path,
-                                                                         point: str) -> None:
+def test_a_kill_while_a_match_starts_never_leaves_it_without_its_opening(
+        tmp_path: Path, process_db_url: str, point: str) -> None:
     """SIGKILL inside the transaction that opens a match (its row is written, its opening not
     yet committed), or right after that commit: after a restart every stored match has its
     seed commitment published, a clock for every decision it waits for, and the opening is
     delivered."""
-    db, accepted, delivered = tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "delivered"
-    cmd = [sys.executable, "-m", "tests.bot.crash_worker", str(db), str(accepted), str(delivered),
+    db, accepted, delivered = process_db_url, tmp_path / "accepted", tmp_path / "delivered"
+    cmd = [sys.executable, "-m", "tests.bot.crash_worker", db, str(accepted), str(delivered),
            "--kill-in-start", point]
     dying = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert dying.returncode == -signal.SIGKILL, dying.stderr

@@ -1,6 +1,6 @@
 """Kill-and-restart for every game: a worker playing bot matches of all five games (and one
 match per game where a person's clock runs) is killed with SIGKILL at random moments, and
-right after a commit before its messages went out, then restarted.
+right after a commit before its messages went out, then restarted, on SQLite and on PostgreSQL.
 
 After every kill: every accepted action is stored exactly and every match's state equals an
 uninterrupted replay from the seed (tests.bot.test_kill_restart._check_store). After every
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NONCE_WINDOW = 120.0  # seconds: well inside the few minutes Discord keeps a nonce
 
 
-def _start(paths: tuple[Path, Path, Path], *args: str) -> subprocess.Popen[str]:
+def _start(paths: tuple[str, Path, Path], *args: str) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "tests.bot.crash_worker_games", *map(str, paths), *args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -44,14 +44,14 @@ def _start(paths: tuple[Path, Path, Path], *args: str) -> subprocess.Popen[str]:
     return proc
 
 
-async def _person_clocks(db: Path) -> dict[tuple[int, str], tuple[datetime, datetime]]:
+async def _person_clocks(db: str) -> dict[tuple[int, str], tuple[datetime, datetime]]:
     """(match, key) -> (started_at, deadline_at) of the armed clocks of people (not bots)."""
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+    engine = create_engine(db)
     async with engine.connect() as conn:
         rows = (await conn.execute(text(
             "SELECT d.match_id, d.prompt_key, d.started_at, d.deadline_at FROM deadlines d "
             "JOIN matches m ON m.id = d.match_id WHERE d.status = 'armed' AND d.seat = 0 "
-            "AND d.deadline_at IS NOT NULL AND m.players LIKE '%\"bot\": null%'"))).all()
+            "AND d.deadline_at IS NOT NULL AND CAST(m.players AS TEXT) LIKE '%\"bot\": null%'"))).all()
     await engine.dispose()
 
     def utc(value: object) -> datetime:
@@ -59,8 +59,8 @@ async def _person_clocks(db: Path) -> dict[tuple[int, str], tuple[datetime, date
     return {(r.match_id, r.prompt_key): (utc(r.started_at), utc(r.deadline_at)) for r in rows}
 
 
-async def _outbox(db: Path) -> tuple[set[int], int, dict[str, int]]:
-    engine = create_engine(f"sqlite+aiosqlite:///{db}")
+async def _outbox(db: str) -> tuple[set[int], int, dict[str, int]]:
+    engine = create_engine(db)
     async with engine.connect() as conn:
         ids = {r[0] for r in (await conn.execute(text("SELECT id FROM outbox"))).all()}
         pending = (await conn.execute(text(
@@ -71,9 +71,9 @@ async def _outbox(db: Path) -> tuple[set[int], int, dict[str, int]]:
     return ids, pending, finished
 
 
-def _run(tmp_path: Path, started: list[subprocess.Popen[str]], *, random_kills: int,
+def _run(tmp_path: Path, db: str, started: list[subprocess.Popen[str]], *, random_kills: int,
          commit_kills: tuple[int, ...], per_game: int, seed: int) -> None:
-    paths = (tmp_path / "crash.db", tmp_path / "accepted", tmp_path / "sent")
+    paths = (db, tmp_path / "accepted", tmp_path / "sent")
     rng = random.Random(seed)
     plan = ["random"] * random_kills + [f"commit:{n}" for n in commit_kills]
     rng.shuffle(plan)
@@ -142,20 +142,21 @@ def _cleanup(started: list[subprocess.Popen[str]]) -> None:
             proc.wait()
 
 
-def test_sigkill_of_every_game_loses_nothing_and_sends_nothing_twice(tmp_path: Path) -> None:
+def test_sigkill_of_every_game_loses_nothing_and_sends_nothing_twice(tmp_path: Path,
+                                                                     process_db_url: str) -> None:
     started: list[subprocess.Popen[str]] = []
     try:
-        _run(tmp_path, started, random_kills=3, commit_kills=(7, 40), per_game=2, seed=20261123)
+        _run(tmp_path, process_db_url, started, random_kills=3, commit_kills=(7, 40), per_game=2, seed=20261123)
     finally:
         _cleanup(started)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("UMPIRE_LONG_KILLS"), reason="set UMPIRE_LONG_KILLS=1")
-def test_many_kills_of_every_game(tmp_path: Path) -> None:
+def test_many_kills_of_every_game(tmp_path: Path, process_db_url: str) -> None:
     started: list[subprocess.Popen[str]] = []
     try:
-        _run(tmp_path, started, random_kills=12, commit_kills=(1, 3, 17, 60, 150), per_game=4,
+        _run(tmp_path, process_db_url, started, random_kills=12, commit_kills=(1, 3, 17, 60, 150), per_game=4,
              seed=7)
     finally:
         _cleanup(started)

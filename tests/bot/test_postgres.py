@@ -3,55 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
-from collections.abc import AsyncIterator, Iterator
-
-import asyncpg
-import pytest
 
 from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.bot import pg_server
 from tests.bot.conftest import ANN, BOB
-from tests.bot.test_store import (
-    check_alembic_round_trip,
-    check_clocks_shift_in_one_statement,
-    check_ended_matches_with_open_places,
-    check_pruning,
-)
 from tests.support.transport import RecordingTransport
 
-_names = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def pg_template() -> Iterator[str]:
-    """A server for this module's tests; without one they skip, or fail under CI=true."""
-    if not pg_server.available():
-        pg_server.unavailable("PostgreSQL binaries are not installed on this machine")
-    try:
-        server = pg_server.postgres_server()
-        template = server.__enter__()
-    except Exception as exc:
-        pg_server.unavailable(f"could not start a PostgreSQL server: {exc}")
-        raise
-    try:
-        yield template
-    finally:
-        server.__exit__(None, None, None)
-
-
-@pytest.fixture
-async def pg_url(pg_template: str) -> AsyncIterator[str]:
-    name = f"umpire_test_{next(_names)}"
-    admin = pg_template.format(db="postgres").replace("postgresql+asyncpg", "postgresql")
-    conn = await asyncpg.connect(admin)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    yield pg_template.format(db=name)
+# The server and a fresh database per test come from tests/bot/conftest.py (`pg_url`); the
+# store's own checks (alembic round trip, clock shift, pruning, ended matches) run on both
+# databases through its parametrised `db_url`.
 
 
 async def test_matches_play_concurrently_and_survive_a_restart_on_postgres(pg_url: str):
@@ -108,10 +71,6 @@ async def test_refusals_and_text_moves_on_postgres(pg_url: str):
     await engine.dispose()
 
 
-async def test_ended_matches_with_open_places_on_postgres(pg_url: str):
-    await check_ended_matches_with_open_places(pg_url)
-
-
 async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
     """Migration 0002 and the per-server queries on PostgreSQL (Discord ids are 64-bit)."""
     from bot.store.guilds import GuildStore, matches_of_guild
@@ -136,15 +95,3 @@ async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
     finally:
         await service.stop()
         await engine.dispose()
-
-
-async def test_alembic_upgrade_check_and_downgrade_on_postgres(pg_url: str):
-    await check_alembic_round_trip(pg_url)
-
-
-async def test_clocks_shift_by_the_downtime_in_one_statement_on_postgres(pg_url: str):
-    await check_clocks_shift_in_one_statement(pg_url)
-
-
-async def test_pruning_on_postgres(pg_url: str):
-    await check_pruning(pg_url)

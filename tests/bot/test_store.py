@@ -116,9 +116,10 @@ async def test_ended_matches_with_open_places(db_url):
     await check_ended_matches_with_open_places(db_url)
 
 
-async def test_a_slow_commit_on_the_loop_is_logged(db_url, monkeypatch, caplog):
+async def test_a_slow_commit_on_the_loop_is_logged(sqlite_url, monkeypatch, caplog):
+    """(SQLite only: only there does the writer commit on the event loop.)"""
     monkeypatch.setattr(writer_module, "SLOW_COMMIT_SECONDS", 0.0)
-    engine = create_engine(db_url)
+    engine = create_engine(sqlite_url)
     repo = Repository(engine)
     await repo.migrate()
     now = datetime(2026, 11, 21, tzinfo=UTC)
@@ -153,7 +154,7 @@ async def check_alembic_round_trip(url: str) -> None:
     await asyncio.to_thread(command.check, cfg)
 
 
-async def test_alembic_upgrade_check_and_downgrade_on_sqlite(db_url):
+async def test_alembic_upgrade_check_and_downgrade(db_url):
     await check_alembic_round_trip(db_url)
 
 
