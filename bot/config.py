@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from annotated_types import Ge, Gt, Le
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -64,8 +64,9 @@ class DiscordSettings(BaseModel):
     friendly_matches: bool = Field(False, description="Default for servers that set nothing: "
                                    "whether players may start friendly matches without a host.")
     channel_mode: Literal["threads", "channels"] = Field(
-        "channels", description="Default for servers that set nothing: tables as private "
-        "threads in the game room, or as channels.")
+        "threads", description="Default for servers that set nothing: tables as private "
+        "threads in the game room (where the bot may create them, else channels), or as "
+        "channels.")
     archive_delay_minutes: int = Field(60, ge=0, le=10080, description="Default for servers "
                                        "that set nothing: minutes after a match ends before "
                                        "its channels are archived.")
@@ -83,6 +84,35 @@ class ClockSettings(BaseModel):
                                      "that it is alive; downtime is measured from the last beat.")
 
 
+class ShardSettings(BaseModel):
+    count: int = Field(1, ge=1, description="How many shards the servers are split into "
+                       "(Discord's formula: (server id >> 22) % count). 1: one process "
+                       "umpires everything, no leases. More: run one process per shard (or "
+                       "a few) on one PostgreSQL database; each owns its shards through a "
+                       "lease and takes over a dead process's shards.")
+    ids: list[int] = Field(default_factory=list, description="The shards this process "
+                           "takes on start (each in 0..count-1); empty: all of them.")
+    lease_seconds: float = Field(15.0, gt=0, description="A shard lease lasts this long "
+                                 "unless renewed (every heartbeat); a process silent for "
+                                 "longer loses its shards to another.")
+
+    @model_validator(mode="after")
+    def _ids_in_range(self) -> ShardSettings:
+        wrong = [i for i in self.ids if not 0 <= i < self.count]
+        if wrong:
+            raise ValueError(f"shard ids {wrong} are not in 0..{self.count - 1}")
+        return self
+
+    @property
+    def enabled(self) -> bool:
+        return self.count > 1
+
+    @property
+    def preferred(self) -> set[int]:
+        """The shards this process takes on start."""
+        return set(self.ids) if self.ids else set(range(self.count))
+
+
 class BotPlayerSettings(BaseModel):
     think_seconds: float = Field(1.0, ge=0, description="Pause before a built-in bot moves "
                                  "in a match with people (0 in demos).")
@@ -98,6 +128,7 @@ class Settings(BaseSettings):
     discord: DiscordSettings = DiscordSettings()
     clock: ClockSettings = ClockSettings()
     bots: BotPlayerSettings = BotPlayerSettings()
+    shards: ShardSettings = ShardSettings()
 
     @classmethod
     def settings_customise_sources(

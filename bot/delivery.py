@@ -127,6 +127,19 @@ class Delivery:
                     except Exception:
                         log.exception("after the last message of match %s", key[0])
 
+    def forget(self, match_ids: set[int]) -> None:
+        """Stop sending the messages of these matches (another process now owns them): their
+        channels' workers are cancelled; what was not marked delivered stays undelivered in
+        the store."""
+        for key in [k for k in self._queues if k[0] in match_ids]:
+            queue = self._queues.pop(key)
+            self._pending -= queue.qsize()
+            # (a message being sent is counted off by its worker as the worker is cancelled)
+            self._workers.pop(key).cancel()
+            self._stalled.discard(key)
+        if self._pending == 0:
+            self._idle.set()
+
     def busy(self, match_id: int) -> bool:
         """Whether a channel of the match still has messages queued or being sent."""
         return any(k[0] == match_id for k in self._queues)

@@ -19,12 +19,13 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.engine import Connection
 
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
@@ -147,12 +148,65 @@ class MatchService:
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
         await self.repo.resume_clocks(self.downtime, now)
+        await self._resume_stored()
+        self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
+        if self.outbox_retention is not None:
+            self._pruner = asyncio.create_task(
+                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
+
+    async def adopt(self, shards: set[int]) -> None:
+        """Umpire the matches of these shards from now on: taken on start, or over from a
+        process that died (bot/shards.py). Their clocks were already shifted by the shard's
+        downtime, in the transaction that took its lease; this loads and arms their running
+        matches, sends their undelivered messages and schedules their bots."""
+        if self.repo.shards is not None:
+            self.repo.shards = self.repo.shards | shards
+        await self._resume_stored(shards)
+
+    async def drop(self, shards: set[int]) -> None:
+        """Stop umpiring the matches of these shards (their lease was lost: another process
+        may take them over): no clock, bot or delivery of theirs acts any more here, and
+        they are forgotten. What they still owe stays in the store for the new owner."""
+        if self.repo.shards is not None:
+            self.repo.shards = self.repo.shards - shards
+        gone = {m.id for m in self.matches.values()
+                if self.repo.shard_for(m.transport) in shards}
+        self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] in gone)
+        tasks = [t for k, t in self._bot_tasks.items() if k[0] in gone]
+        for task in tasks:
+            task.cancel()
+        self.delivery.forget(gone)
+        for match_id in gone:
+            dropped = self.matches.pop(match_id, None)
+            if dropped is not None:
+                dropped.on_hydrate = None  # a rebuild under way arms nothing of it
+            self._snapshot_at.pop(match_id, None)
+            self._ended.pop(match_id, None)
+        for key in [k for k in self._bot_tries if k[0] in gone]:
+            del self._bot_tries[key]
+        for message_id in [i for i, (m, _) in self._unseen.items() if m in gone]:
+            del self._unseen[message_id]
+        self._held = {h for h in self._held if h[0] not in gone}
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _owns(self, shard: int) -> bool:
+        """Whether this process umpires the matches of `shard` (always, unless sharded)."""
+        owned = getattr(self.repo, "shards", None)
+        return owned is None or shard in owned
+
+    async def _resume_stored(self, shards: set[int] | None = None) -> None:
+        """Resume the stored running matches (of `shards`; default: all the repository
+        sees) and send their undelivered messages: the body of `start`, shared with
+        `adopt`."""
+        scoped = {} if shards is None else {"shards": shards}  # (None: what the store sees)
         pending: dict[int, list[StoredMessage]] = {}
-        for message in await self.repo.undelivered():
+        for message in await self.repo.undelivered(**scoped):
             pending.setdefault(message.match_id, []).append(message)
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
-        ids = await self.repo.active_ids()
+        ids = await self.repo.active_ids(**scoped)
         resumed: list[LiveMatch] = []
         for first in range(0, len(ids), RESUME_BATCH):
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
@@ -165,16 +219,14 @@ class MatchService:
                 resumed.append(match)
             gc.freeze()  # they live as long as their matches (see _hydrate_all)
             await asyncio.sleep(0)
-        self._hydrator = asyncio.create_task(self._hydrate_all(resumed),
+        # (an adoption's rebuild runs after any rebuild still under way: one at a time)
+        self._awake.clear()
+        self._hydrator = asyncio.create_task(self._hydrate_after(self._hydrator, resumed),
                                              name="umpire-hydrate")
         for row in await self.repo.match_rows(sorted(pending)):
             info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
             for message in pending.pop(row.id, []):
                 self.delivery.enqueue(info, message)
-        self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
-        if self.outbox_retention is not None:
-            self._pruner = asyncio.create_task(
-                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def stop(self) -> None:
         """Stop; store a snapshot of every running match whose latest action has none, so
@@ -240,6 +292,12 @@ class MatchService:
                 sliced = time.perf_counter()
         gc.freeze()
         self._awake.set()
+
+    async def _hydrate_after(self, previous: asyncio.Task[None] | None,
+                             matches: list[LiveMatch]) -> None:
+        if previous is not None:
+            await previous
+        await self._hydrate_all(matches)
 
     def _woken(self, match: LiveMatch) -> None:
         """A dormant match was just rebuilt: its clocks and bots run from now on."""
@@ -775,6 +833,17 @@ class MatchService:
                 clocks_changed=clocks), now)
             self._arm(match)
 
+    async def announce(self, match_id: int, text: str, *,
+                       also: Sequence[Callable[[Connection], Any]] = ()) -> None:
+        """A hosts' line in the public room of a running match, stored and delivered like
+        every message, with `also`'s statements in the same transaction."""
+        match = self._get(match_id)
+        async with match.lock:
+            if match.status not in ("active", "paused"):
+                raise UmpireError(f"Match #{match_id} is over.")
+            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", text)], also=list(also)), self.now())
+
     async def expire(self, match_id: int) -> None:
         """End every pending clock now, applying each decision's timeout outcome (a host's
         "lock": e.g. Decoder setup)."""
@@ -933,6 +1002,9 @@ class MatchService:
             stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
+            if stored.row.status in ("active", "paused") and \
+                    not self._owns(getattr(stored.row, "shard", 0)):
+                return LiveMatch.from_store(stored)  # another process umpires it: a copy
             match = self.matches.setdefault(match_id, LiveMatch.from_store(stored))
             if match.status in ("finished", "aborted"):
                 self._retire(match_id)  # kept among the last ended matches, then forgotten

@@ -192,26 +192,34 @@ async def let_back_into_log(host_log: discord.TextChannel,
             log.warning("could not let %s back into the host log: %s", uid, exc)
 
 
+Table = discord.TextChannel | discord.Thread
+
+
 @dataclass
 class MatchChannels:
     room: discord.TextChannel
-    tables: list[discord.TextChannel | None]
+    tables: list[Table | None]
     log: discord.TextChannel
     category: discord.CategoryChannel | None = None
     created: list[int] = field(default_factory=list)
+    mode: str = "channels"  # or "threads": the tables are private threads in the room
+    #: Made by this start but kept for later matches (the bot's category of game rooms):
+    #: removed only if the start fails.
+    shared: list[int] = field(default_factory=list)
+    note: str | None = None  # for the host: why the tables are not threads, say
 
     def transport(self) -> dict[str, Any]:
         data: dict[str, Any] = {"guild": self.room.guild.id, "room": self.room.id,
-                                "log": self.log.id, "created": self.created}
+                                "log": self.log.id, "created": self.created, "mode": self.mode}
         for seat, table in enumerate(self.tables):
             data[f"table{seat}"] = table.id if table else None
-        if self.category is not None:
+        if self.category is not None and self.mode == "channels":
             data["category"] = self.category.id
         return data
 
     async def delete_created(self) -> None:
         """Undo a start that failed after the channels were made."""
-        await _delete_channels(self.room.guild, self.created)
+        await _delete_channels(self.room.guild, [*self.shared, *self.created])
 
 
 async def create_match_channels(
@@ -219,24 +227,70 @@ async def create_match_channels(
     names: Sequence[str], hosts: discord.Role | None, log: discord.TextChannel,
     room: discord.TextChannel | None = None,
     tables: Sequence[discord.TextChannel | None] = (), category_prefix: str = "match",
+    mode: str = "channels",
 ) -> MatchChannels:
     """Room and tables (seat order), created where the host did not name existing ones.
-    A seat played by a built-in bot (`players[seat]` None) gets no table channel."""
+    A seat played by a built-in bot (`players[seat]` None) gets no table channel. In
+    "threads" `mode` the tables are private threads in the room (bot/discord/threads.py)."""
     given = list(tables) + [None] * (len(players) - len(tables))
     needed_tables = [s for s, m in enumerate(players) if m is not None and given[s] is None]
     created: list[int] = []
+    shared: list[int] = []
     try:
+        if mode == "threads":
+            return await _create_threaded(guild, title=title, slug=slug, players=players,
+                                          names=names, log=log, room=room, given=given,
+                                          needed_tables=needed_tables,
+                                          category_prefix=category_prefix, created=created,
+                                          shared=shared)
         return await _create(guild, title=title, slug=slug, players=players, names=names,
                              hosts=hosts, log=log, room=room, given=given,
                              needed_tables=needed_tables, category_prefix=category_prefix,
                              created=created)
     except Exception:  # all or nothing: remove what was made before the failure
-        await _delete_channels(guild, created)
+        await _delete_channels(guild, [*shared, *created])
         raise
+
+
+async def _create_threaded(
+    guild: discord.Guild, *, title: str, slug: str, players: Sequence[discord.Member | None],
+    names: Sequence[str], log: discord.TextChannel, room: discord.TextChannel | None,
+    given: list[discord.TextChannel | None], needed_tables: list[int], category_prefix: str,
+    created: list[int], shared: list[int],
+) -> MatchChannels:
+    from bot.discord.threads import create_table, room_overwrites, rooms_category
+
+    category = None
+    if room is None:
+        category = await rooms_category(guild, f"{category_prefix}es"[:100],
+                                        _bot_overwrite(guild), shared)
+        room = await guild.create_text_channel(
+            f"{slug}-{'-vs-'.join(names)}"[:100], category=category,
+            overwrites=room_overwrites(guild, _bot_overwrite(guild)),
+            topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome); "
+                  "each player's table is a private thread here.",
+            reason="umpire: game room")
+        created.append(room.id)
+    out_tables: list[Table | None] = list(given)
+    for seat in needed_tables:
+        member = players[seat]
+        assert member is not None
+        thread = await create_table(room, member, names[seat], title)
+        created.append(thread.id)
+        out_tables[seat] = thread
+    return MatchChannels(room=room, tables=out_tables, log=log, category=category,
+                         created=created, mode="threads")
 
 
 async def _delete_channels(guild: discord.Guild, created: Sequence[int]) -> None:
     for cid in reversed(created):
+        thread = guild.get_thread(cid)
+        if thread is not None:
+            try:
+                await thread.delete()
+            except discord.HTTPException:
+                log.warning("could not delete thread %s", cid)
+            continue
         channel = guild.get_channel(cid)
         if channel is not None:
             try:
@@ -318,6 +372,11 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
             await channel.edit(overwrites=overwrites, reason="umpire: the match has ended")
         except discord.HTTPException as exc:
             log.warning("could not make channel %s read-only: %s", channel.id, exc)
+    if data.get("mode") == "threads":  # the tables: locked (read-only), archived later
+        from bot.discord.threads import set_tables
+
+        await set_tables(client, [data.get("table0"), data.get("table1")], locked=True,
+                         reason="umpire: the match has ended")
     host_log = guild.get_channel(int(data.get("log") or 0))
     if isinstance(host_log, discord.TextChannel):
         await let_back_into_log(host_log, data.get("log_denied") or {}, still_playing)

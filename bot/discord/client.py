@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.guild import GuildConfig
+from bot.discord.sharding import answer_only_owned
 from bot.discord.transport import DiscordTransport
 from bot.store.guilds import GuildStore
 from bot.umpire import MatchService
@@ -82,6 +83,13 @@ class UmpireBot(commands.Bot):
         self.places: dict[int, Place] = {}
         self.guild_store = GuildStore(service.repo)
         transport.attach(self, service)
+        if settings.shards.enabled:  # answer only the servers of the shards owned
+            answer_only_owned(self, self.owns_guild)
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process umpires the server now (always, unless sharded)."""
+        repo = self.service.repo
+        return repo.shards is None or repo.shard_for({"guild": guild_id}) in repo.shards
 
     async def guild_config(self, guild_id: int) -> GuildConfig:
         """The server's effective settings (its own, else config.toml's defaults)."""
@@ -146,6 +154,13 @@ class UmpireBot(commands.Bot):
         if ctx.cog is not None and ctx.cog.has_error_handler():
             return
         log.error("command error: %s", error)
+
+    async def shards_adopted(self, shards: set[int]) -> None:
+        """This process took shards (over): route their matches' channels here, and close
+        the channels of their ended matches left open."""
+        self.index_matches()
+        if self.transport.ready.is_set():
+            await self.transport.close_ended()
 
     # --- which match a channel belongs to ------------------------------------------------
     def index_matches(self) -> None:

@@ -21,6 +21,7 @@ from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, render_plain
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
+from bot.store.repository import transport_merge
 from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -161,7 +162,8 @@ class HostCog(commands.Cog, name="Host"):
                                                                       strict=True) if t)
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
                        f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
-                       f"host log {channels.log.mention}.",
+                       f"host log {channels.log.mention}." +
+                       (f" {channels.note}" if channels.note else ""),
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="pause", description="Stop every clock of a match")
@@ -302,14 +304,33 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
         except UmpireError as exc:
             raise Refusal(NO_SUCH_MATCH) from exc
     live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
-    if live.status in ("active", "paused"):
-        live.transport.update(await cog.service.repo.merge_transport(live.id, {"unrated": True}))
+    if live.status in ("active", "paused"):  # the mark and the room's line: one transaction
+        await cog.service.announce(live.id, UNRATED_LINE,
+                                   also=[transport_merge(live.id, {"unrated": True})])
+        live.transport["unrated"] = True
         text = f"Match #{live.id} will not count for the ratings (it stays in the history)."
     else:
         await cog.service.repo.writer.run(unrate_statement(live.id, datetime.now(UTC)))
+        await post_in_room(cog.bot, live, UNRATED_LINE)
         text = (f"Match #{live.id} no longer counts for the ratings; the {live.game.title} "
                 "ratings of this server were recomputed without it.")
     await ctx.send(text, ephemeral=True)
+
+
+UNRATED_LINE = "📋 The hosts marked this match unrated: it will not change ratings."
+
+
+async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
+    """A line in the room of an ended match, if the room is still there (best effort: the
+    outbox is closed once a match has ended, and the room may be archived or deleted)."""
+    room = live.transport.get("room")
+    if not room:
+        return
+    try:
+        channel = bot.get_channel(int(room)) or await bot.fetch_channel(int(room))
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+    except (discord.HTTPException, AttributeError) as exc:
+        log.warning("could not post in the room of match %s: %s", live.id, exc)
 
 
 def here(match: LiveMatch, guild_id: int | None) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +24,12 @@ from bot.discord.channels import (
 )
 from bot.discord.errors import Refusal
 from bot.discord.options import validate_settings
-from bot.discord.preflight import missing_permissions, missing_text
+from bot.discord.preflight import missing_permissions, missing_text, missing_thread_permissions
 from bot.live import LiveMatch
 from bot.transport import PlayerRef
 from games.core.contract import Game
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -65,6 +68,11 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                                   named=[room, *given_tables, existing_log])
     if lacking:
         raise Refusal(missing_text(lacking))
+    mode, mode_note = table_mode(guild, config.channel_mode,
+                                 explicit=config.stored.channel_mode is not None, room=room,
+                                 given_tables=given_tables, members=members)
+    if mode_note:
+        log.info("server %s: %s", guild.id, mode_note)
     if set_log is not None:
         problem = log_problem(set_log, hosts)
         log_ch = None if problem else set_log
@@ -83,7 +91,8 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
         channels = await create_match_channels(
             guild, title=found.title, slug=found.slug, players=members,
             names=[r.name for r in refs], hosts=hosts, log=log_ch, room=room,
-            tables=given_tables, category_prefix=settings_d.category_prefix)
+            tables=given_tables, category_prefix=settings_d.category_prefix, mode=mode)
+        channels.note = mode_note
         transport = {**channels.transport(), **(extra or {})}
         try:
             elsewhere = {int(uid): before for m in bot.service.matches.values()
@@ -114,3 +123,37 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
     bot.index_match(live.id, live.transport)
     assert channels is not None
     return live, channels
+
+
+def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
+               room: discord.TextChannel | None,
+               given_tables: Sequence[discord.TextChannel | None],
+               members: Sequence[discord.Member | None]) -> tuple[str, str | None]:
+    """("threads" | "channels", a note for the host or None). Tables are private threads
+    where the setting says so and the bot may make them; a server that chose nothing falls
+    back to channels (and the host is told why), one whose host chose threads is refused with
+    the missing permissions named. Tables a host named are channels."""
+    wants_tables = [m is not None and t is None for m, t in zip(members, given_tables,
+                                                                 strict=True)]
+    if setting != "threads" or any(t is not None for t in given_tables) or \
+            not any(wants_tables):
+        return "channels", None
+    lacking = missing_thread_permissions(guild, room)
+    if not lacking:
+        readers = [m for m in members if m is not None and room is not None
+                   and room.permissions_for(m).manage_threads]
+        if readers:  # Manage Threads reads every private thread of the room
+            names = ", ".join(m.display_name for m in readers)
+            raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
+                          f"in {room.mention}, so they could read their opponent's private "
+                          "table thread there: deny it to them in that channel, or leave "
+                          "`room` out and I create one.")
+        return "threads", None
+    where = f"in {room.mention}" if room is not None else "in this server"
+    if explicit:
+        raise Refusal(missing_text([f"{where} (tables are private threads on this server): "
+                                    f"{', '.join(lacking)}"]) +
+                      "\nOr a member with Manage Server sets `/umpire settings "
+                      "channel_mode:channels` (tables as channels).")
+    return "channels", (f"Tables are channels: I may not make private threads {where} "
+                        f"(missing {', '.join(lacking)}).")

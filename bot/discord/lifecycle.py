@@ -9,6 +9,10 @@
 - **A deleted table or room of a running match** is created again with the same
   permissions, the player's open decisions are posted there again, and their clocks are
   extended by the time the channel was missing: nobody is charged for the gap.
+- **Threads mode** (tables as private threads in the room, bot/discord/threads.py): archiving
+  archives and locks the table threads (the room stays, read-only); delete removes them; a
+  deleted table thread is made again in the room with the player added (a deleted room is
+  made again with new table threads in it).
 
 Everything is recorded in the match's transport data (`archived`, `deleted`, the new channel
 ids), so a restart neither repeats an archive nor forgets one that is due.
@@ -78,6 +82,16 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
         created = set(data.get("created") or [])
         keep = set() if delete_room else {data.get("room")}
         order = [data.get("table0"), data.get("table1"), data.get("room"), data.get("category")]
+        if data.get("mode") == "threads":  # table threads: archived and locked, or deleted
+            from bot.discord.threads import set_tables
+
+            tables = [t for t in order[:2] if t and t in created]
+            why = f"umpire: match #{match_id} {'deleted by a host' if delete_room else 'archived'}"
+            await set_tables(bot, tables, archived=True, locked=True, delete=delete_room,
+                             reason=why)
+            for tid in tables:
+                bot.places.pop(int(tid), None)
+            order = order[2:]
         for cid in order:
             if not cid or cid not in created or cid in keep:
                 continue
@@ -90,8 +104,12 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
             bot.places.pop(int(cid), None)
         flag = {"deleted": True, "archived": True} if delete_room else {"archived": True}
         live.transport.update(await service.repo.merge_transport(match_id, flag))
+    threads = data.get("mode") == "threads"
     if delete_room:
-        return f"Match #{match_id}: transcript posted in the host log, channels deleted."
+        return (f"Match #{match_id}: transcript posted in the host log, "
+                f"{'room and table threads' if threads else 'channels'} deleted.")
+    if threads:
+        return f"Match #{match_id}: transcript posted in the host log, table threads archived."
     return f"Match #{match_id}: transcript posted in the host log, tables removed."
 
 
@@ -141,22 +159,38 @@ def cancel_all() -> None:
 
 
 # --- a table deleted while the match runs --------------------------------------------------
-async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
-    """If `channel` was the room or a table of a running match: create it again, post the
-    open decisions there again and extend their clocks by the gap. True if it did."""
-    place = bot.places.get(channel.id)
+REMADE = "♻️ This channel was deleted and made again; here is what is open."
+
+
+def _running(bot: UmpireBot, channel_id: int) -> tuple[Any, Any] | None:
+    """(place, live match) when `channel_id` is the room or a table of a running match."""
+    place = bot.places.get(channel_id)
     if place is None:
-        return False
+        return None
     live = bot.service.matches.get(place.match_id)
     if live is None or live.status not in ("active", "paused"):
+        return None
+    return place, live
+
+
+async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
+    """If `channel` was the room or a table of a running match: create it again, post the
+    open decisions there again and extend their clocks by the gap. True if it did. In
+    threads mode a deleted room takes its table threads with it: they are made again in the
+    new room too."""
+    found = _running(bot, channel.id)
+    if found is None:
         return False
+    place, live = found
     gone_at = bot.service.now()
     guild = channel.guild
     key = "room" if place.seat is None else f"table{place.seat}"
+    remade: list[tuple[str, discord.abc.Messageable, str]] = []  # (audience, new, old name)
     async with _lock(live.id):
         if live.transport.get(key) != channel.id:
             return False
-        category = guild.get_channel(int(live.transport.get("category") or 0))
+        category = guild.get_channel(int(live.transport.get("category") or 0)) or \
+            getattr(channel, "category", None)
         overwrites = dict(getattr(channel, "overwrites", {}) or {})
         if not overwrites:
             overwrites = {guild.me: _bot_overwrite(guild)}
@@ -175,21 +209,87 @@ async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
         except discord.HTTPException as exc:
             log.warning("could not recreate channel %s of match %s: %s", channel.id, live.id, exc)
             return False
-        bot.places.pop(channel.id, None)
-        created = [c for c in live.transport.get("created") or [] if c != channel.id]
-        changes = {key: new.id, "created": [*created, new.id]}
-        live.transport.update(await bot.service.repo.merge_transport(live.id, changes))
-        bot.index_match(live.id, live.transport)
-    await bot.service.repost(live.id, "public" if place.seat is None else f"seat{place.seat}",
-                             gone_at, note="♻️ This channel was deleted and made again; "
-                                           "here is what is open.")
+        changes: dict[str, Any] = {key: new.id}
+        gone = [channel.id]
+        remade.append(("public" if place.seat is None else f"seat{place.seat}", new,
+                       channel.name))
+        if place.seat is None and live.transport.get("mode") == "threads":
+            for seat in (0, 1):
+                old = live.transport.get(f"table{seat}")
+                thread = await _new_table(bot, guild, live, seat, new) if old else None
+                if thread is not None:
+                    changes[f"table{seat}"] = thread.id
+                    gone.append(int(old))
+                    remade.append((f"seat{seat}", thread, thread.name))
+        await _record(bot, live, changes, gone)
+    for audience, made, name in remade:
+        await _repost(bot, live, guild, audience, made, name, gone_at)
+    return True
+
+
+async def recreate_thread(bot: UmpireBot, guild_id: int | None, thread_id: int) -> bool:
+    """If `thread_id` was a table thread of a running match: make a new private thread in
+    the room, add the player, post their open decisions again and extend those clocks by
+    the gap. True if it did."""
+    found = _running(bot, thread_id)
+    if found is None or found[0].seat is None:
+        return False
+    place, live = found
+    gone_at = bot.service.now()
+    guild = bot.get_guild(int(guild_id or live.transport.get("guild") or 0))
+    if guild is None:
+        return False
+    key = f"table{place.seat}"
+    async with _lock(live.id):
+        if live.transport.get(key) != thread_id or live.transport.get("mode") != "threads":
+            return False  # already made again (its room was deleted), or not a thread table
+        room = guild.get_channel(int(live.transport.get("room") or 0))
+        if not isinstance(room, discord.TextChannel):
+            return False  # the room is gone too: its own recreation makes the tables
+        thread = await _new_table(bot, guild, live, place.seat, room)
+        if thread is None:
+            return False
+        await _record(bot, live, {key: thread.id}, [thread_id])
+    await _repost(bot, live, guild, f"seat{place.seat}", thread, thread.name, gone_at)
+    return True
+
+
+async def _new_table(bot: UmpireBot, guild: discord.Guild, live: Any, seat: int,
+                     room: discord.TextChannel) -> discord.Thread | None:
+    from bot.discord.threads import create_table
+
+    uid = int(live.players[seat].id.split(":", 1)[1])
+    member = guild.get_member(uid)
+    if member is None:
+        return None
+    try:
+        return await create_table(room, member, live.players[seat].name, live.game.title)
+    except discord.HTTPException as exc:
+        log.warning("could not make the table thread of seat %s of match %s again: %s",
+                    seat, live.id, exc)
+        return None
+
+
+async def _record(bot: UmpireBot, live: Any, changes: dict[str, Any], gone: list[int]) -> None:
+    """Store the new channel ids (and forget the deleted ones) in the match's transport."""
+    for cid in gone:
+        bot.places.pop(cid, None)
+    new_ids = [v for k, v in changes.items() if k != "mode"]
+    created = [c for c in live.transport.get("created") or [] if c not in gone]
+    changes = {**changes, "created": [*created, *new_ids]}
+    live.transport.update(await bot.service.repo.merge_transport(live.id, changes))
+    bot.index_match(live.id, live.transport)
+
+
+async def _repost(bot: UmpireBot, live: Any, guild: discord.Guild, audience: str,
+                  new: Any, old_name: str, gone_at: datetime) -> None:
+    await bot.service.repost(live.id, audience, gone_at, note=REMADE)
     with contextlib.suppress(discord.HTTPException):
         log_ch = guild.get_channel(int(live.transport.get("log") or 0))
         if isinstance(log_ch, discord.TextChannel):
-            await log_ch.send(f"♻️ Match #{live.id}: {channel.name} was deleted; I made it again "
+            await log_ch.send(f"♻️ Match #{live.id}: {old_name} was deleted; I made it again "
                               f"({new.mention}) and posted its open decisions there.",
                               allowed_mentions=discord.AllowedMentions.none())
-    return True
 
 
 class LifecycleCog(commands.Cog, name="Lifecycle"):
@@ -205,6 +305,13 @@ class LifecycleCog(commands.Cog, name="Lifecycle"):
             await recreate(self.bot, channel)
         except Exception:
             log.exception("could not recreate channel %s", channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        try:
+            await recreate_thread(self.bot, payload.guild_id, payload.thread_id)
+        except Exception:
+            log.exception("could not recreate thread %s", payload.thread_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

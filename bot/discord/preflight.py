@@ -15,10 +15,24 @@ TO_CREATE = ("view_channel", "send_messages", "read_message_history", "embed_lin
 TO_POST = ("view_channel", "send_messages", "read_message_history", "embed_links")
 
 
+#: Needed (server-wide, or in a room a host named) for tables as private threads: create
+#: them, post in them, and add the player to a thread no one else may invite to, lock it.
+TO_THREAD = ("create_private_threads", "send_messages_in_threads", "manage_threads")
+
+
 def label(permission: str) -> str:
     """`manage_channels` -> `Manage Channels` (as Discord's settings name them)."""
-    return {"view_channel": "View Channels"}.get(
+    return {"view_channel": "View Channels",
+            "send_messages_in_threads": "Send Messages in Threads"}.get(
         permission, permission.replace("_", " ").title())
+
+
+def missing_thread_permissions(guild: discord.Guild,
+                               room: discord.abc.GuildChannel | None = None) -> list[str]:
+    """The permissions (labels) the bot lacks to make private table threads: in `room` when
+    a host named one, else server-wide (the room it creates inherits them)."""
+    have = room.permissions_for(guild.me) if room is not None else guild.me.guild_permissions
+    return [label(p) for p in TO_THREAD if not getattr(have, p)]
 
 
 def missing_permissions(guild: discord.Guild, *, creates: bool,

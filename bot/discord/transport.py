@@ -4,6 +4,9 @@ Audiences map to channels stored with the match (`match.transport`): "public" ->
 room, "seat0"/"seat1" -> that player's table channel, "umpire" -> the host log. Every send
 carries the outbox id as its nonce with `enforce_nonce`, so a resend after a crash (sent,
 but not yet marked delivered) returns the first message instead of posting a duplicate.
+Discord keeps a nonce for a few minutes only and never returns it when history is read, so
+every post also ends with an invisible marker of its outbox id (`bot/discord/marker.py`):
+an older resend looks for that marker among the channel's recent posts.
 
 Failures: discord.py itself waits out rate limits and retries 5xx a few times; what is left
 becomes a retryable TransportError (the service's delivery retries it with capped backoff
@@ -28,7 +31,8 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.discord.components import build_view, notes_for
-from bot.discord.render import render, seat_mentions, split, user_id_of
+from bot.discord.marker import ROOM, mark, read_mark
+from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef, TransportError
 
@@ -49,6 +53,11 @@ PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
 ENDED = ("finished", "aborted")
 
 
+def parts_of(text: str) -> list[str]:
+    """A rendered message as the posts it takes (room left in each for the marker)."""
+    return split(text, LIMIT - ROOM)
+
+
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     value = transport.get(AUDIENCE_KEYS.get(audience, audience))
     return int(value) if value else None
@@ -65,7 +74,7 @@ class DiscordTransport:
         self._locked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started_at = datetime.now(UTC)
-        #: channel id -> the bot's posts read back from it (nonce, content), oldest first.
+        #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
         self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
 
@@ -89,7 +98,7 @@ class DiscordTransport:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(u) for u in seat_mentions(match, message.text)])
-        parts = split(text)
+        parts = parts_of(text)
         check = self._maybe_posted(message)
         for i, part in enumerate(parts):
             nonce = message.id if i == 0 else f"{message.id}.{i}"
@@ -99,7 +108,7 @@ class DiscordTransport:
                 self.skipped += 1
                 continue
             with handle_message_parameters(
-                content=part, nonce=nonce, allowed_mentions=mentions,
+                content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
                 view=view if (last and view is not None) else discord.utils.MISSING,
                 embeds=embeds if (last and embeds) else discord.utils.MISSING,
             ) as params:
@@ -131,13 +140,14 @@ class DiscordTransport:
 
     async def _already_posted(self, channel_id: int, nonce: str, content: str,
                               since: datetime) -> bool:
-        """Whether the channel already shows this part: a bot post with its nonce, or (where
-        the history carries no nonce) with the same text, each such post matched once."""
+        """Whether the channel already shows this part: a bot post with its marker (or its
+        nonce, where a message carries one) and the same text. Text alone never counts:
+        another message of the channel may read the same."""
         posted = self._posted.get(channel_id)
         if posted is None:
             posted = self._posted[channel_id] = await self._read_back(channel_id, since)
-        for i, (seen_nonce, seen_content) in enumerate(posted):
-            if seen_nonce == nonce or (seen_nonce is None and seen_content == content):
+        for i, (seen_tag, seen_content) in enumerate(posted):
+            if seen_tag == nonce and seen_content == content:
                 del posted[i]
                 return True
         return False
@@ -164,8 +174,15 @@ class DiscordTransport:
             log.warning("could not read back channel %s before a resend: %s", channel_id, exc)
         me = client.user.id if client.user else None
         found.sort(key=lambda m: int(m["id"]))
-        return [(str(m["nonce"]) if m.get("nonce") is not None else None, m.get("content", ""))
-                for m in found if me is None or int(m["author"]["id"]) == me]
+        posts = []
+        for m in found:
+            if me is not None and int(m["author"]["id"]) != me:
+                continue
+            text, tag = read_mark(m.get("content", ""))
+            if m.get("nonce") is not None:  # history has none on Discord; a cache might
+                tag = str(m["nonce"])
+            posts.append((tag, text))
+        return posts
 
     # --- hosts told of an unreachable channel -------------------------------------------------
     async def _tell_hosts(self, match: MatchInfo, audience: str, channel_id: int,
@@ -193,12 +210,12 @@ class DiscordTransport:
     def _after_send(self, match: MatchInfo) -> None:
         service = self.service
         live = service.matches.get(match.id) if service else None
-        if live is None or live.status not in ENDED:
+        if live is None or live.status not in ENDED or live.transport.get("closed"):
             return
         self._close_in_background(match)
 
     def _close_in_background(self, match: MatchInfo) -> None:
-        if match.id in self._locked:
+        if match.id in self._locked:  # being closed right now
             return
         self._locked.add(match.id)
         task = asyncio.create_task(self._close(match), name=f"lock-{match.id}")
@@ -214,18 +231,37 @@ class DiscordTransport:
             uid for m in (self.service.matches.values() if self.service else ())
             if m.id != match.id and m.status not in ENDED
             for p in m.players if (uid := user_id_of(p)) is not None)
-        if not await lock_match_channels(self.client, match, playing):
-            self._locked.discard(match.id)  # the server is not known yet: a later sweep retries
-            return
-        from bot.discord.challenge import offer_rematch
+        try:
+            if not await lock_match_channels(self.client, match, playing):
+                return  # the server is not known yet: a later sweep retries
+            from bot.discord.challenge import offer_rematch
 
-        await offer_rematch(self.client, match, self.service)
-        if self.service is not None:
-            match.transport.update(
-                await self.service.repo.merge_transport(match.id, {"closed": True}))
-        from bot.discord.lifecycle import schedule_archive
+            await offer_rematch(self.client, match, self.service)
+            if self.service is not None:
+                data = await self.service.repo.merge_transport(match.id, {"closed": True})
+                match.transport.update(data)
+                live = self.service.matches.get(match.id)
+                if live is not None:  # a MatchInfo read from the store holds a copy
+                    live.transport.update(data)
+            from bot.discord.lifecycle import schedule_archive
 
-        schedule_archive(self.client, match)
+            schedule_archive(self.client, match)
+            self.forget(match)
+        finally:
+            self._locked.discard(match.id)
+
+    def forget(self, match: MatchInfo) -> None:
+        """Drop what this transport keeps per match once the match is closed (`closed` in
+        its stored transport data guards against closing it twice), so that a bot running
+        for months keeps nothing per finished match."""
+        self._warned = {w for w in self._warned if w[0] != match.id}
+        for key in AUDIENCE_KEYS.values():
+            if key != "log" and (cid := match.transport.get(key)):
+                self._posted.pop(int(cid), None)
+
+    def memory(self) -> int:
+        """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
+        return len(self._warned) + len(self._locked) + len(self._posted)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

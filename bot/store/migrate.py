@@ -9,6 +9,8 @@ from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+#: The PostgreSQL advisory lock held while migrating (any fixed number).
+MIGRATION_LOCK = 7_263_001
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 
@@ -29,4 +31,6 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
         command.upgrade(cfg, revision)
 
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # sharded processes starting together: in turn
+            await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         await conn.run_sync(upgrade)

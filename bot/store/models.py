@@ -68,6 +68,9 @@ class MatchRow(Base):
     updated_at: Mapped[datetime]
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: The shard whose process umpires the match: (guild id >> 22) % shard count (0 off a
+    #: server), set when the match is stored (bot/store/leases.py).
+    shard: Mapped[int] = mapped_column(Integer, default=0, server_default="0", index=True)
 
 
 class ActionRow(Base):
@@ -139,6 +142,21 @@ class ServiceStateRow(Base):
     updated_at: Mapped[datetime]
 
 
+class ShardLeaseRow(Base):
+    """Which process umpires a shard's matches, until when (renewed every few seconds; an
+    expired lease may be taken over). `heartbeat_at`: the owner's last renewal, from which
+    the downtime charged to no one is measured when another process takes the shard over."""
+
+    __tablename__ = "shard_leases"
+
+    shard: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    owner: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: A process whose preferred shard this is, waiting for the owner to hand it back.
+    wanted_by: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
 class GuildSettingsRow(Base):
     """One Discord server's settings. A None column means "the default from config.toml"."""
 
@@ -196,6 +214,6 @@ class RatingRow(Base):
 
 __all__ = [
     "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
-    "OutboxRow", "RatingRow", "ServiceStateRow",
+    "OutboxRow", "RatingRow", "ServiceStateRow", "ShardLeaseRow",
     "SnapshotRow", "UTCDateTime",
 ]

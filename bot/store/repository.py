@@ -23,6 +23,7 @@ from sqlalchemy import (
     literal_column,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -30,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
 from bot.store.database import sync_writer_engine
+from bot.store.leases import shard_of
 from bot.store.migrate import migrate
 from bot.store.models import (
     ActionRow,
@@ -121,9 +123,28 @@ class StoredMessage:
     delivered_at: datetime | None = None
 
 
+def transport_merge(match_id: int, changes: dict[str, Any]) -> Callable[[Connection], dict[str, Any]]:
+    """A statement setting some keys of a match's transport data (read and written in the
+    caller's transaction, e.g. `MatchWrite.also`); it returns the merged data."""
+    def merge(conn: Connection) -> dict[str, Any]:
+        stored = conn.execute(select(MatchRow.transport).where(
+            MatchRow.id == match_id)).scalar_one_or_none() or {}
+        merged = {**stored, **changes}
+        conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
+        return merged
+    return merge
+
+
 class Repository:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, shard_count: int = 1,
+                 shards: set[int] | None = None) -> None:
         self.engine = engine
+        #: Matches are stored with their shard, `shard_of(guild id, shard_count)`.
+        self.shard_count = shard_count
+        #: The shards this process umpires: the reads that decide what it resumes and sends
+        #: (running matches, undelivered messages, clock shifts, places left open) see only
+        #: their matches. None: every match (one process, no sharding).
+        self.shards = shards
         url = engine.url.render_as_string(hide_password=False)
         self._delivered: list[int] = []
         self._delivered_at: datetime | None = None
@@ -164,8 +185,17 @@ class Repository:
         self._unborn[match_id] = dict(
             id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
             players=players, status="active", result=None, transport=transport,
-            action_count=0, created_at=now, updated_at=now)
+            action_count=0, created_at=now, updated_at=now, shard=self.shard_for(transport))
         return match_id
+
+    def shard_for(self, transport: dict[str, Any]) -> int:
+        """The shard of a match played where `transport` says (its Discord server)."""
+        return shard_of(int(transport.get("guild") or 0), self.shard_count)
+
+    def _in_scope(self, shards: set[int] | None = None) -> Any:
+        """A condition on MatchRow: in `shards` (default: the shards this process owns)."""
+        scope = self.shards if shards is None else shards
+        return MatchRow.shard.in_(sorted(scope)) if scope is not None else true()
 
     def forget_match(self, match_id: int) -> None:
         self._unborn.pop(match_id, None)
@@ -245,9 +275,9 @@ class Repository:
         return out
 
     async def load_active(self) -> list[StoredMatch]:
-        """Every active or paused match with its latest snapshot, later actions and clocks
-        (four queries in all, however many matches)."""
-        active = MatchRow.status.in_(ACTIVE_STATUSES)
+        """Every active or paused match (of the shards owned) with its latest snapshot,
+        later actions and clocks (four queries in all, however many matches)."""
+        active = MatchRow.status.in_(ACTIVE_STATUSES) & self._in_scope()
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).where(active).order_by(MatchRow.id))).all()
             latest = (select(SnapshotRow.match_id, func.max(SnapshotRow.seq).label("seq"))
@@ -271,11 +301,12 @@ class Repository:
             )).all()
         return _assemble(rows, snap_of, actions, clocks)
 
-    async def active_ids(self) -> list[int]:
-        """Ids of every active or paused match, in order."""
+    async def active_ids(self, shards: set[int] | None = None) -> list[int]:
+        """Ids of every active or paused match of `shards` (default: those owned), in order."""
         async with self.engine.connect() as conn:
             return [int(i) for i in (await conn.execute(
-                select(MatchRow.id).where(MatchRow.status.in_(ACTIVE_STATUSES))
+                select(MatchRow.id).where(MatchRow.status.in_(ACTIVE_STATUSES),
+                                          self._in_scope(shards))
                 .order_by(MatchRow.id))).scalars()]
 
     async def load_many(self, ids: list[int]) -> list[StoredMatch]:
@@ -325,15 +356,22 @@ class Repository:
         else writes: through the async engine, so that SQLite works in its own thread rather
         than on the event loop like the group-commit writer (with thousands of clocks the
         statement takes a while)."""
-        micro = downtime // timedelta(microseconds=1)
-
         def write(conn: Connection) -> None:
-            if micro > 0:
-                conn.execute(_shift_statement(conn.dialect.name, micro))
-            _beat(conn, now)
+            self.shift_clocks(conn, downtime)
+            if self.shards is None:  # sharded: each shard's lease is its heartbeat
+                _beat(conn, now)
 
         async with self.engine.begin() as conn:
             await conn.run_sync(write)
+
+    def shift_clocks(self, conn: Connection, downtime: timedelta,
+                     shards: set[int] | None = None) -> None:
+        """In `conn`'s transaction: move every live clock of every active match of `shards`
+        (default: those owned) later by `downtime` (one statement)."""
+        micro = downtime // timedelta(microseconds=1)
+        scope = self.shards if shards is None else shards
+        if micro > 0 and (scope is None or scope):
+            conn.execute(_shift_statement(conn.dialect.name, micro, scope))
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
@@ -379,7 +417,7 @@ class Repository:
         the last message and closing them."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(MatchRow).where(MatchRow.status.in_(ENDED_STATUSES),
+                select(MatchRow).where(MatchRow.status.in_(ENDED_STATUSES), self._in_scope(),
                                        MatchRow.transport[flag].as_boolean().is_not(True))
                 .order_by(MatchRow.id))).all()
         return [MatchRow(**r._mapping) for r in rows]
@@ -391,13 +429,7 @@ class Repository:
     async def merge_transport(self, match_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         """Set some keys of a match's transport data, read and written in one transaction
         (two writers of different keys never undo each other); returns the merged data."""
-        def merge(conn: Connection) -> dict[str, Any]:
-            stored = conn.execute(select(MatchRow.transport).where(
-                MatchRow.id == match_id)).scalar_one_or_none() or {}
-            merged = {**stored, **changes}
-            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
-            return merged
-        return await self.writer.run(merge)
+        return await self.writer.run(transport_merge(match_id, changes))
 
     # --- the record ---------------------------------------------------------------------
     async def actions(self, match_id: int) -> list[ActionRow]:
@@ -413,10 +445,15 @@ class Repository:
         return [_message(r) for r in rows]
 
     # --- outbox -------------------------------------------------------------------------
-    async def undelivered(self) -> list[StoredMessage]:
+    async def undelivered(self, shards: set[int] | None = None) -> list[StoredMessage]:
+        """Messages not yet delivered, of the matches of `shards` (default: those owned)."""
+        query = select(OutboxRow).where(OutboxRow.delivered_at.is_(None))
+        scope = self.shards if shards is None else shards
+        if scope is not None:
+            query = query.join(MatchRow, MatchRow.id == OutboxRow.match_id).where(
+                self._in_scope(scope))
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(OutboxRow).where(OutboxRow.delivered_at.is_(None))
-                                       .order_by(OutboxRow.id))).all()
+            rows = (await conn.execute(query.order_by(OutboxRow.id))).all()
         return [_message(r) for r in rows]
 
     async def mark_delivered(self, ids: list[int], now: datetime) -> None:
@@ -503,12 +540,18 @@ class Repository:
 
     # --- the service's heartbeat --------------------------------------------------------
     async def last_heartbeat(self) -> datetime | None:
+        """The service's last beat. None when sharded: a shard's downtime is measured from
+        its lease's last renewal, when the lease is taken (bot/store/leases.py)."""
+        if self.shards is not None:
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(ServiceStateRow.value)
                                       .where(ServiceStateRow.key == HEARTBEAT_KEY))).first()
         return datetime.fromisoformat(row.value).astimezone(UTC) if row else None
 
     async def beat(self, now: datetime) -> None:
+        if self.shards is not None:  # sharded: the shard keeper renews the leases instead
+            return
         await self.writer.run(lambda conn: _beat(conn, now))
 
 
@@ -521,15 +564,18 @@ def _beat(conn: Connection, now: datetime) -> None:
             key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
 
 
-def _shift_statement(dialect: str, micro: int) -> Any:
-    """UPDATE moving every armed clock of every active match `micro` microseconds later.
+def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None) -> Any:
+    """UPDATE moving every armed clock of every active match (of `shards`, if given)
+    `micro` microseconds later.
     SQLite stores these times as text 'YYYY-MM-DD HH:MM:SS.ffffff' (SQLAlchemy's format):
     whole seconds go through strftime, microseconds are added as an integer with the carry,
     so the result is exact (julianday arithmetic would round to about 10 microseconds).
     NULL times (no turn timer) stay NULL."""
     live = ", ".join(f"'{s}'" for s in LIVE_CLOCKS)
+    in_shards = "" if shards is None else \
+        f" AND shard IN ({', '.join(str(int(s)) for s in sorted(shards))})"
     where = (f"status IN ({live}) AND match_id IN "
-             "(SELECT id FROM matches WHERE status = 'active')")
+             f"(SELECT id FROM matches WHERE status = 'active'{in_shards})")
     columns = ("started_at", "limit_at", "deadline_at")
     if dialect == "sqlite":
         seconds, rest = divmod(micro, 1_000_000)
@@ -549,7 +595,7 @@ def _shift_statement(dialect: str, micro: int) -> Any:
 
 _INSERT_MATCH = insert_of(MatchRow.__table__, [
     "id", "game", "settings", "seed", "seed_commitment", "players", "status", "result",
-    "transport", "action_count", "created_at", "updated_at"])
+    "transport", "action_count", "created_at", "updated_at", "shard"])
 _INSERT_ACTION = insert_of(ActionRow.__table__,
                            ["match_id", "seq", "seat", "command", "source", "created_at"])
 _INSERT_SNAPSHOT = insert_of(SnapshotRow.__table__, ["match_id", "seq", "state", "created_at"])

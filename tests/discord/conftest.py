@@ -12,8 +12,9 @@ import pytest
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
-from bot.discord.render import render, split
-from bot.discord.transport import DiscordTransport, channel_for
+from bot.discord.marker import read_mark
+from bot.discord.render import render
+from bot.discord.transport import DiscordTransport, channel_for, parts_of
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -155,10 +156,12 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
         channel = channel_of(world, match, audience)
         expected = [(f"{m.id}.{i}" if i else str(m.id), part) for m in outbox
                     if m.audience == audience
-                    for i, part in enumerate(split(render(m.text, match.players)))]
+                    for i, part in enumerate(parts_of(render(m.text, match.players)))]
         ids = {m_id for m_id, _ in expected}
         posts = bot_posts(world, channel)
-        got = [(m.nonce, m.content) for m in posts if m.nonce in ids]
+        got = [(m.nonce, read_mark(m.content)[0]) for m in posts if m.nonce in ids]
+        assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
+            f"{audience}: a post without its outbox marker"
         assert got == expected, f"{audience}: channel differs from the outbox"
         others = [m for m in posts if m.nonce not in ids]
         all_ids = {str(m.id) for m in outbox}

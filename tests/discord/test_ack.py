@@ -56,3 +56,36 @@ async def test_a_click_and_slash_commands_are_acknowledged_in_time_with_a_slow_s
         assert "archive delay: 5 min" in settings.response.content
         monkeypatch.undo()
         await up.idle(fake)
+
+
+async def test_challenge_and_rematch_buttons_are_acknowledged_in_time_with_a_slow_store(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Accept and Rematch buttons start a match (settings read, match stored): the click
+    is acknowledged first."""
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        challenge = await fake.slash_command(world.alice, world.general, "challenge",
+                                             member=world.bob, game="rps-poker")
+        assert challenge.answer is not None
+        message = bot_posts(world, world.general)[-1]
+        accept = next(str(c["custom_id"]) for c in message.iter_components()
+                      if str(c["custom_id"]).endswith(":a"))
+        slow(monkeypatch, up.bot.guild_store, "get")
+        slow(monkeypatch, up.service.repo, "commit")
+        click = await fake.click_button(world.bob, message, accept, timeout=15)
+        assert click.acked_after is not None and click.acked_after < 3.0
+        await fake.wait_for(lambda: up.service.matches, 15)
+        [match] = up.service.matches.values()
+        monkeypatch.undo()
+        await up.service.award(match.id, 0, "test")
+        await up.idle(fake)
+        room = channel_of(world, match, "public")
+        offer = next(m for m in fake.messages(room) if any(
+            str(c.get("custom_id")) == f"ump:rm:{match.id}" for c in m.iter_components()))
+        slow(monkeypatch, up.bot.guild_store, "get")
+        slow(monkeypatch, up.service.repo, "merge_transport")
+        press = await fake.click_button(world.alice, offer, f"ump:rm:{match.id}", timeout=15)
+        assert press.acked_after is not None and press.acked_after < 3.0
+        await fake.wait_for(lambda: press.finished, 15)
+        monkeypatch.undo()
+        await up.idle(fake)

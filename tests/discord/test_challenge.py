@@ -5,6 +5,7 @@ every player pressed it, also across a restart."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from bot.discord.challenge import NO_FRIENDLIES, coin_flip
@@ -39,7 +40,11 @@ async def test_challenge_accepted_starts_a_friendly_match_with_a_coin_flip(world
         await fake.wait_for(lambda: up.service.matches, 10)
         [match] = up.service.matches.values()
         assert match.transport["friendly"] is True
-        first = "alice" if coin_flip(match.seed) == 0 else "bob"
+        # The rule as announced, computed here on its own: the first byte of
+        # SHA-256("<seed>:advantage") even for alice (the challenger), odd for bob.
+        byte = hashlib.sha256(f"{match.seed}:advantage".encode()).digest()[0]
+        first = "alice" if byte % 2 == 0 else "bob"
+        assert coin_flip(match.seed) == byte % 2
         assert match.players[0].name == first  # seat 0 holds the advantage
         await fake.wait_for(lambda: "Coin flip" in fake.messages(world.general)[-1].content)
         edited = fake.messages(world.general)[-1]
@@ -116,3 +121,12 @@ async def test_a_challenge_accepted_after_a_restart(world: World) -> None:
         assert {p.name for p in match.players} == {"alice", "bob"}
         await fake.wait_for(lambda: "accepted" in fake.messages(world.general)[-1].content)
         await up.idle(fake)
+
+
+def test_the_coin_flip_is_the_announced_rule_for_any_seed() -> None:
+    """Even first byte of SHA-256("<seed>:advantage"): the first named player; odd: the other;
+    both happen."""
+    flips = {f"seed-{i}": coin_flip(f"seed-{i}") for i in range(40)}
+    for seed, flip in flips.items():
+        assert flip == hashlib.sha256(f"{seed}:advantage".encode()).digest()[0] % 2, seed
+    assert set(flips.values()) == {0, 1}

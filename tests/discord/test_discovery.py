@@ -5,6 +5,8 @@ development server on every start."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord.conftest import World, start_rps, umpire
 from tests.fake_discord import permissions as P
 
@@ -76,9 +78,17 @@ async def test_host_and_settings_commands_hidden_by_default_permissions(world: W
         assert int(synced["match"]["default_member_permissions"]) == P.MANAGE_GUILD
         assert int(synced["umpire"]["default_member_permissions"]) == P.MANAGE_GUILD
         assert synced["help"].get("default_member_permissions") is None
-        for name in ("match", "umpire"):
+        for name in ("match", "umpire", "challenge", "history", "leaderboard", "board"):
             assert synced[name].get("contexts") == [0] or synced[name].get("dm_permission") \
-                is False
+                is False, name
+        # What Discord makes of the payload: hidden from a plain member, shown to Manage
+        # Server and to the host role an admin allowed.
+        with pytest.raises(PermissionError, match="hidden"):
+            await fake.slash_command(world.eve, world.general, "match list")
+        listed = await fake.slash_command(world.host, world.general, "match list")
+        assert listed.answer is not None and listed.answer.ephemeral
+        owner = fake.users[world.guild.owner_id]
+        assert (await fake.slash_command(owner, world.general, "match list")).answer
 
 
 async def test_commands_synced_globally_once_per_version_and_per_dev_server(

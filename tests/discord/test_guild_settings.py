@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord.challenge import NO_FRIENDLIES
+from bot.discord.errors import NO_SUCH_MATCH
 from games.rps_poker.settings import RpsSettings
 from tests.discord.conftest import World, umpire
 from tests.fake_discord import permissions as P
@@ -13,7 +15,7 @@ from tests.fake_discord import permissions as P
 
 async def test_two_servers_with_different_host_roles_and_settings(world: World) -> None:
     fake = world.fake
-    chess = fake.add_guild("Chess Club")
+    chess = fake.add_guild("Chess Club", bot_permissions=P.THREADS_BOT)  # threads set below
     general2 = fake.get_channel(chess, "general")
     referees = fake.add_role(chess, "Referees")
     by_name = fake.add_role(chess, "Umpire Host")  # the default *name*, not this server's role
@@ -71,7 +73,7 @@ async def test_two_servers_with_different_host_roles_and_settings(world: World) 
         assert "channel mode: threads" in shown.response.content
         ours = await fake.slash_command(fake.users[world.guild.owner_id], world.general,
                                         "umpire settings")
-        assert "channel mode: channels *(default)*" in ours.response.content
+        assert "channel mode: threads *(default)*" in ours.response.content
         assert "friendly matches (players start without a host): not allowed *(default)*" in \
             ours.response.content
 
@@ -112,4 +114,54 @@ async def test_settings_are_validated_and_nothing_is_changed_on_a_mistake(world:
         reset = await fake.slash_command(owner, world.general, "umpire settings",
                                          reset="log_channel")
         assert "host log: #umpire-log *(default)*" in reset.response.content
+        await up.idle(fake)
+
+
+async def test_a_host_of_one_server_is_not_a_host_in_another_and_defaults_differ(
+        world: World) -> None:
+    """hannah hosts Card Club (its role by name); rita hosts Chess Club (Referees, by id).
+    Each is a plain member of the other server: refused there by the bot itself (the
+    command is shown to them in both, so Discord's hiding is not what stops them).
+    Chess Club allows friendly matches, Card Club keeps the default (off)."""
+    fake = world.fake
+    chess = fake.add_guild("Chess Club")
+    general2 = fake.get_channel(chess, "general")
+    referees = fake.add_role(chess, "Referees")
+    owner = fake.users[chess.owner_id]
+    rita = fake.add_member(chess, "rita", roles=[referees])
+    carla, dan = fake.add_member(chess, "carla"), fake.add_member(chess, "dan")
+    fake.add_member(chess, world.host)  # hannah, without any role there
+    fake.add_member(world.guild, rita)  # rita, a plain member of Card Club
+    fake.allow_command(chess, "match", world.host)  # an admin shows them /match anyway
+    fake.allow_command(world.guild, "match", rita)
+    fake.allow_command(chess, "match", referees)
+    async with umpire(world) as up:
+        saved = await fake.slash_command(owner, general2, "umpire settings",
+                                         host_role=referees, friendly_matches=True)
+        assert saved.response.content.startswith("Saved.")
+        there = await fake.slash_command(world.host, general2, "match start", game="rps-poker",
+                                         player1=carla, player2=dan)
+        assert "Only hosts can run matches" in there.response.content
+        assert "Referees" in there.response.content and there.response.ephemeral
+        here = await fake.slash_command(rita, world.general, "match start", game="rps-poker",
+                                        player1=world.alice, player2=world.bob)
+        assert "Only hosts can run matches" in here.response.content
+        assert not up.service.matches
+        # Each in their own server: accepted.
+        ok = await fake.slash_command(rita, general2, "match start", game="rps-poker",
+                                      player1=carla, player2=dan)
+        assert "started" in ok.response.content
+        [chess_match] = up.service.matches.values()
+        # A hosted match of one server is out of reach of the other's host.
+        status = await fake.slash_command(world.host, world.general, "match status",
+                                          match=chess_match.id)
+        assert status.response.content == NO_SUCH_MATCH
+        # Friendly matches: on in Chess Club only.
+        refused = await fake.slash_command(world.alice, world.general, "challenge",
+                                           member=world.bob, game="rps-poker")
+        assert refused.answer.content == NO_FRIENDLIES
+        offered = await fake.slash_command(carla, general2, "challenge", member=dan,
+                                           game="rps-poker")
+        assert offered.answer.content != NO_FRIENDLIES
+        assert any("challenges" in m.content for m in fake.messages(general2))
         await up.idle(fake)

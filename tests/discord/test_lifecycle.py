@@ -6,6 +6,7 @@ mid-match made again with its open decision posted again and no time charged."""
 from __future__ import annotations
 
 from bot.discord.lifecycle import wait_archived
+from bot.discord.render import render
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 
@@ -67,11 +68,13 @@ async def test_match_delete_posts_the_transcript_then_removes_every_channel(worl
 async def test_a_deleted_table_is_made_again_with_the_open_decision_and_no_time_charged(
         world: World) -> None:
     fake = world.fake
-    async with umpire(world) as up:
+    async with umpire(world, channel_mode="channels") as up:  # tables as channels
         match = await start_rps(world, up)
         table = channel_of(world, match, "seat0")
         [prompt] = [p for p in match.prompts if p.seat == 0]
         limit = match.clocks[prompt.key].limit_at
+        [asked] = [m for m in bot_posts(world, table) if any(
+            str(c.get("custom_id", "")).endswith(f":{prompt.key}") for c in m.iter_components())]
         fake.delete_channel(table)
         await fake.wait_for(lambda: match.transport["table0"] != table.id, 10)
         await up.idle(fake)
@@ -83,6 +86,10 @@ async def test_a_deleted_table_is_made_again_with_the_open_decision_and_no_time_
         assert "made again" in posts[0].content
         ids = [str(c.get("custom_id")) for m in posts for c in m.iter_components()]
         assert f"ump:b:{match.id}:0:{prompt.key}" in ids  # the decision's buttons again
+        [again] = [m for m in posts if any(str(c.get("custom_id", "")).endswith(
+            f":{prompt.key}") for c in m.iter_components())]
+        asked_text = render(prompt.text, match.players)
+        assert asked_text in asked.content and asked_text in again.content  # its text too
         assert match.clocks[prompt.key].limit_at > limit  # the gap is not charged
         log = fake.get_channel(world.guild, "umpire-log")
         assert any("was deleted; I made it again" in m.content for m in fake.messages(log))
@@ -94,7 +101,7 @@ async def test_a_deleted_table_is_made_again_with_the_open_decision_and_no_time_
 
 async def test_a_deleted_room_is_made_again_with_the_open_public_decision(world: World) -> None:
     fake = world.fake
-    async with umpire(world) as up:
+    async with umpire(world, channel_mode="channels") as up:
         match = await start_rps(world, up)
         room = channel_of(world, match, "public")
         fake.delete_channel(room)

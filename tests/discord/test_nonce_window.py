@@ -13,8 +13,17 @@ import asyncio
 import aiohttp
 import pytest
 
+from bot.discord.marker import read_mark
+from bot.discord.render import render
 from bot.discord.transport import DiscordTransport
-from tests.discord.conftest import World, assert_channels_match_outbox, start_rps, umpire
+from tests.discord.conftest import (
+    World,
+    assert_channels_match_outbox,
+    bot_posts,
+    channel_of,
+    start_rps,
+    umpire,
+)
 from tests.discord.test_restart import _undelivered, _unmark, play_prompt
 from tests.fake_discord import store as fake_store
 
@@ -107,3 +116,59 @@ async def test_a_lost_answer_retried_after_the_nonce_window_posts_nothing_twice(
         await up.idle(fake)
         assert len(lost) == 3 and up.transport.skipped >= 3
         await assert_channels_match_outbox(world, up, match)
+
+
+async def _same_text_twice_second_never_posted(world: World) -> tuple[int, str]:
+    """Two host lines of the same text in the room ("⏱ The hosts gave everyone 60 s more."):
+    the first delivered, the second never posted before the bot stops; then a downtime
+    longer than the nonce window. Returns the match id and the line."""
+    fake = world.fake
+    async with umpire(world, drain=False) as up:
+        match = await start_rps(world, up)
+        await up.service.extend(match.id, 60)
+        await up.idle(fake)
+        fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=60)
+        n = len(fake.request_log)
+        await up.service.extend(match.id, 60)
+        await fake.wait_for(lambda: any(e.status == 429 for e in fake.request_log[n:]))
+        await asyncio.sleep(0.1)
+        line = render((await up.service.repo.messages(match.id))[-1].text, match.players)
+    assert len(await _undelivered(world)) == 1
+    await asyncio.sleep(3 * WINDOW)
+    return match.id, line
+
+
+async def test_a_message_reading_like_a_delivered_one_is_still_sent_after_the_window(
+        world: World, short_nonce_window: None) -> None:
+    """Discord's history carries no nonce: the look-back goes by the outbox marker each post
+    ends with, so the same text posted for an earlier message does not count."""
+    match_id, line = await _same_text_twice_second_never_posted(world)
+    async with umpire(world) as up:
+        await up.idle(world.fake)
+        assert await _undelivered(world) == []
+        room = channel_of(world, up.service.matches[match_id], "public")
+        assert [read_mark(m.content)[0] for m in bot_posts(world, room)].count(line) == 2
+        assert up.transport.skipped == 0
+        await assert_channels_match_outbox(world, up, up.service.matches[match_id])
+
+
+async def test_matching_by_text_alone_would_lose_that_message(
+        world: World, short_nonce_window: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a look-back that takes any bot post with the same text
+    (the earlier fallback) marks the second line delivered without posting it."""
+    async def by_text(self, channel_id, nonce, content, since):  # type: ignore[no-untyped-def]
+        posted = self._posted.get(channel_id)
+        if posted is None:
+            posted = self._posted[channel_id] = await self._read_back(channel_id, since)
+        for i, (_, seen) in enumerate(posted):
+            if seen == content:
+                del posted[i]
+                return True
+        return False
+    monkeypatch.setattr(DiscordTransport, "_already_posted", by_text)
+    match_id, line = await _same_text_twice_second_never_posted(world)
+    async with umpire(world) as up:
+        await up.idle(world.fake)
+        room = channel_of(world, up.service.matches[match_id], "public")
+        assert [read_mark(m.content)[0] for m in bot_posts(world, room)].count(line) == 1
+        assert up.transport.skipped == 1  # lost: marked delivered, never posted

@@ -4,6 +4,8 @@ player within the cooldown."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.discord.conftest import (
     World,
     bot_posts,
@@ -66,3 +68,42 @@ async def test_a_refusal_never_pings_and_cools_down(world: World) -> None:
             request.json["allowed_mentions"]["parse"] == [] and
             not request.json["allowed_mentions"].get("replied_user"))
         assert match.seq == 0
+
+
+async def test_chat_gets_no_request_at_all_from_the_bot(world: World) -> None:
+    """Chat in the room: no answer anywhere, no reaction, no deletion, no ping; nothing."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_match(world, up, "devils-deal")
+        room = channel_of(world, match, "public")
+        await next_decision(world, up, match, 0)
+        start = len(fake.request_log)
+        for user, text in ((world.alice, "gg"), (world.bob, "nice one @everyone"),
+                           (world.eve, "who is winning?")):
+            await fake.send_user_message(user, room, text)
+        await up.idle(fake)
+        writes = [(e.method, e.path) for e in fake.request_log[start:]
+                  if e.method in ("POST", "PUT", "PATCH", "DELETE")]
+        assert writes == [] and match.seq == 0
+
+
+async def test_the_refusal_cooldown_is_per_player(world: World) -> None:
+    """alice's cooldown does not silence bob's refusal; after it, alice is answered again."""
+    fake = world.fake
+    cooldown = 1.0
+    async with umpire(world, refusal_cooldown_seconds=cooldown) as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        tables = [channel_of(world, match, f"seat{s}") for s in (0, 1)]
+        before = [len(bot_posts(world, t)) for t in tables]
+        await fake.send_user_message(world.alice, room, "play r3")
+        await fake.send_user_message(world.alice, room, "keep p5")
+        await fake.send_user_message(world.bob, room, "play s1")
+        await up.idle(fake)
+        notes = [bot_posts(world, t)[n:] for t, n in zip(tables, before, strict=True)]
+        assert [len(n) for n in notes] == [1, 1]  # one each, bob's despite alice's cooldown
+        assert all("deleted your message" in n[0].content for n in notes)
+        await asyncio.sleep(cooldown + 0.2)
+        await fake.send_user_message(world.alice, room, "play r3")
+        await up.idle(fake)
+        assert len(bot_posts(world, tables[0])) == before[0] + 2  # the cooldown is over

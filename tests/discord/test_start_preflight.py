@@ -65,3 +65,24 @@ async def test_a_missing_permission_in_a_named_room_is_named(world: World) -> No
                                          room=room)
         assert f"in <#{room.id}>: Embed Links" in inter.response.content
         assert up.service.matches == {}
+
+
+async def test_a_challenge_accepted_without_manage_channels_names_it_and_creates_nothing(
+        world: World) -> None:
+    """The friendly path (Accept) checks first too: the note goes only to who clicked."""
+    fake = world.fake
+    bot_role = fake.bot_role(world.guild)
+    fake.set_role_permissions(bot_role, P.DEFAULT_BOT & ~P.MANAGE_CHANNELS)
+    before = channel_ids(world)
+    async with umpire(world, friendly_matches=True) as up:
+        await fake.slash_command(world.alice, world.general, "challenge", member=world.bob,
+                                 game="rps-poker")
+        message = fake.messages(world.general)[-1]
+        accept = next(str(c["custom_id"]) for c in message.iter_components()
+                      if str(c["custom_id"]).endswith(":a"))
+        click = await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: click.followups, 10)
+        note = click.followups[0]
+        assert note.ephemeral and "Manage Channels" in note.content, note.content
+        assert "Manage Roles" not in note.content
+        assert up.service.matches == {} and channel_ids(world) == before

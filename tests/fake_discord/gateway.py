@@ -37,6 +37,10 @@ _GUILDS_EVENTS = {
     "CHANNEL_CREATE",
     "CHANNEL_UPDATE",
     "CHANNEL_DELETE",
+    "THREAD_CREATE",
+    "THREAD_UPDATE",
+    "THREAD_DELETE",
+    "THREAD_LIST_SYNC",
 }
 _MEMBER_EVENTS = {"GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE", "GUILD_MEMBER_REMOVE"}
 _MESSAGE_EVENTS = {"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"}
@@ -161,6 +165,13 @@ class Gateway:
         if event in _MEMBER_EVENTS:
             user_id = str((data.get("user") or {}).get("id"))
             return bool(intents & GUILD_MEMBERS) or user_id == str(self.host.bot_user_id)
+        if event == "THREAD_MEMBERS_UPDATE":  # others' joins/leaves need GUILD_MEMBERS
+            if intents & GUILD_MEMBERS:
+                return bool(intents & GUILDS)
+            bot = str(self.host.bot_user_id)
+            return bool(intents & GUILDS) and (
+                any(m["user_id"] == bot for m in data.get("added_members", []))
+                or bot in data.get("removed_member_ids", []))
         if event in _MESSAGE_EVENTS:
             needed = GUILD_MESSAGES if data.get("guild_id") else DIRECT_MESSAGES
             return bool(intents & needed)

@@ -11,6 +11,10 @@ GUILD_TEXT = 0
 DM = 1
 GUILD_VOICE = 2
 GUILD_CATEGORY = 4
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes
 
 # Overwrite target types.
 OVERWRITE_ROLE = 0
@@ -82,10 +86,24 @@ class Channel:
     recipient: User | None = None  # DMs only
     last_message_id: int | None = None
     deleted: bool = False
+    # Threads only (parent_id is the text channel they live in; no overwrites of their own).
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 10080
+    archive_timestamp: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    created_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    member_ids: dict[int, dt.datetime] = field(default_factory=dict)  # user id -> joined
+    message_count: int = 0
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def overwrite_for(self, target_id: int) -> Overwrite | None:
         return next((o for o in self.overwrites if o.id == target_id), None)
@@ -162,6 +180,8 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    #: Threads live apart: they do not count towards the 500-channel limit.
+    thread_ids: list[int] = field(default_factory=list)
     joined_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
 
     @property

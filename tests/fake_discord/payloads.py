@@ -89,6 +89,8 @@ def role(r: Role) -> dict[str, Any]:
 
 
 def channel(c: Channel, *, permissions: int | None = None) -> dict[str, Any]:
+    if c.is_thread:
+        return thread(c)
     if c.type == DM:
         assert c.recipient is not None
         return {
@@ -120,6 +122,40 @@ def channel(c: Channel, *, permissions: int | None = None) -> dict[str, Any]:
         )
     if permissions is not None:
         data["permissions"] = str(permissions)
+    return data
+
+
+def thread_member(t: Channel, user_id: int) -> dict[str, Any]:
+    return {"id": str(t.id), "user_id": str(user_id), "join_timestamp": iso(t.member_ids[user_id]),
+            "flags": 0}
+
+
+def thread(t: Channel, *, member_id: int | None = None) -> dict[str, Any]:
+    """A thread channel (types 11/12), with `member` when ``member_id`` (the bot) is in it."""
+    data: dict[str, Any] = {
+        "id": str(t.id),
+        "guild_id": str(t.guild_id),
+        "parent_id": str(t.parent_id),
+        "owner_id": str(t.owner_id),
+        "name": t.name,
+        "type": t.type,
+        "last_message_id": str(t.last_message_id) if t.last_message_id else None,
+        "message_count": t.message_count,
+        "total_message_sent": t.message_count,
+        "member_count": len(t.member_ids),
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": t.archived,
+            "auto_archive_duration": t.auto_archive_duration,
+            "archive_timestamp": iso(t.archive_timestamp),
+            "locked": t.locked,
+            "create_timestamp": iso(t.created_at),
+            **({"invitable": t.invitable} if t.type == 12 else {}),
+        },
+    }
+    if member_id is not None and member_id in t.member_ids:
+        data["member"] = thread_member(t, member_id)
     return data
 
 

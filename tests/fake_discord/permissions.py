@@ -29,7 +29,9 @@ MANAGE_NICKNAMES = 1 << 27
 MANAGE_ROLES = 1 << 28
 MANAGE_WEBHOOKS = 1 << 29
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 ALL = (1 << 51) - 1
@@ -65,6 +67,10 @@ DEFAULT_BOT = (
     | MANAGE_ROLES
     | USE_APPLICATION_COMMANDS
 )
+
+#: A bot that may also keep match tables as private threads (create them, add the player,
+#: lock and delete them).
+THREADS_BOT = DEFAULT_BOT | CREATE_PRIVATE_THREADS | MANAGE_THREADS
 
 DM_PERMISSIONS = (
     VIEW_CHANNEL

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from . import payloads
 from . import permissions as P
 from .errors import (
+    MAX_CHANNELS_IN_CATEGORY,
+    THREAD_ARCHIVED,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
     UNKNOWN_OVERWRITE,
     UNKNOWN_ROLE,
+    UNKNOWN_THREAD_MEMBER,
     UNKNOWN_USER,
     ApiError,
     invalid_form,
@@ -24,6 +28,9 @@ from .models import (
     GUILD_VOICE,
     OVERWRITE_MEMBER,
     OVERWRITE_ROLE,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    THREAD_ARCHIVE_DURATIONS,
     Channel,
     Guild,
     Overwrite,
@@ -108,6 +115,10 @@ def _parent(fake: FakeDiscord, guild: Guild, raw: Any) -> Channel | None:
 MAX_GUILD_CHANNELS = 500
 
 
+def _children(fake: FakeDiscord, guild: Guild, category: Channel) -> int:
+    return sum(1 for c in fake.guild_channels(guild) if c.parent_id == category.id)
+
+
 async def create_channel(req: ApiRequest) -> Any:
     fake = req.fake
     guild = get_guild(fake, req.snowflake("guild_id"))
@@ -125,6 +136,9 @@ async def create_channel(req: ApiRequest) -> Any:
     parent = _parent(fake, guild, body.get("parent_id"))
     if type_ == GUILD_CATEGORY and parent is not None:
         raise invalid_form({"parent_id": "Categories cannot have a parent."})
+    if parent is not None and _children(fake, guild, parent) >= MAX_CHANNELS_IN_CATEGORY:
+        raise invalid_form({"parent_id": "Maximum number of channels in category reached "
+                                         f"({MAX_CHANNELS_IN_CATEGORY})"})
     overwrites = None
     if body.get("permission_overwrites") is not None:
         overwrites = parse_overwrites(guild, body["permission_overwrites"])
@@ -158,6 +172,8 @@ async def edit_channel(req: ApiRequest) -> Any:
     if guild is None:
         raise ApiError(403, 50003, "Cannot execute action on a DM channel")
     body = req.body
+    if channel.is_thread:
+        return await edit_thread(req, channel)
     require(fake, channel, P.MANAGE_CHANNELS)
     overwrites = None  # validated before anything changes
     if body.get("permission_overwrites") is not None:
@@ -193,7 +209,7 @@ async def delete_channel(req: ApiRequest) -> Any:
     channel = get_channel(fake, req.snowflake("channel_id"))
     if channel.type == DM:
         return payloads.channel(channel)
-    require(fake, channel, P.MANAGE_CHANNELS)
+    require(fake, channel, P.MANAGE_THREADS if channel.is_thread else P.MANAGE_CHANNELS)
     fake.delete_channel(channel)
     await fake.gateway.flush()
     return payloads.channel(channel)
@@ -391,7 +407,165 @@ async def open_dm(req: ApiRequest) -> Any:
     return payloads.channel(fake.dm_channel(user))
 
 
+# -- threads ---------------------------------------------------------------------------------
+THREAD_NAME_MAX = 100
+
+
+def _thread_name(raw: Any) -> str:
+    name = str(raw or "")
+    if not 1 <= len(name) <= THREAD_NAME_MAX:
+        raise invalid_form({"name": f"Must be between 1 and {THREAD_NAME_MAX} in length."})
+    return name
+
+
+def _archive_duration(raw: Any) -> int:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        value = -1
+    if value not in THREAD_ARCHIVE_DURATIONS:
+        raise invalid_form({"auto_archive_duration": "Value must be one of "
+                                                     f"{list(THREAD_ARCHIVE_DURATIONS)}."})
+    return value
+
+
+def get_thread(fake: FakeDiscord, channel_id: int) -> Channel:
+    thread = get_channel(fake, channel_id)
+    if not thread.is_thread:
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    return thread
+
+
+async def start_thread(req: ApiRequest) -> Any:
+    """POST /channels/{id}/threads without a message: a public (11) or private (12) thread in
+    a text channel. Private threads take CREATE_PRIVATE_THREADS (any server may have them)."""
+    fake = req.fake
+    parent = get_channel(fake, req.snowflake("channel_id"))
+    guild = fake.guild_of(parent)
+    if guild is None:
+        raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+    body = req.body
+    type_ = int(body.get("type") if body.get("type") is not None else PRIVATE_THREAD)
+    if type_ not in (PUBLIC_THREAD, PRIVATE_THREAD):
+        raise invalid_form({"type": "Value must be one of [11, 12]."})
+    if parent.type != GUILD_TEXT:  # private threads only in text channels (not news, forums)
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    name = _thread_name(body.get("name"))
+    duration = _archive_duration(body.get("auto_archive_duration", 4320))
+    invitable = body.get("invitable", True)
+    if not isinstance(invitable, bool):
+        raise invalid_form({"invitable": "Must be a boolean."})
+    needed = P.CREATE_PRIVATE_THREADS if type_ == PRIVATE_THREAD else P.CREATE_PUBLIC_THREADS
+    require(fake, parent, needed | P.SEND_MESSAGES_IN_THREADS)
+    thread = fake.create_thread(parent, name, type_, owner=fake.bot_user, invitable=invitable,
+                                auto_archive_duration=duration)
+    await fake.gateway.flush()
+    return payloads.thread(thread, member_id=fake.bot_user.id)
+
+
+def _thread_user(req: ApiRequest) -> int:
+    raw = req.params["user_id"]
+    return req.fake.bot_user.id if raw == "@me" else req.snowflake("user_id")
+
+
+async def add_thread_member(req: ApiRequest) -> Any:
+    """PUT /channels/{thread}/thread-members/{user|@me}: needs to write in the (unarchived)
+    thread; a private thread that is not invitable takes MANAGE_THREADS to add others."""
+    fake = req.fake
+    thread = get_thread(fake, req.snowflake("channel_id"))
+    guild = fake.guild_of(thread)
+    assert guild is not None
+    uid = _thread_user(req)
+    if uid not in guild.members:
+        raise not_found(UNKNOWN_MEMBER, "Member")
+    if thread.archived:
+        raise ApiError(400, THREAD_ARCHIVED, "Thread is archived")
+    if uid == fake.bot_user.id:
+        require(fake, thread, 0)
+    else:
+        perms = require(fake, thread, P.SEND_MESSAGES)
+        if thread.type == PRIVATE_THREAD and not thread.invitable and \
+                not perms & P.MANAGE_THREADS:
+            raise missing_permissions()
+    fake.add_thread_member(thread, uid)
+    await fake.gateway.flush()
+    return None
+
+
+async def remove_thread_member(req: ApiRequest) -> Any:
+    fake = req.fake
+    thread = get_thread(fake, req.snowflake("channel_id"))
+    uid = _thread_user(req)
+    if thread.archived:
+        raise ApiError(400, THREAD_ARCHIVED, "Thread is archived")
+    if uid != fake.bot_user.id:
+        perms = require(fake, thread, 0)
+        if not perms & P.MANAGE_THREADS and thread.owner_id != fake.bot_user.id:
+            raise missing_permissions()
+    if uid not in thread.member_ids:
+        raise not_found(UNKNOWN_THREAD_MEMBER, "Thread Member")  # Discord: 10067
+    fake.remove_thread_member(thread, uid)
+    await fake.gateway.flush()
+    return None
+
+
+async def thread_members(req: ApiRequest) -> Any:
+    fake = req.fake
+    thread = get_thread(fake, req.snowflake("channel_id"))
+    require(fake, thread, 0)
+    return [payloads.thread_member(thread, uid) for uid in thread.member_ids]
+
+
+async def edit_thread(req: ApiRequest, thread: Channel) -> Any:
+    """PATCH a thread: its owner may rename, archive and unarchive it (unless locked); locking,
+    `invitable` and anything on a locked thread take MANAGE_THREADS. Validated before any
+    change."""
+    fake = req.fake
+    body = req.body
+    perms = require(fake, thread, 0)
+    moderator = bool(perms & P.MANAGE_THREADS)
+    owner = thread.owner_id == fake.bot_user.id
+    allowed = {"name", "archived", "locked", "invitable", "auto_archive_duration",
+               "rate_limit_per_user", "flags", "applied_tags"}
+    unknown = set(body) - allowed
+    if unknown:
+        raise invalid_form({k: "Not a field of a thread." for k in sorted(unknown)})
+    if ("locked" in body or "invitable" in body or thread.locked) and not moderator:
+        raise missing_permissions()
+    if not (moderator or owner):
+        raise missing_permissions()
+    if "invitable" in body and thread.type != PRIVATE_THREAD:
+        raise invalid_form({"invitable": "Only private threads are invitable or not."})
+    for key in ("archived", "locked", "invitable"):
+        if key in body and not isinstance(body[key], bool):
+            raise invalid_form({key: "Must be a boolean."})
+    name = _thread_name(body["name"]) if "name" in body else None
+    duration = _archive_duration(body["auto_archive_duration"]) \
+        if "auto_archive_duration" in body else None
+    if thread.archived and body.get("archived") is not False and \
+            (name is not None or duration is not None):
+        raise ApiError(400, THREAD_ARCHIVED, "Thread is archived")
+    if name is not None:
+        thread.name = name
+    if duration is not None:
+        thread.auto_archive_duration = duration
+    if "invitable" in body:
+        thread.invitable = body["invitable"]
+    if "locked" in body:
+        thread.locked = body["locked"]
+    if "archived" in body and body["archived"] != thread.archived:
+        thread.archived = body["archived"]
+        thread.archive_timestamp = dt.datetime.now(dt.UTC)
+    fake.thread_changed(thread)
+    await fake.gateway.flush()
+    return payloads.thread(thread, member_id=fake.bot_user.id)
+
+
 def register(router: Router) -> None:
+    router.add("POST", "/channels/{channel_id}/threads", start_thread)
+    router.add("GET", "/channels/{channel_id}/thread-members", thread_members)
+    router.add("PUT", "/channels/{channel_id}/thread-members/{user_id}", add_thread_member)
+    router.add("DELETE", "/channels/{channel_id}/thread-members/{user_id}", remove_thread_member)
     router.add("GET", "/guilds/{guild_id}", get_guild_route)
     router.add("GET", "/guilds/{guild_id}/channels", guild_channels)
     router.add("POST", "/guilds/{guild_id}/channels", create_channel)

@@ -98,6 +98,8 @@ async def create_message(req: ApiRequest) -> Any:
         if body.get("message_reference"):
             needed |= P.READ_MESSAGE_HISTORY
         require(fake, channel, needed)
+        if channel.is_thread and channel.archived and channel.locked:
+            raise ApiError(400, 50083, "Thread is archived")
     validate_message(body, has_files=bool(req.files))
     nonce = body.get("nonce")
     nonce = str(nonce) if nonce is not None else None
@@ -156,12 +158,20 @@ def get_message(fake: FakeDiscord, channel: Channel, message_id: int) -> Message
     return message
 
 
+def stored(message: Message) -> dict[str, Any]:
+    """A message as read back (fetch, history): Discord does not keep the nonce, which only
+    the create answer and the MESSAGE_CREATE event carry."""
+    data = payloads.message(message)
+    data.pop("nonce", None)
+    return data
+
+
 async def fetch_message(req: ApiRequest) -> Any:
     fake = req.fake
     channel = get_channel(fake, req.snowflake("channel_id"))
     if channel.type != DM:
         require(fake, channel, P.READ_MESSAGE_HISTORY)
-    return payloads.message(get_message(fake, channel, req.snowflake("message_id")))
+    return stored(get_message(fake, channel, req.snowflake("message_id")))
 
 
 async def history(req: ApiRequest) -> Any:
@@ -175,13 +185,13 @@ async def history(req: ApiRequest) -> Any:
         messages = [m for m in messages if m.id < int(req.query["before"])]
     if "after" in req.query:
         after = [m for m in messages if m.id > int(req.query["after"])]
-        return [payloads.message(m) for m in reversed(after[:limit])]
+        return [stored(m) for m in reversed(after[:limit])]
     if "around" in req.query:
         around = int(req.query["around"])
         older = [m for m in messages if m.id <= around][-(limit // 2 + 1) :]
         newer = [m for m in messages if m.id > around][: limit - len(older)]
-        return [payloads.message(m) for m in reversed(older + newer)]
-    return [payloads.message(m) for m in reversed(messages[-limit:])]
+        return [stored(m) for m in reversed(older + newer)]
+    return [stored(m) for m in reversed(messages[-limit:])]
 
 
 async def edit_message(req: ApiRequest) -> Any:

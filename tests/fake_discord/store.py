@@ -19,6 +19,7 @@ from .models import (
     GUILD_TEXT,
     OVERWRITE_MEMBER,
     OVERWRITE_ROLE,
+    PRIVATE_THREAD,
     AppCommand,
     Attachment,
     Channel,
@@ -301,7 +302,28 @@ class Store:
             return P.DM_PERMISSIONS if in_dm else 0
         if uid not in guild.members:
             return 0
+        if channel.is_thread:
+            return self._thread_permissions(guild, channel, uid)
         return P.channel_permissions(guild, channel, uid)
+
+    def _thread_permissions(self, guild: Guild, thread: Channel, uid: int) -> int:
+        """A thread has no overwrites: the parent's permissions, except that sending there
+        takes SEND_MESSAGES_IN_THREADS (reported here as SEND_MESSAGES), a private thread is
+        seen only by its members and those with MANAGE_THREADS, and a locked archived thread
+        takes MANAGE_THREADS to write in."""
+        parent = self.channels.get(thread.parent_id or 0)
+        if parent is None or parent.deleted:
+            return 0
+        perms = P.channel_permissions(guild, parent, uid)
+        if not perms & P.VIEW_CHANNEL:
+            return 0
+        moderator = bool(perms & P.MANAGE_THREADS)
+        if thread.type == PRIVATE_THREAD and uid not in thread.member_ids and not moderator:
+            return 0
+        perms &= ~P.SEND_MESSAGES
+        if perms & P.SEND_MESSAGES_IN_THREADS and (moderator or not thread.locked):
+            perms |= P.SEND_MESSAGES
+        return perms
 
     def can_view(self, user: User | int, channel: Channel) -> bool:
         return bool(self.permissions_for(user, channel) & P.VIEW_CHANNEL)
@@ -371,15 +393,86 @@ class Store:
         self.channel_changed(channel)
 
     def delete_channel(self, channel: Channel) -> None:
+        if channel.is_thread:
+            self.delete_thread(channel)
+            return
         channel.deleted = True
         guild = self.guild_of(channel)
         if guild is not None:
+            # Its threads go with it, without THREAD_DELETE events (clients drop them).
+            for tid in [t for t in guild.thread_ids if self.channels[t].parent_id == channel.id]:
+                self.channels[tid].deleted = True
+                guild.thread_ids.remove(tid)
             guild.channel_ids.remove(channel.id)
             for child in self.guild_channels(guild):
                 if child.parent_id == channel.id:
                     child.parent_id = None
                     self.dispatch("CHANNEL_UPDATE", payloads.channel(child))
         self.dispatch("CHANNEL_DELETE", payloads.channel(channel))
+        self.notify()
+
+    # -- threads -----------------------------------------------------------
+
+    def threads(self, parent: Channel, *, include_deleted: bool = False) -> list[Channel]:
+        """Threads of ``parent`` in creation order (archived ones included)."""
+        return [c for c in self.channels.values() if c.is_thread and c.parent_id == parent.id
+                and (include_deleted or not c.deleted)]
+
+    def create_thread(self, parent: Channel, name: str, type_: int, *, owner: User,
+                      invitable: bool = True, auto_archive_duration: int = 10080) -> Channel:
+        guild = self.guild_of(parent)
+        assert guild is not None
+        now = dt.datetime.now(dt.UTC)
+        thread = Channel(id=self.ids.next(), type=type_, name=name, guild_id=guild.id,
+                         parent_id=parent.id, owner_id=owner.id,
+                         invitable=invitable if type_ == PRIVATE_THREAD else True,
+                         auto_archive_duration=auto_archive_duration, archive_timestamp=now,
+                         created_at=now)
+        thread.member_ids[owner.id] = now
+        self.channels[thread.id] = thread
+        guild.thread_ids.append(thread.id)
+        self.dispatch("THREAD_CREATE", {**payloads.thread(thread, member_id=self.bot_user.id),
+                                        "newly_created": True})
+        self._dispatch_thread_members(thread, added=[owner.id])
+        self.notify()
+        return thread
+
+    def add_thread_member(self, thread: Channel, user: User | int) -> None:
+        uid = user if isinstance(user, int) else user.id
+        if uid in thread.member_ids:
+            return
+        thread.member_ids[uid] = dt.datetime.now(dt.UTC)
+        self._dispatch_thread_members(thread, added=[uid])
+        self.notify()
+
+    def remove_thread_member(self, thread: Channel, user: User | int) -> None:
+        uid = user if isinstance(user, int) else user.id
+        if thread.member_ids.pop(uid, None) is not None:
+            self._dispatch_thread_members(thread, removed=[uid])
+            self.notify()
+
+    def _dispatch_thread_members(self, thread: Channel, *, added: list[int] = (),  # type: ignore[assignment]
+                                 removed: list[int] = ()) -> None:  # type: ignore[assignment]
+        data: dict[str, Any] = {"id": str(thread.id), "guild_id": str(thread.guild_id),
+                                "member_count": len(thread.member_ids)}
+        if added:
+            data["added_members"] = [payloads.thread_member(thread, uid) for uid in added]
+        if removed:
+            data["removed_member_ids"] = [str(uid) for uid in removed]
+        self.dispatch("THREAD_MEMBERS_UPDATE", data)
+
+    def thread_changed(self, thread: Channel) -> None:
+        member = self.bot_user.id if self.bot_user.id in thread.member_ids else None
+        self.dispatch("THREAD_UPDATE", payloads.thread(thread, member_id=member))
+        self.notify()
+
+    def delete_thread(self, thread: Channel) -> None:
+        thread.deleted = True
+        guild = self.guild_of(thread)
+        if guild is not None and thread.id in guild.thread_ids:
+            guild.thread_ids.remove(thread.id)
+        self.dispatch("THREAD_DELETE", {"id": str(thread.id), "guild_id": str(thread.guild_id),
+                                        "parent_id": str(thread.parent_id), "type": thread.type})
         self.notify()
 
     # -- messages ----------------------------------------------------------
@@ -436,6 +529,11 @@ class Store:
             self._nonces[(channel.id, author.id, nonce)] = (message, time.monotonic())
         if not message.ephemeral:
             channel.last_message_id = message.id
+            if channel.is_thread:
+                channel.message_count += 1
+                if channel.archived and not channel.locked:  # a post unarchives, like Discord
+                    channel.archived = False
+                    self.thread_changed(channel)
             self.dispatch("MESSAGE_CREATE", self.message_event(message))
         self.notify()
         return message
@@ -536,7 +634,12 @@ class Store:
             member_count=len(guild.members),
             members=[payloads.member(m) for m in members],
             channels=[payloads.channel(c) for c in self.guild_channels(guild)],
-            threads=[],
+            threads=[
+                payloads.thread(t, member_id=self.bot_user.id
+                                if self.bot_user.id in t.member_ids else None)
+                for t in (self.channels[i] for i in guild.thread_ids)
+                if not t.archived and self.can_view(self.bot_user, t)
+            ],
             presences=[],
             voice_states=[],
             stage_instances=[],

@@ -1,0 +1,148 @@
+"""The shard keeper: takes this process's shard leases, renews them, takes over the shards
+of a process that died, and gives up a shard it could not renew in time.
+
+Sharding is for several processes on one PostgreSQL database (README, "Running sharded bot
+processes"). Every `renew_seconds` the keeper renews its leases (the renewal is the shard's
+heartbeat). A lease it could not renew for two thirds of its TTL is dropped here first
+(`MatchService.drop`: its clocks, bots and deliveries stop), so that this process has
+stopped acting on the shard before its lease expires and another may take it. Then it
+hands back the shards it took over that their preferred process asks for again (that
+process was restarted: `Leases.want`), and takes, with `MatchService.adopt`: its preferred
+shards whenever free (asking their holder for them otherwise), and any other shard whose
+owner's lease expired (a shard nobody ever held is left to the process meant for it).
+Taking a lease shifts that shard's clocks by its downtime in the same transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from bot.store.leases import Leases, Taken
+from bot.umpire import MatchService
+
+log = logging.getLogger(__name__)
+
+
+def process_name() -> str:
+    """A lease owner name unique to this run of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class ShardKeeper:
+    def __init__(self, service: MatchService, leases: Leases, *, shard_count: int,
+                 preferred: set[int], renew_seconds: float) -> None:
+        if service.repo.shards is None:
+            service.repo.shards = set()  # sharded: the service sees only what it adopts
+        self.service = service
+        self.leases = leases
+        self.shard_count = shard_count
+        self.preferred = set(preferred)
+        self.renew_seconds = renew_seconds
+        self.owned: set[int] = set()
+        self._valid_until: dict[int, datetime] = {}
+        self._task: asyncio.Task[None] | None = None
+        #: Called after the service adopted shards (the Discord front end indexes their
+        #: matches' channels and closes those of ended matches).
+        self.on_adopt: list[Callable[[set[int]], Awaitable[None]]] = []
+
+    async def start(self) -> None:
+        """Take the preferred shards that are free, resume their matches, keep the leases."""
+        await self.tick()
+        self._task = asyncio.create_task(self._run(), name="umpire-shard-keeper")
+
+    async def stop(self) -> None:
+        """Stop renewing and taking (call `release` once the service has stopped)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def release(self) -> None:
+        """Give every lease up (a clean stop): another process may take the shards at once."""
+        with contextlib.suppress(Exception):
+            await self.leases.release(self.owned, self.service.now())
+        self.owned.clear()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.renew_seconds)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("shard keeper: a round failed (retrying)")
+
+    async def tick(self) -> None:
+        """One round: renew (dropping what could not be renewed in time), then take."""
+        await self._renew()
+        await self._hand_back()
+        await self._take_free()
+
+    async def _renew(self) -> None:
+        if not self.owned:
+            return
+        now = self.service.now()
+        try:
+            kept = await self.leases.renew(self.owned, now)
+        except Exception:
+            log.exception("shard keeper: could not renew the leases of shards %s",
+                          sorted(self.owned))
+            lost = {s for s in self.owned if now >= self._valid_until[s]}
+        else:
+            for shard in kept:
+                self._valid_until[shard] = now + self._margin()
+            lost = self.owned - kept
+        if lost:
+            log.warning("shard keeper: lost shards %s: no longer umpiring their matches",
+                        sorted(lost))
+            self.owned -= lost
+            await self.service.drop(lost)
+
+    async def _hand_back(self) -> None:
+        """Give back the shards taken over that their preferred process asks for (it was
+        restarted): stop umpiring them, then release their leases."""
+        asked = await self.leases.asked_back(self.owned - self.preferred)
+        if asked:
+            log.warning("shard keeper: handing shards %s back", sorted(asked))
+            self.owned -= asked
+            await self.service.drop(asked)
+            await self.leases.release(asked, self.service.now())
+
+    def _margin(self) -> timedelta:
+        """How long after a renewal this process still acts on a shard (2/3 of the TTL)."""
+        return self.leases.ttl * 2 / 3
+
+    async def _take_free(self) -> None:
+        now = self.service.now()
+        others = set(range(self.shard_count)) - self.preferred - self.owned
+        wanted = [(s, False) for s in sorted(self.preferred - self.owned)]
+        wanted += [(s, True) for s in await self.leases.takeable(others, now)]
+        for shard, only_if_held in wanted:
+            taken = await self.leases.take(shard, now, on_taken=self._shift,
+                                           only_if_held_before=only_if_held)
+            if taken is None:
+                if not only_if_held:  # ours by preference: ask its holder to hand it back
+                    await self.leases.want({shard}, now)
+                continue
+            self.owned.add(shard)
+            self._valid_until[shard] = now + self._margin()
+            if taken.previous_owner:
+                log.warning("shard keeper: took shard %d over from %s (down %.1f s)", shard,
+                            taken.previous_owner, taken.downtime.total_seconds())
+            await self.service.adopt({shard})
+            for hook in self.on_adopt:
+                try:
+                    await hook({shard})
+                except Exception:
+                    log.exception("shard keeper: after adopting shard %d", shard)
+
+    def _shift(self, conn, taken: Taken) -> None:  # type: ignore[no-untyped-def]
+        """In the lease's transaction: the shard's clocks move later by its downtime."""
+        self.service.repo.shift_clocks(conn, taken.downtime, {taken.shard})
