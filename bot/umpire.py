@@ -114,6 +114,7 @@ class MatchService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
         self.downtime = timedelta(0)
+        self.clocks_shifted_at: datetime | None = None
         #: Ended matches whose messages are all out, oldest first: the last `keep_ended` stay
         #: in `matches` (status, view, export without a database read), older ones are
         #: forgotten so that a service running for months keeps no memory per finished match.
@@ -148,6 +149,9 @@ class MatchService:
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
         await self.repo.resume_clocks(self.downtime, now)
+        #: When the clocks were shifted: the rest of the start (reading the running matches,
+        #: well under a second even with thousands) runs on the players' clocks.
+        self.clocks_shifted_at = now
         await self._resume_stored()
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
         if self.outbox_retention is not None:

@@ -113,7 +113,9 @@ async def main(db: str, accepted: str, delivered: str, finish: bool,
             await service.start_match("duel", [PlayerRef(f"h{i}", "Human"),
                                                PlayerRef(f"d{i}", "Bot", bot="highest")],
                                       settings={"pick_seconds": 600}, seed=f"clock-{i}")
-    print("READY", flush=True)
+    # READY and how long ago the clocks were shifted (that part of the start is charged)
+    print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
+          flush=True)
     if finish:
         bot_matches = [m.id for m in service.matches.values() if m.game.slug == "rps-poker"]
         await service.wait_finished(bot_matches, timeout=120)

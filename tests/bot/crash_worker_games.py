@@ -68,7 +68,9 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
             await service.start_match(game, [PlayerRef(f"{game}-h", "Human"),
                                              PlayerRef(f"{game}-bot", "Bot", bot="random")],
                                       settings=QUICK.get(game), seed=f"clock-{game}")
-    print("READY", flush=True)
+    # READY and how long ago the clocks were shifted (that part of the start is charged)
+    print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
+          flush=True)
     LoggingService.kill_after = kill_after  # counted from here: never before READY
     if finish:
         bots = [m.id for m in service.matches.values()
