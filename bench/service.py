@@ -549,12 +549,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["floor"] = {"what": "fsync of a small file" if db.kind == "sqlite"
                            else "autocommitted INSERT", "samples": len(floor),
                            "p50_ms": _ms(statistics.median(floor)), "p99_ms": _ms(_pct(floor, 0.99))}
+        log(f"floor: {json.dumps(result['floor'])}")
         if args.matches:
             result["load"] = await load(db, args.matches, games, args.think, args.limit)
+            log(f"load: {json.dumps(result['load'])}")  # each part's figures once measured
         if args.memory_matches:
             result["memory"] = await memory(db, args.memory_matches, games)
-        result["resume"] = [await resume(db, games, n, args.resume_fill)
-                            for n in args.resume if n]
+            log(f"memory: {json.dumps(result['memory'])}")
+        result["resume"] = []
+        for n in args.resume:
+            if n:
+                result["resume"].append(await resume(db, games, n, args.resume_fill))
+                log(f"resume: {json.dumps(result['resume'][-1])}")
     result["targets"] = targets(result)
     return result
 
