@@ -17,7 +17,10 @@ from functools import lru_cache
 from games.devils_deal.cards import number
 
 
-@lru_cache(maxsize=256)
+# A handful of entries: one offer's subsets are reused within a turn (a bot's search, the
+# legality check), never across matches. Each entry of a 12-card offer holds 4,095 masks
+# (~150 KB), so a large cache grew by tens of KB per finished match until full (issue 15).
+@lru_cache(maxsize=8)
 def subsets_by_sum(numbers: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
     """Every non-empty subset (bitmask) of the positions, grouped by the sum of its numbers."""
     n = len(numbers)
