@@ -13,6 +13,8 @@ import tracemalloc
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from bot.store.repository import MatchWrite, StoredMatch, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
@@ -106,6 +108,58 @@ async def _run() -> tuple[int, int, MatchService, NullTransport]:
         return at_500, at_2000, service, transport
     finally:
         await service.stop()
+
+
+GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
+# short matches (the load bench's SHORT settings); bots answer at once, so timers never fire
+SHORT: dict[str, dict[str, Any]] = {
+    "devils-deal": {"starting_chips": 6},
+    "renounce-fate": {"starting_chips": 6},
+    "double-or-nothing": {"target": 1, "hand_size": 6},
+}
+WAVE = 50  # finished matches per wave: more than `keep_ended` (lowered below), so each wave retires as many
+
+
+async def _play_game(service: MatchService, game: str, first: int) -> None:
+    for batch in range(first, first + WAVE, 50):
+        started = [await service.start_match(
+            game, [PlayerRef(f"a{i}", "A", bot="random"), PlayerRef(f"b{i}", "B", bot="random")],
+            settings=SHORT.get(game, {}), seed=f"{game}{i}") for i in range(batch, batch + 50)]
+        await service.wait_finished([m.id for m in started], timeout=120)
+        await service.delivery.drain()
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+
+async def _run_game(game: str) -> tuple[float, MatchService]:
+    service = MatchService(ForgetfulRepository(), NullTransport())  # type: ignore[arg-type]
+    service.keep_ended = min(service.keep_ended, WAVE // 4)
+    await service.start()
+    try:
+        await _play_game(service, game, 0)  # warms the caches, fills the ended-match list
+        before = _measure()
+        await _play_game(service, game, WAVE)
+        await _play_game(service, game, 2 * WAVE)
+        return (_measure() - before) / (2 * WAVE), service
+    finally:
+        await service.stop()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_memory_stays_flat_over_finished_matches_of_every_game(game: str) -> None:
+    """Issue 15: no game keeps memory per finished match (a game's caches stay bounded by
+    far less than a match's worth each, its bots keep no per-match entries)."""
+    tracemalloc.start()
+    try:
+        growth, service = asyncio.run(_run_game(game))
+    finally:
+        tracemalloc.stop()
+    print(f"{game}: memory growth per finished match: {growth:.0f} bytes")
+    assert all(m.status not in ("active", "paused") for m in service.matches.values())
+    assert len(service.matches) <= service.keep_ended
+    assert not service._bot_tries and not service._unseen and not service._held
+    assert not service.delivery._queues and not service.delivery._workers
+    assert growth < PER_MATCH_BOUND, f"{game}: {growth:.0f} bytes kept per finished match"
 
 
 def test_memory_stays_flat_over_2000_finished_matches() -> None:
