@@ -49,7 +49,10 @@ def evaluate(cards: Sequence[str]) -> SetValue | None:
     return _evaluate(tuple(cards))
 
 
-@lru_cache(maxsize=1 << 16)
+# The caches below are keyed by hands and windows of hands in their order, a domain far too
+# large to fill: big caches grew by KB per finished match until full (issue 15). Small ones
+# keep the reuse that matters (the same windows and hand within a turn and a match).
+@lru_cache(maxsize=1 << 9)
 def _evaluate(cards: tuple[str, ...]) -> SetValue | None:
     """The strongest reading of adjacent cards as a set, or None if they are not a set.
 
@@ -111,7 +114,7 @@ def plays(hand: Sequence[str], table_values: Sequence[int]) -> tuple[tuple[int, 
     return _plays(tuple(hand), tuple(table_values))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 8)
 def _plays(cards: tuple[str, ...], table_values: tuple[int, ...]) -> tuple[tuple[int, int, SetValue], ...]:
     out = []
     n = len(cards)
@@ -159,7 +162,7 @@ def min_sets(hand: Sequence[str]) -> int:
     return _min_sets(tuple(hand))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 8)
 def _min_sets(hand: tuple[str, ...]) -> int:
     n = len(hand)
     best = [0] + [n + 1] * n
