@@ -12,12 +12,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 from sqlalchemy import text
 
@@ -41,45 +40,15 @@ TTL = timedelta(seconds=15)
 _names = itertools.count()
 
 
-# --- databases ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def pg_template() -> Iterator[str]:
-    """A PostgreSQL server for this module; without one its tests skip (fail under CI=true)."""
-    if not pg_server.available():
-        pg_server.unavailable("PostgreSQL binaries are not installed on this machine")
-    try:
-        server = pg_server.postgres_server()
-        template = server.__enter__()
-    except Exception as exc:
-        pg_server.unavailable(f"could not start a PostgreSQL server: {exc}")
-        raise
-    try:
-        yield template
-    finally:
-        server.__exit__(None, None, None)
-
-
-async def _new_pg_database(template: str) -> str:
-    name = f"umpire_shards_{next(_names)}"
-    admin = template.format(db="postgres").replace("postgresql+asyncpg", "postgresql")
-    conn = await asyncpg.connect(admin)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return template.format(db=name)
-
-
-@pytest.fixture
-async def pg_url(pg_template: str) -> str:
-    return await _new_pg_database(pg_template)
-
-
+# --- databases (pg_template and pg_url: tests/bot/conftest.py) --------------------------
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """A migrated database of each kind."""
     if request.param == "sqlite":
         found = f"sqlite+aiosqlite:///{tmp_path / 'shards.db'}"
     else:
-        found = await _new_pg_database(request.getfixturevalue("pg_template"))
+        found = await pg_server.create_database(request.getfixturevalue("pg_template"),
+                                              f"umpire_shards_{next(_names)}")
     repo = Repository(create_engine(found))
     await repo.migrate()
     await repo.close()
