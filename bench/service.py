@@ -50,7 +50,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.gc_tuning import settle_after_start
+from bot.gc_tuning import collect_less, settle_after_start
 from bot.store.database import create_engine
 from bot.store.repository import Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
@@ -493,8 +493,10 @@ async def _resume_once(url: str) -> dict[str, Any]:
     probe = asyncio.create_task(_stall_probe(longest, stop))
     await asyncio.sleep(0.01)
     start = time.perf_counter()
+    collect_less()  # as the bot's runner does, before and after its start
     await service.start()
     ready = time.perf_counter() - start
+    settle_after_start()
     hydrated = None
     if callable(getattr(service, "hydrated", None)):
         await service.hydrated()  # type: ignore[attr-defined]

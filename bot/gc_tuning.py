@@ -17,6 +17,13 @@ import gc
 THRESHOLDS = (20_000, 20, 50)
 
 
+def collect_less() -> None:
+    """Raise the collection thresholds now. Call before the service starts: resuming
+    thousands of matches allocates millions of objects, and with the default thresholds
+    full collections land in the middle of it (one took 69 ms of a 10,000-match resume)."""
+    gc.set_threshold(*THRESHOLDS)
+
+
 def settle_after_start() -> None:
     """Collect once, move every surviving object out of the collector's sight, and raise the
     collection thresholds. Call once the service has started (matches loaded)."""

@@ -45,17 +45,18 @@ from bot.store.repository import (
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.contract import OnTimeout
-from games.registry import all_games, get_game
+from games.registry import get_game, warm_games
 
 log = logging.getLogger(__name__)
 
 
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
 MAX_EXTEND = 86_400
-#: Resume loads running matches this many at a time...
-RESUME_BATCH = 500
+#: Resume loads running matches this many at a time (the rows of one batch's actions are
+#: turned into Python objects in one step of the loop: 500 matches' took up to 75 ms)...
+RESUME_BATCH = 250
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
-RESUME_SLICE = 0.02
+RESUME_SLICE = 0.01
 
 
 class UmpireError(Exception):
@@ -141,9 +142,10 @@ class MatchService:
         loaded: their undelivered messages need only who plays where.
         `hydrated()` waits until every resumed match is rebuilt.
         """
-        # Importing the games (first use of the registry) takes a while: in a thread, where
-        # the GIL's switch interval still gives the loop its turns.
-        await asyncio.to_thread(all_games)
+        # Importing the games (first use of the registry) and building their large tables
+        # (Decoder's word list) take a while: in a thread, where the GIL's switch interval
+        # still gives the loop its turns, and never in the middle of someone's move.
+        await asyncio.to_thread(warm_games)
         await self.repo.migrate()
         now = self.now()
         last = await self.repo.last_heartbeat()
@@ -211,7 +213,7 @@ class MatchService:
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
         self.scheduler.start()
         ids = await self.repo.active_ids(**scoped)
-        resumed: list[LiveMatch] = []
+        resumed: list[tuple[tuple[int, datetime], int, LiveMatch]] = []  # (urgency, id, match)
         for first in range(0, len(ids), RESUME_BATCH):
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
                 match = LiveMatch.dormant_from_store(stored)
@@ -220,7 +222,9 @@ class MatchService:
                 self._snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
-                resumed.append(match)
+                # the rebuild order, worked out batch by batch (for 10,000 matches at once
+                # it held the loop for 60 ms)
+                resumed.append((_urgency(match), match.id, match))
             gc.freeze()  # they live as long as their matches (see _hydrate_all)
             await asyncio.sleep(0)
         # (an adoption's rebuild runs after any rebuild still under way: one at a time)
@@ -275,13 +279,14 @@ class MatchService:
                 and not m.dormant and m.game.snapshots
                 and m.seq % self.snapshot_every and self._snapshot_at.get(m.id) != m.seq]
 
-    async def _hydrate_all(self, matches: list[LiveMatch]) -> None:
-        """Rebuild every dormant resumed match, most urgent first (a break ending or a
-        decision limit coming soonest; a built-in bot's turn at once), giving the loop a
-        turn at least every `RESUME_SLICE` seconds."""
-        matches.sort(key=_urgency)
+    async def _hydrate_all(self,
+                           matches: list[tuple[tuple[int, datetime], int, LiveMatch]]) -> None:
+        """Rebuild every dormant resumed match, most urgent first (`_urgency`: a break
+        ending or a decision limit coming soonest; a built-in bot's turn at once), giving
+        the loop a turn at least every `RESUME_SLICE` seconds."""
+        matches.sort(key=lambda entry: entry[:2])
         sliced = time.perf_counter()
-        for done, match in enumerate(matches, 1):
+        for done, (_, _, match) in enumerate(matches, 1):
             if match.dormant:
                 try:
                     match.hydrate()
@@ -298,7 +303,7 @@ class MatchService:
         self._awake.set()
 
     async def _hydrate_after(self, previous: asyncio.Task[None] | None,
-                             matches: list[LiveMatch]) -> None:
+                             matches: list[tuple[tuple[int, datetime], int, LiveMatch]]) -> None:
         if previous is not None:
             await previous
         await self._hydrate_all(matches)

@@ -31,6 +31,13 @@ def all_games() -> dict[str, Game]:
     return dict(sorted(found.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
 
 
+@cache
+def warm_games() -> None:
+    """Every installed game imported and warmed (`Game.warm`): once per process."""
+    for game in all_games().values():
+        game.warm()
+
+
 def get_game(name: str) -> Game:
     """A game by slug, accepting "rps_poker", "RPS Poker" and the like."""
     wanted = name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")

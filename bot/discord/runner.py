@@ -42,7 +42,7 @@ def main(settings: Settings) -> int:
 async def run(settings: Settings, token: str) -> int:
     from bot.discord.client import UmpireBot
     from bot.discord.transport import DiscordTransport
-    from bot.gc_tuning import settle_after_start
+    from bot.gc_tuning import collect_less, settle_after_start
     from bot.shards import ShardKeeper, process_name
     from bot.store.database import create_engine, is_sqlite
     from bot.store.leases import Leases
@@ -63,6 +63,7 @@ async def run(settings: Settings, token: str) -> int:
                            outbox_retention=settings.database.outbox_retention)
     keeper: ShardKeeper | None = None
     try:
+        collect_less()
         await service.start()  # migrate, recover active matches, resend the outbox
         if shards.enabled:  # take this process's shards and resume their matches
             keeper = ShardKeeper(

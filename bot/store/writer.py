@@ -69,6 +69,7 @@ class BatchWriter(Generic[W]):
         self.key = key
         self.max_batch = max_batch
         self._conn: Connection | None = None  # the writer's own connection, held open
+        self._busy = False  # a batch is being stored (close() waits for it)
         self._queue: list[Job] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -94,8 +95,8 @@ class BatchWriter(Generic[W]):
         return await future
 
     async def close(self) -> None:
-        """Finish what is queued, then stop."""
-        while self._queue and self._task and not self._task.done():
+        """Finish what is queued (and the batch under way), then stop."""
+        while (self._queue or self._busy) and self._task and not self._task.done():
             await asyncio.sleep(0.001)
         if self._task is not None:
             self._task.cancel()
@@ -118,7 +119,11 @@ class BatchWriter(Generic[W]):
             while self._queue:
                 batch = self._queue[: self.max_batch]
                 del self._queue[: self.max_batch]
-                await self._commit(batch)
+                self._busy = True
+                try:
+                    await self._commit(batch)
+                finally:
+                    self._busy = False
 
     def _store(self, conn: Connection, batch: list[Job]) -> list[Any]:
         results: list[Any] = [None] * len(batch)

@@ -303,6 +303,11 @@ class Game(ABC, Generic[StateT]):
         """Built-in players by name; the first is the default opponent."""
         return {}
 
+    def warm(self) -> None:
+        """Build now what the rules and the built-in bots would otherwise build on first use
+        (a word list, a large table), so that no move pays for it. The runtime calls this
+        once at start, off its event loop. Default: nothing to build."""
+
     # --- checks -----------------------------------------------------------------------
     def invariants(self, state: StateT) -> None:
         """Raise AssertionError if the state breaks a conservation rule. Default: none."""

@@ -24,6 +24,7 @@ from games.decoder.commands import COMMAND_TYPES
 from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT
 from games.decoder.settings import DecoderSettings
 from games.decoder.state import DecoderState
+from games.decoder.wordlist import load_words
 
 __all__ = ["GAME_REMINDERS", "KIND_COMMANDS", "LOSE_TEXT", "DecoderGame"]
 
@@ -124,6 +125,16 @@ class DecoderGame(Game[DecoderState]):
         from games.decoder.bots import BOTS
 
         return BOTS
+
+    def warm(self) -> None:
+        """The default word list (every guess is checked against it: a quarter of a second
+        to read), its sorted order and the bots' vocabulary and letter table."""
+        from games.decoder.bots import letter_frequency
+        from games.decoder.vocabulary import bot_words
+
+        load_words()
+        bot_words(None)
+        letter_frequency(None)
 
     # ------------------------------------------------------------------ checks
     def invariants(self, state: DecoderState) -> None:
