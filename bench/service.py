@@ -134,7 +134,11 @@ class Database:
         """The file and its WAL, after a checkpoint (the WAL holds only recent pages)."""
         path = Path(url.split("///", 1)[1])
         with contextlib.closing(sqlite3.connect(path)) as conn:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            for _ in range(100):  # busy while the service's checkpoint thread holds the WAL
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    break
+                await asyncio.sleep(0.05)
         return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
     async def floor(self, samples: int) -> list[float]:

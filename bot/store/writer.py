@@ -12,7 +12,9 @@ runs right on the event loop, on the writer's own synchronous connection (WAL le
 beside the async readers): its statements take a few hundred microseconds and its one fsync
 well under a millisecond, while a trip to a worker thread costs more than that, since the
 thread must win the GIL back from the busy loop after its fsync (measured: p99 5.7 ms in a
-thread against 3.4 ms on the loop, bench/service.py). WAL checkpoints, the one slow part,
+thread against 3.4 ms on the loop, bench/service.py; with only the COMMIT in a thread, at
+GIL switch intervals of 5 to 0.5 ms, p99 28 to 45 ms against 12 to 20 ms on the loop:
+docs/architecture.md, "Where the command latency goes"). WAL checkpoints, the one slow part,
 run in their own thread (`checkpoint.py`). Elsewhere (PostgreSQL) the transaction runs
 through `AsyncConnection.run_sync`.
 """
