@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime
+
+from sqlalchemy import event
 
 from bot.store.database import create_engine
-from bot.store.repository import Repository
+from bot.store.repository import MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
@@ -95,3 +98,33 @@ async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
     finally:
         await service.stop()
         await engine.dispose()
+
+
+async def test_outbox_inserts_keep_one_statement_text_whatever_the_message_count(pg_url: str):
+    """Every distinct SQL text is a statement asyncpg prepares and caches per connection:
+    writes of 1 to 30 messages must not each bring a text of their own (an INSERT ...
+    RETURNING of many rows did: one VALUES group per row), and the ids come back in order."""
+    engine = create_engine(pg_url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 23, tzinfo=UTC)
+    match_id = await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                       players=[], transport={}, now=now)
+    texts: set[str] = set()
+
+    def seen(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if "outbox" in statement.lower():
+            texts.add(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    all_ids: list[int] = []
+    for seq, count in enumerate(range(1, 31), start=1):
+        all_ids += await repo.commit(MatchWrite(match_id, seq, outbox=[
+            OutboxData("public", f"m{seq}.{i}") for i in range(count)]), now)
+    assert len(texts) <= 3, sorted(texts)  # ids, the insert (and at most one more)
+    assert all_ids == sorted(all_ids) and len(set(all_ids)) == sum(range(1, 31))
+    stored = await repo.messages(match_id)
+    assert [m.id for m in stored] == all_ids
+    assert stored[0].text == "m1.0" and stored[-1].text == "m30.29"
+    await repo.close()
+    await engine.dispose()
