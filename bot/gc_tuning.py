@@ -29,4 +29,4 @@ def settle_after_start() -> None:
     collection thresholds. Call once the service has started (matches loaded)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    collect_less()

@@ -128,7 +128,7 @@ class DecoderGame(Game[DecoderState]):
 
     def warm(self) -> None:
         """The default word list (every guess is checked against it: a quarter of a second
-        to read), its sorted order and the bots' vocabulary and letter table."""
+        to read), and the bots' vocabulary and letter table."""
         from games.decoder.bots import letter_frequency
         from games.decoder.vocabulary import bot_words
 

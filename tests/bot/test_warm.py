@@ -4,7 +4,6 @@ and its bots' vocabulary a second more, the first time a match needed them)."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 from bot.store.database import create_engine
@@ -42,4 +41,3 @@ async def test_start_builds_decoder_word_list_and_bot_vocabulary_in_a_thread(sql
     finally:
         await service.stop()
         await engine.dispose()
-        await asyncio.sleep(0)
