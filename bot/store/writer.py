@@ -119,10 +119,12 @@ class BatchWriter(Generic[W]):
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                batch = self._queue[: self.max_batch]
-                del self._queue[: self.max_batch]
                 self._busy = True
                 try:
+                    if self.checkpointer is not None and self.checkpointer.restart_due:
+                        await self._finish_checkpoint()
+                    batch = self._queue[: self.max_batch]
+                    del self._queue[: self.max_batch]
                     await self._commit(batch)
                 finally:
                     self._busy = False
@@ -174,6 +176,17 @@ class BatchWriter(Generic[W]):
             return results
         async with self.engine.begin() as conn:
             return await conn.run_sync(store)
+
+    async def _finish_checkpoint(self) -> None:
+        """Between two transactions: copy the WAL's last frames so that the next transaction
+        starts it over (checkpoint.py says why). Off the loop: the writer waits, the loop
+        does not."""
+        assert self.checkpointer is not None
+        raw = self._writer_connection().connection.driver_connection
+        try:
+            await asyncio.to_thread(self.checkpointer.finish, raw)
+        except Exception:  # the WAL only grows on until the next pass
+            log.exception("finishing a WAL checkpoint failed")
 
     def _writer_connection(self) -> Connection:
         """The writer's connection: checked out once and kept (a pool checkout and return

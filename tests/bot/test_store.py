@@ -255,3 +255,45 @@ async def check_pruning(url: str) -> None:
 
 async def test_pruning_keeps_the_latest_snapshot_and_recent_or_undelivered_messages(db_url):
     await check_pruning(db_url)
+
+
+async def test_the_wal_starts_over_while_moves_keep_coming(tmp_path):
+    """Under steady writes a PASSIVE checkpoint never catches the WAL empty, so SQLite would
+    append to it without end (81 MB for these moves, before the fix); once it is
+    long, the writer finishes a checkpoint between two transactions and the WAL starts over:
+    its file stays small however long the load."""
+    path = tmp_path / "umpire.db"
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    repo = Repository(engine)
+    await repo.migrate()
+    checkpointer = repo.writer.checkpointer
+    assert checkpointer is not None
+    checkpointer.interval, checkpointer.restart_frames = 0.02, 200  # 200 frames: 0.8 MB
+    now = datetime(2026, 11, 21, tzinfo=UTC)
+    ids = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                   players=[], transport={}, now=now) for _ in range(20)]
+    wal = tmp_path / "umpire.db-wal"
+    moves = 8000  # 3 KB each: 24 MB of text alone, were the WAL never started over
+    written = 0
+    largest = 0
+
+    async def play(match_id: int) -> None:
+        nonlocal written
+        seq = 0
+        while written < moves:
+            seq += 1
+            written += 1
+            await repo.commit(MatchWrite(match_id, seq, action=(0, {"type": "pick"}, "player"),
+                                         outbox=[OutboxData("public", "x" * 3000)]), now)
+
+    async def watch() -> None:
+        nonlocal largest
+        while written < moves:
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(asyncio.gather(watch(), *(play(m) for m in ids)), 60)
+    assert largest < 12_000_000, f"the WAL grew to {largest} bytes"
+    assert checkpointer.finished > 0
+    await repo.close()
+    await engine.dispose()
