@@ -1,8 +1,8 @@
 """Service load: concurrent bot-driven matches of every game on SQLite or PostgreSQL.
 
     python -m bench.service [--matches 1000] [--games all] [--db sqlite|postgresql]
-                            [--pg-url URL] [--think 1.0] [--limit 2.0] [--memory-matches 200]
-                            [--resume 1000 10000]
+                            [--pg-url URL] [--think 5] [--limit 10] [--ramp 0]
+                            [--memory-matches 200] [--resume 1000 10000]
 
 Each run prints one line per figure, the targets with met / NOT met, and finally one JSON
 object (the last line). Progress goes to stderr.
@@ -13,7 +13,9 @@ object (the last line). Progress goes to stderr.
 2. Load: `--matches` concurrent matches, the games taken round-robin from `--games`, each
    seat driven by a random player that thinks `--think` seconds (exponentially distributed,
    mean) before each move, with every decision limit set to `--limit` seconds so that clocks
-   run out now and then. Measures commands/s, command latency (submit until committed and
+   run out now and then. The matches start all at once (in batches of 100: the clocks of a
+   batch fall due together), or, with `--ramp S`, one by one spread evenly over S seconds,
+   as when hosts start them. Measures commands/s, command latency (submit until committed and
    handed to the transport: p50, p99, max), timer lateness (the moment the scheduler hands a
    due clock to the service minus the moment it was due), and database bytes per finished
    match (before and after pruning every delivered message, as the service's retention
@@ -356,8 +358,9 @@ async def _progress(label: str, total: int, service: MatchService, ids: list[int
 
 
 async def load(db: Database, matches: int, games: list[str], think: float,
-               limit: float) -> dict[str, Any]:
-    """Part 2: `matches` concurrent matches played to their end."""
+               limit: float, ramp: float = 0.0) -> dict[str, Any]:
+    """Part 2: `matches` concurrent matches played to their end, started all at once or
+    (`ramp` seconds) one by one."""
     url = await db.fresh("load")
     engine = create_engine(url)
     transport = NullTransport()
@@ -368,16 +371,32 @@ async def load(db: Database, matches: int, games: list[str], think: float,
     settle_after_start()  # as the bot's runner does
     empty = await db.size(url)
     settings = {g: timed_settings(g, limit, short=True) for g in games}
-    log(f"load: starting {matches} matches of {', '.join(games)}")
-    ids = []
-    for first in range(0, matches, 100):
-        batch = [service.start_match(games[i % len(games)], _players(i), seed=f"b{i}",
-                                     settings=settings[games[i % len(games)]])
-                 for i in range(first, min(matches, first + 100))]
-        ids += [m.id for m in await asyncio.gather(*batch)]
-    progress = asyncio.create_task(_progress("load", matches, service, ids, figures))
-    start = time.perf_counter()
-    await asyncio.gather(*(_drive(service, m, think, random.Random(m), figures) for m in ids))
+    log(f"load: starting {matches} matches of {', '.join(games)}"
+        + (f" over {ramp} s" if ramp else ""))
+
+    def start_one(i: int) -> Any:
+        game = games[i % len(games)]
+        return service.start_match(game, _players(i), seed=f"b{i}", settings=settings[game])
+
+    ids: list[int] = []
+    if ramp:
+        async def started_then_played(i: int) -> None:
+            await asyncio.sleep(i * ramp / matches)
+            match = await start_one(i)
+            ids.append(match.id)
+            await _drive(service, match.id, think, random.Random(match.id), figures)
+
+        progress = asyncio.create_task(_progress("load", matches, service, ids, figures))
+        start = time.perf_counter()
+        await asyncio.gather(*(started_then_played(i) for i in range(matches)))
+    else:
+        for first in range(0, matches, 100):
+            batch = [start_one(i) for i in range(first, min(matches, first + 100))]
+            ids += [m.id for m in await asyncio.gather(*batch)]
+        progress = asyncio.create_task(_progress("load", matches, service, ids, figures))
+        start = time.perf_counter()
+        await asyncio.gather(*(_drive(service, m, think, random.Random(m), figures)
+                               for m in ids))
     elapsed = time.perf_counter() - start
     progress.cancel()
     await _retired(service, ids)
@@ -392,7 +411,8 @@ async def load(db: Database, matches: int, games: list[str], think: float,
     commands = len(figures.latencies)
     return {
         "matches": matches, "games": games, "think_seconds": think, "limit_seconds": limit,
-        "seconds": round(elapsed, 1), "commands": commands, "refused": figures.refused,
+        "ramp_seconds": ramp, "seconds": round(elapsed, 1), "commands": commands,
+        "refused": figures.refused,
         "commands_per_second": round(commands / elapsed, 1),
         "p50_ms": _ms(statistics.median(figures.latencies)),
         "p99_ms": _ms(_pct(figures.latencies, 0.99)),
@@ -557,7 +577,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                            "p50_ms": _ms(statistics.median(floor)), "p99_ms": _ms(_pct(floor, 0.99))}
         log(f"floor: {json.dumps(result['floor'])}")
         if args.matches:
-            result["load"] = await load(db, args.matches, games, args.think, args.limit)
+            result["load"] = await load(db, args.matches, games, args.think, args.limit,
+                                        args.ramp)
             log(f"load: {json.dumps(result['load'])}")  # each part's figures once measured
         if args.memory_matches:
             result["memory"] = await memory(db, args.memory_matches, games)
@@ -593,7 +614,9 @@ def report(result: dict[str, Any]) -> list[str]:
     if (r := result.get("load")):
         lines += [
             f"load: {r['matches']} matches of {', '.join(r['games'])}, think {r['think_seconds']} s,"
-            f" limits {r['limit_seconds']} s: {r['commands']} commands in {r['seconds']} s",
+            f" limits {r['limit_seconds']} s, "
+            + (f"started over {r['ramp_seconds']} s" if r["ramp_seconds"] else "started at once")
+            + f": {r['commands']} commands in {r['seconds']} s",
             f"throughput: {r['commands_per_second']} commands/s ({r['refused']} refused: a clock "
             "ran out first)",
             f"command latency: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms",
@@ -654,6 +677,10 @@ def parser() -> argparse.ArgumentParser:
                    help="every decision limit of the load part in seconds, short so that "
                         "clocks run out now and then (about 1 decision in 7 at the default "
                         "think) and timer lateness is measured (default 10)")
+    p.add_argument("--ramp", type=float, default=0.0,
+                   help="seconds over which the load's matches start, one by one at even "
+                        "intervals, as hosts start them (default 0: all at once, in batches "
+                        "of 100, whose clocks then fall due together)")
     p.add_argument("--memory-matches", type=int, default=200,
                    help="matches per wave of the traced memory part (0: skip it; default 200)")
     p.add_argument("--floor-samples", type=int, default=300,

@@ -55,6 +55,22 @@ async def test_the_bench_measures_every_figure_on_both_databases(bench_db):
         assert any(figure in line for line in lines), figure
 
 
+async def test_the_bench_can_start_its_matches_one_by_one(tmp_path):
+    """`--ramp`: the matches start spread over the given seconds, not all at once."""
+    args = bench.parser().parse_args(["--ramp", "0.4"])
+    assert args.ramp == 0.4 and bench.parser().parse_args([]).ramp == 0
+    load = await bench.load(bench.Database(tmp_path), 4, ["rps-poker"], 0.02, 0.05, ramp=0.4)
+    assert load["ramp_seconds"] == 0.4 and load["finished"] == 4
+    assert load["seconds"] >= 0.3  # the last match started 0.3 s in
+    assert any("started over 0.4 s" in line
+               for line in bench.report({"floor": {"what": "x", "samples": 1, "p50_ms": 1,
+                                                   "p99_ms": 1, "db": "sqlite"},
+                                         "db": "sqlite", "load": load, "resume": [],
+                                         "targets": bench.targets({"floor": {"p99_ms": 1},
+                                                                   "load": load,
+                                                                   "resume": []})}))
+
+
 async def test_the_bench_measures_memory_per_active_and_finished_match(tmp_path):
     memory = await bench.memory(bench.Database(tmp_path), 3, ["rps-poker"])
     assert memory["matches_per_wave"] == 3 and memory["keep_ended"] == 3
