@@ -267,6 +267,10 @@ class MatchService:
             except Exception:  # only a faster start is lost
                 log.exception("could not store the snapshots of running matches on stop")
         await self.repo.close()
+        # What the start froze out of the collector's sight (resumed matches: they hold
+        # cycles) would otherwise outlive the service, in a process that goes on (a restart
+        # in the same process, tests, the bench: its next start ran slower with them).
+        gc.unfreeze()
 
     def _running_snapshots(self) -> list[MatchWrite]:
         """Snapshots of the running matches that have moved since their last one. Taken

@@ -4,7 +4,9 @@ state is rebuilt on first use or by the background hydrator, and its clocks run 
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import weakref
 from datetime import UTC, datetime, timedelta
 
 from bot.live import LiveMatch
@@ -125,3 +127,21 @@ def test_rebuild_order_bots_first_then_the_soonest_limit_paused_last():
                      ("bot", _dormant("active", with_bot, [late]))],
                     key=lambda pair: _urgency(pair[1]))
     assert [name for name, _ in ranked] == ["bot", "soon", "late", "none", "paused"]
+
+
+async def test_a_stopped_service_leaves_its_resumed_matches_to_the_collector(db_url):
+    """The start freezes the resumed matches out of the collector's sight (they live as long
+    as the service); once it stops they are garbage like anything else, not kept for ever."""
+    await _played(db_url, 3, 4)
+    engine = create_engine(db_url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    await service.hydrated()
+    assert gc.get_freeze_count() > 0
+    resumed = [weakref.ref(m) for m in service.matches.values()]
+    assert len(resumed) == 3
+    await service.stop()
+    await engine.dispose()
+    del service
+    gc.collect()
+    assert [r for r in resumed if r() is not None] == []
