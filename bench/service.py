@@ -25,7 +25,8 @@ object (the last line). Progress goes to stderr.
    between a first and a second wave of `--memory-matches` matches played to the end: the
    service keeps only a bounded number of ended matches in memory, so this should be 0).
 4. Resume: `--resume` active matches in the database (one run per count; counts above
-   `--resume-fill` are copies of the first ones, made with INSERT ... SELECT): the time until a fresh
+   `--resume-fill` are copies of the first ones, made with INSERT ... SELECT, then ANALYZE on
+   PostgreSQL, as autovacuum would have done): the time until a fresh
    service's `start()` returns, after a crash and after a clean stop, and the longest time
    the event loop was blocked meanwhile (a probe that asks to wake every millisecond). If the
    service offers `hydrated()`, also the time until every match is in memory.
@@ -239,6 +240,10 @@ class Postgres(Database):
                     # explicit ids went past the sequence: move it on, or new rows collide
                     await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                        f"(SELECT max(id) FROM {table}))")
+            # A database that grew to this size over weeks has the planner statistics that
+            # autovacuum keeps; one just filled in a single transaction has none yet (the
+            # planner then scans every clock ever stored for each batch of a resume).
+            await conn.execute("ANALYZE")
         finally:
             await conn.close()
 
