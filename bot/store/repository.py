@@ -376,7 +376,7 @@ class Repository:
             .order_by(ActionRow.seq)
         )).all()
         clocks = (await conn.execute(
-            select(DeadlineRow).where(DeadlineRow.match_id == match.id, _live_clock)
+            select(*_CLOCK_COLUMNS).where(DeadlineRow.match_id == match.id, _live_clock)
             .order_by(DeadlineRow.id)
         )).all()
         return StoredMatch(
@@ -647,7 +647,7 @@ _live_clock = func.coalesce(DeadlineRow.status, "").in_(LIVE_CLOCKS)
 # `load_many`'s four reads, built once: a batch's ids are one expanding parameter (building
 # the statements with each batch's 250 ids took an eighth of a resume's time on the loop).
 _IDS = bindparam("ids", expanding=True)
-#: A live clock as `_assemble` unpacks it.
+#: A live clock's columns, as `_clock` unpacks them.
 _CLOCK_COLUMNS = (DeadlineRow.match_id, DeadlineRow.prompt_key, DeadlineRow.seat,
                   DeadlineRow.started_at, DeadlineRow.limit_at, DeadlineRow.deadline_at,
                   DeadlineRow.reminders_sent, DeadlineRow.status)
@@ -663,12 +663,14 @@ _LOAD_ACTIONS = (select(ActionRow.match_id, ActionRow.seq, ActionRow.seat, _comm
                  .where(ActionRow.match_id.in_(_IDS),
                         ActionRow.seq > func.coalesce(_latest_snapshot.c.seq, 0))
                  .order_by(ActionRow.match_id, ActionRow.seq))
-_LOAD_CLOCKS = (select(*_CLOCK_COLUMNS).where(DeadlineRow.match_id.in_(_IDS), _live_clock).order_by(DeadlineRow.id))
+_LOAD_CLOCKS = (select(*_CLOCK_COLUMNS).where(DeadlineRow.match_id.in_(_IDS), _live_clock)
+                .order_by(DeadlineRow.id))
 
 
-def _clock(c: Any) -> ClockData:
-    return ClockData(key=c.prompt_key, seat=c.seat, started_at=c.started_at, limit_at=c.limit_at,
-                     deadline_at=c.deadline_at, reminders_sent=c.reminders_sent, status=c.status)
+def _clock(row: Any) -> ClockData:
+    """A live clock from a row of `_CLOCK_COLUMNS` (unpacked: thousands of rows on a resume)."""
+    _, key, seat, started, limit, deadline, reminders, status = row
+    return ClockData(key, seat, started, limit, deadline, reminders, status)
 
 
 def _message(r: Any) -> StoredMessage:
@@ -686,7 +688,6 @@ def _assemble(rows: Any, snap_of: dict[int, Any], actions: Any, clocks: Any) -> 
                                      snapshot=state, actions=[], clocks=[])
     for match_id, seq, seat, command in actions:  # unpacked: thousands of rows on a resume
         by_match[match_id].actions.append((seq, seat, command))
-    for match_id, key, seat, started, limit, deadline, reminders, status in clocks:
-        by_match[match_id].clocks.append(ClockData(key, seat, started, limit, deadline,
-                                                   reminders, status))
+    for row in clocks:
+        by_match[row[0]].clocks.append(_clock(row))
     return list(by_match.values())
