@@ -3,6 +3,8 @@ figure it prints is there and plausible. Not timed: the speed targets are the be
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bench import service as bench
@@ -69,14 +71,24 @@ async def test_the_bench_can_start_its_matches_one_by_one(tmp_path):
 
 
 async def test_the_bench_measures_memory_per_active_and_finished_match(tmp_path):
-    memory = await bench.memory(bench.Database(tmp_path), 3, ["rps-poker"])
+    memory = await bench.memory(bench.Database(tmp_path), 3, ["rps-poker"], waves=3)
     assert memory["matches_per_wave"] == 3 and memory["keep_ended"] == 3
     assert 0 < memory["kb_per_active_match"] < 1000
     assert abs(memory["kb_per_finished_match"]) < 1000
+    each = memory["kb_per_finished_match_each_wave"]
+    assert memory["waves"] == 3 and len(each) == 2  # three waves' ends, two differences
+    # the slope lies within the wave-to-wave growths it is fitted to
+    assert min(each) - 0.01 <= memory["kb_per_finished_match"] <= max(each) + 0.01
     lines = bench.report({"db": "sqlite", "floor": {"what": "fsync", "samples": 1, "p50_ms": 1,
                                                     "p99_ms": 1},
                           "memory": memory, "resume": [], "targets": bench.targets(
                               {"floor": {"p99_ms": 1}, "memory": memory, "resume": []})})
-    assert any("KB per active match" in line for line in lines)
+    assert any("KB per active match" in line and "slope over 3 waves" in line for line in lines)
     assert any(line.startswith("target <= 50 KB per active match: ") and "not measured" not in line
                for line in lines)
+
+
+def test_the_bench_refuses_fewer_than_two_memory_waves_before_it_starts():
+    args = bench.parser().parse_args(["--memory-waves", "1"])
+    with pytest.raises(SystemExit, match="at least 2 waves"):
+        asyncio.run(bench.run(args))
