@@ -41,6 +41,7 @@ from bot.store.models import (
     ServiceStateRow,
     SnapshotRow,
 )
+from bot.store.single_statement import SingleStatementWrites, ids_per_write
 from bot.store.writer import BatchWriter, Extra
 
 ACTIVE_STATUSES = ("active", "paused")
@@ -150,8 +151,11 @@ class Repository:
         self._delivered_at: datetime | None = None
         self._unborn: dict[int, dict[str, Any]] = {}  # reserved matches: row, not yet stored
         self._last_match_id: int | None = None  # SQLite: the highest id handed out
-        self.writer = BatchWriter(engine, self._apply_writes, sync_engine=sync_writer_engine(url),
-                                  extras=self._take_delivered)
+        sync_engine = sync_writer_engine(url)
+        self.writer = BatchWriter(
+            engine, self._apply_writes, sync_engine=sync_engine, extras=self._take_delivered,
+            one_statement=(SingleStatementWrites(engine, self._unborn.__contains__)
+                           if engine.dialect.name == "postgresql" else None))
 
     async def close(self) -> None:
         await self.writer.close()
@@ -267,12 +271,7 @@ class Repository:
         for w, _ in items:
             for statement in w.also:
                 statement(conn)
-        out: list[list[int]] = []
-        position = 0
-        for w, _ in items:
-            out.append(all_ids[position:position + len(w.outbox)])
-            position += len(w.outbox)
-        return out
+        return ids_per_write(items, all_ids)
 
     async def load_active(self) -> list[StoredMatch]:
         """Every active or paused match (of the shards owned) with its latest snapshot,
@@ -469,7 +468,7 @@ class Repository:
         def undo() -> None:
             self._delivered[:0] = ids
 
-        return Extra((apply, undo))
+        return Extra(apply, undo, data=(ids, now))
 
     async def count_undelivered(self) -> int:
         async with self.engine.connect() as conn:

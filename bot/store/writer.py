@@ -15,8 +15,9 @@ thread must win the GIL back from the busy loop after its fsync (measured: p99 5
 thread against 3.4 ms on the loop, bench/service.py; with only the COMMIT in a thread, at
 GIL switch intervals of 5 to 0.5 ms, p99 28 to 45 ms against 12 to 20 ms on the loop:
 docs/architecture.md, "Where the command latency goes"). WAL checkpoints, the one slow part,
-run in their own thread (`checkpoint.py`). Elsewhere (PostgreSQL) the transaction runs
-through `AsyncConnection.run_sync`.
+run in their own thread (`checkpoint.py`). Elsewhere (PostgreSQL) a batch of plain writes
+is one autocommitted statement (`one_statement`: single_statement.py), one round trip to
+the server instead of about seven; any other batch runs through `AsyncConnection.run_sync`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -45,9 +47,25 @@ Job = tuple[str, Any, asyncio.Future[Any]]  # ("write", item, future) | ("run", 
 BulkFn = Callable[[Connection, list[Any]], list[Any]]
 
 
-class Extra(tuple[Callable[[Connection], None], Callable[[], None]]):
-    """Work that rides along in the next transaction (apply, undo-if-it-failed): e.g. marking
-    delivered messages, so that they cost no transaction of their own while moves flow."""
+@dataclass(frozen=True)
+class Extra:
+    """Work that rides along in the next transaction: e.g. marking delivered messages, so
+    that they cost no transaction of their own while moves flow."""
+
+    apply: Callable[[Connection], None]
+    undo: Callable[[], None]  # put the work back, when the transaction failed
+    data: Any = None  # what `apply` stores, for a path without SQLAlchemy (OneStatement)
+
+
+class OneStatement(Protocol):
+    """A faster path for a batch of plain writes than the shared transaction
+    (single_statement.py: PostgreSQL)."""
+
+    def fits(self, items: list[Any]) -> bool: ...
+
+    async def store(self, items: list[Any], extra: Extra | None) -> list[Any]: ...
+
+    async def close(self) -> None: ...
 
 
 class BatchWriter(Generic[W]):
@@ -62,8 +80,10 @@ class BatchWriter(Generic[W]):
     def __init__(self, engine: AsyncEngine, bulk: BulkFn, *, sync_engine: Engine | None = None,
                  max_batch: int = 500,
                  key: Callable[[Any], Any] = lambda item: item[0].match_id,
-                 extras: Callable[[], Extra | None] = lambda: None) -> None:
+                 extras: Callable[[], Extra | None] = lambda: None,
+                 one_statement: OneStatement | None = None) -> None:
         self.engine = engine
+        self.one_statement = one_statement
         self.extras = extras
         self.sync_engine = sync_engine
         self.checkpointer = WalCheckpointer(sync_engine) if sync_engine is not None else None
@@ -108,6 +128,8 @@ class BatchWriter(Generic[W]):
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self.one_statement is not None:
+            await self.one_statement.close()
         if self.checkpointer is not None:
             await asyncio.to_thread(self.checkpointer.stop)
         if self.sync_engine is not None:
@@ -159,7 +181,7 @@ class BatchWriter(Generic[W]):
         def store(conn: Connection) -> list[Any]:
             results = self._store(conn, batch)
             if extra is not None:
-                extra[0](conn)
+                extra.apply(conn)
             return results
 
         if self.sync_engine is not None:
@@ -174,8 +196,22 @@ class BatchWriter(Generic[W]):
                 log.warning("a commit of %d writes took %.0f ms on the event loop: the disk is "
                             "slow, or another process holds the database", len(batch), took * 1000)
             return results
+        items = self._plain_writes(batch)
+        if items is not None:
+            assert self.one_statement is not None
+            return await self.one_statement.store(items, extra)
         async with self.engine.begin() as conn:
             return await conn.run_sync(store)
+
+    def _plain_writes(self, batch: list[Job]) -> list[Any] | None:
+        """The batch's items, when `one_statement` can store them all (only writes, one
+        per key); else None."""
+        if self.one_statement is None or any(kind != "write" for kind, _, _ in batch):
+            return None
+        items = [payload for _, payload, _ in batch]
+        if len({self.key(item) for item in items}) < len(items):
+            return None
+        return items if self.one_statement.fits(items) else None
 
     async def _finish_checkpoint(self) -> None:
         """Between two transactions: copy the WAL's last frames so that the next transaction
@@ -202,7 +238,7 @@ class BatchWriter(Generic[W]):
             results = await self._transaction(batch, extra)
         except Exception as exc:
             if extra is not None:
-                extra[1]()  # put the ride-along work back for the next transaction
+                extra.undo()  # put the ride-along work back for the next transaction
             if len(batch) == 1:
                 _settle(batch[0][2], exc=exc)
                 return
@@ -213,7 +249,7 @@ class BatchWriter(Generic[W]):
             return
         except BaseException:  # cancelled: the ride-along work may not have been stored
             if extra is not None:
-                extra[1]()
+                extra.undo()
             raise
         self.batches += 1
         self.items += len(batch)

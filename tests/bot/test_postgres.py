@@ -103,7 +103,9 @@ async def test_guild_settings_and_a_servers_matches_on_postgres(pg_url: str):
 async def test_outbox_inserts_keep_one_statement_text_whatever_the_message_count(pg_url: str):
     """Every distinct SQL text is a statement asyncpg prepares and caches per connection:
     writes of 1 to 30 messages must not each bring a text of their own (an INSERT ...
-    RETURNING of many rows did: one VALUES group per row), and the ids come back in order."""
+    RETURNING of many rows did: one VALUES group per row), and the ids come back in order.
+    Plain writes go through the single statement (a fixed text); a write that changes the
+    match row goes through the transaction, whose outbox statements are two fixed texts."""
     engine = create_engine(pg_url)
     repo = Repository(engine)
     await repo.migrate()
@@ -118,14 +120,24 @@ async def test_outbox_inserts_keep_one_statement_text_whatever_the_message_count
 
     event.listen(engine.sync_engine, "before_cursor_execute", seen)
     all_ids: list[int] = []
-    for seq, count in enumerate(range(1, 31), start=1):
+    counts = list(range(1, 31))
+    for seq, count in enumerate(counts, start=1):  # plain writes
         all_ids += await repo.commit(MatchWrite(match_id, seq, outbox=[
             OutboxData("public", f"m{seq}.{i}") for i in range(count)]), now)
+    one = repo.writer.one_statement
+    assert one is not None and one.batches == len(counts)
+    assert texts == set()  # none of them through SQLAlchemy's statements
+    for seq, count in enumerate(counts, start=len(counts) + 1):  # not plain: a match field
+        all_ids += await repo.commit(MatchWrite(match_id, seq, outbox=[
+            OutboxData("public", f"m{seq}.{i}") for i in range(count)],
+            match_fields={"status": "active"}), now)
     event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    assert one.batches == len(counts)
     assert len(texts) == 2, sorted(texts)  # reserving the ids, the insert
-    assert all_ids == sorted(all_ids) and len(set(all_ids)) == sum(range(1, 31))
+    assert all_ids == sorted(all_ids) and len(set(all_ids)) == 2 * sum(counts)
     stored = await repo.messages(match_id)
     assert [m.id for m in stored] == all_ids
-    assert stored[0].text == "m1.0" and stored[-1].text == "m30.29"
+    assert [m.text for m in stored] == [f"m{seq}.{i}" for seq, count in
+                                        enumerate(counts + counts, start=1) for i in range(count)]
     await repo.close()
     await engine.dispose()
