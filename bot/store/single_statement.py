@@ -128,7 +128,7 @@ class SingleStatementWrites:
 
     def fits(self, items: list[Any]) -> bool:
         return all(not w.match_fields and not w.also and not self.unborn(w.match_id)
-                   for w, _ in items)
+                   and _clocks_apart(w) for w, _ in items)
 
     async def store(self, items: list[Item], extra: Extra | None) -> list[list[int]]:
         """Store `items` (and the delivery marks `extra` carries); each write's outbox ids."""
@@ -166,6 +166,14 @@ class SingleStatementWrites:
         conn, self._conn = self._conn, None
         if conn is not None:
             await conn.close()
+
+
+def _clocks_apart(w: MatchWrite) -> bool:
+    """Whether each clock the write touches is touched once: all parts of one statement see
+    the tables as they were before it, so a clock opened and changed in the same statement,
+    or changed twice, would not come out as it does through the transaction."""
+    changed = [c.key for c in w.clocks_changed]
+    return len(set(changed)) == len(changed) and not set(changed) & {c.key for c in w.clocks_new}
 
 
 def _server_refused(exc: BaseException) -> bool:

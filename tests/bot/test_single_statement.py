@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from bot.store.database import create_engine
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
+from bot.store.single_statement import SingleStatementWrites
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
@@ -149,3 +150,19 @@ async def test_a_connection_the_server_closed_is_replaced_before_the_next_write(
     assert one.batches == before + 3
     await repo.close()
     await repo.engine.dispose()
+
+
+def test_only_plain_writes_take_the_single_statement():
+    """What one statement cannot store as the transaction would goes through the
+    transaction: a match's first write, match fields, extra statements, and a clock that
+    the write opens and changes, or changes twice."""
+    one = SingleStatementWrites(engine=None, unborn={7}.__contains__)  # type: ignore[arg-type]
+    a = ClockData("a", 0, T0, None, None)
+    plain = MatchWrite(1, 1, action=(0, {}, "player"), clocks_new=[a],
+                       clocks_changed=[ClockData("b", 1, T0, None, None, 0, "done")])
+    assert one.fits([(plain, T0)])
+    for odd in (MatchWrite(7, 1), MatchWrite(1, 1, match_fields={"status": "paused"}),
+                MatchWrite(1, 1, also=[lambda conn: None]),
+                MatchWrite(1, 1, clocks_new=[a], clocks_changed=[a]),
+                MatchWrite(1, 1, clocks_changed=[a, a])):
+        assert not one.fits([(plain, T0), (odd, T0)]), odd
