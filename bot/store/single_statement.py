@@ -11,10 +11,10 @@ Measured one write at a time on a quiet local server: 1.7 ms at the median throu
 transaction, 0.37 ms as one statement.
 
 Only plain writes take this path: a batch with a match's first write (its row), a match
-field change (pause, resume, end), extra statements (`MatchWrite.also`) or any other job
-goes through the transaction as before (`BatchWriter`). The statements of one statement
-all see the database as it was before it, so a batch may hold one write per match at most
-(the writer's key), as it already does.
+field change (pause, resume, end), extra statements (`MatchWrite.also`), a clock opened and
+changed by the same write, or any other job goes through the transaction as before
+(`BatchWriter`). The parts of one statement all see the database as it was before it, so a
+batch may hold one write per match at most (the writer's key), as it already does.
 """
 
 from __future__ import annotations
