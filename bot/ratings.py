@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -57,23 +57,34 @@ def result_statement(match: LiveMatch, now: datetime) -> Callable[[Connection], 
                ended_at=now)
 
     def run(conn: Connection) -> None:
-        exists = conn.execute(select(RESULTS.c.match_id).where(
-            RESULTS.c.match_id == match.id)).first()
-        if exists is not None:
+        if conn.execute(_RESULT_OF, {"match_id": match.id}).first() is not None:
             return  # recorded already (the shared transaction retried alone)
         if row["rated"]:
             row["changes"] = _rate(conn, row, now)
-        conn.execute(insert(RESULTS), row)
+        conn.execute(_INSERT_RESULT, row)
 
     return run
+
+
+# Built once: they run in the transaction of every match's last move, and building a
+# statement per call cost about twice what running it does (0.62 ms a result on SQLite).
+_RESULT_OF = select(RESULTS.c.match_id).where(RESULTS.c.match_id == bindparam("match_id"))
+_INSERT_RESULT = insert(RESULTS)
+_INSERT_RATING = insert(RATINGS)
+_RATINGS_OF = select(RATINGS).where(
+    RATINGS.c.guild_id == bindparam("guild_id"), RATINGS.c.game == bindparam("game"),
+    RATINGS.c.player_id.in_(bindparam("player_ids", expanding=True)))
+#: One player's rating: the key as `key_*` parameters, the new values under column names.
+_UPDATE_RATING = update(RATINGS).where(
+    RATINGS.c.guild_id == bindparam("key_guild_id"), RATINGS.c.game == bindparam("key_game"),
+    RATINGS.c.player_id == bindparam("key_player_id"))
 
 
 def _rate(conn: Connection, row: dict[str, Any], now: datetime) -> dict[str, Any]:
     """Move both players' ratings by one result; return {player: [mu0, s0, mu1, s1]}."""
     ids = [row["player0"], row["player1"]]
-    stored = {r.player_id: r for r in conn.execute(select(RATINGS).where(
-        RATINGS.c.guild_id == row["guild_id"], RATINGS.c.game == row["game"],
-        RATINGS.c.player_id.in_(ids)))}
+    stored = {r.player_id: r for r in conn.execute(_RATINGS_OF, dict(
+        guild_id=row["guild_id"], game=row["game"], player_ids=ids))}
     before = [MODEL.rating(mu=stored[i].mu, sigma=stored[i].sigma) if i in stored
               else MODEL.rating() for i in ids]
     winner = row["winner"]
@@ -86,13 +97,12 @@ def _rate(conn: Connection, row: dict[str, Any], now: datetime) -> dict[str, Any
                       sigma=after[seat].sigma, updated_at=now)
         if pid in stored:
             old = stored[pid]
-            conn.execute(update(RATINGS).where(
-                RATINGS.c.guild_id == row["guild_id"], RATINGS.c.game == row["game"],
-                RATINGS.c.player_id == pid).values(
+            conn.execute(_UPDATE_RATING, dict(
+                key_guild_id=row["guild_id"], key_game=row["game"], key_player_id=pid,
                 played=old.played + 1, wins=old.wins + won, draws=old.draws + drew,
                 losses=old.losses + (not won and not drew), **values))
         else:
-            conn.execute(insert(RATINGS), dict(
+            conn.execute(_INSERT_RATING, dict(
                 guild_id=row["guild_id"], game=row["game"], player_id=pid, played=1,
                 wins=int(won), draws=int(drew), losses=int(not won and not drew), **values))
         changes[pid] = [before[seat].mu, before[seat].sigma, after[seat].mu, after[seat].sigma]

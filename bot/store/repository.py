@@ -258,7 +258,7 @@ class Repository:
             for w, _ in items for c in w.clocks_changed])
         ended = [w.match_id for w, _ in items if w.match_fields.get("status") in ENDED_STATUSES]
         if ended:  # a match that ends keeps only its latest snapshot
-            conn.execute(_OLD_SNAPSHOTS.where(SnapshotRow.match_id.in_(ended)))
+            conn.execute(_OLD_SNAPSHOTS_OF, {"ended": ended})
         by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for w, now in items:
             fields = dict(w.match_fields, updated_at=now)
@@ -604,6 +604,9 @@ _LATER = SnapshotRow.__table__.alias("later")
 _NOT_LATEST = (select(_LATER.c.id).where(_LATER.c.match_id == SnapshotRow.match_id,
                                         _LATER.c.seq > SnapshotRow.seq).exists())
 _OLD_SNAPSHOTS = delete(SnapshotRow).where(_NOT_LATEST)
+#: The older snapshots of the matches `ended` (built once: it runs as each match ends).
+_OLD_SNAPSHOTS_OF = _OLD_SNAPSHOTS.where(
+    SnapshotRow.match_id.in_(bindparam("ended", expanding=True)))
 
 
 @cache
