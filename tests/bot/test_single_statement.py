@@ -4,6 +4,7 @@ the shared transaction stores, atomically per write, and survive a lost connecti
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -105,7 +106,8 @@ async def test_single_statement_stores_what_the_transaction_stores(pg_template: 
     assert got["deadlines"][1][:2] == ("r1:b", 1) and got["deadlines"][1][-2:] == (1, "expired")
 
 
-async def test_a_failing_write_stores_nothing_and_the_batch_still_lands(pg_url: str):
+async def test_a_failing_write_stores_nothing_and_the_batch_still_lands(
+        pg_url: str, caplog: pytest.LogCaptureFixture):
     """A batch shares one statement; when one write is refused (here a repeated action
     number), the batch is retried write by write: the others are stored, the refused one
     stores nothing (no message, no clock) and its caller gets the error."""
@@ -117,7 +119,10 @@ async def test_a_failing_write_stores_nothing_and_the_batch_still_lands(pg_url: 
     writes = [MatchWrite(m, 1, action=(0, {"kind": "keep"}, "player"),
                          outbox=[OutboxData("public", f"move of {m}")],
                          clocks_new=[ClockData("k", 0, T0, None, None)]) for m in ids]
-    results = await asyncio.gather(*(repo.commit(w, T0) for w in writes), return_exceptions=True)
+    with caplog.at_level(logging.WARNING, logger="bot.store.writer"):
+        results = await asyncio.gather(*(repo.commit(w, T0) for w in writes),
+                                       return_exceptions=True)
+    assert any("shared commit of 3 writes failed" in r.getMessage() for r in caplog.records)
     assert isinstance(results[1], asyncpg.UniqueViolationError)
     assert all(isinstance(r, list) and len(r) == 1 for r in (results[0], results[2]))
     for m in ids:
