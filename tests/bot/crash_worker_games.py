@@ -18,7 +18,7 @@ import sys
 import time
 
 from bot.store.database import create_engine
-from bot.store.repository import MatchWrite, Repository, StoredMessage
+from bot.store.repository import ENDED_STATUSES, MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
 from tests.bot.crash_worker import _append, store_url
@@ -39,6 +39,9 @@ class TimedTransport:
 class LoggingService(MatchService):
     accepted_path = ""
     kill_after = 0  # > 0: SIGKILL itself right after that many commits, before delivering
+    #: Bot matches still playing. The commit that ends the last of them also kills (when
+    #: kill_after is set), so a kill never waits on a person's clock running out.
+    bots_playing: set[int] = set()
 
     async def _commit(self, match, write: MatchWrite, now) -> None:  # type: ignore[no-untyped-def]
         await super()._commit(match, write, now)
@@ -46,17 +49,19 @@ class LoggingService(MatchService):
             seat, command, _source = write.action
             _append(self.accepted_path, json.dumps(
                 {"match": match.id, "seq": write.seq, "seat": seat, "command": command}))
+        if write.match_fields.get("status") in ENDED_STATUSES:
+            self.bots_playing.discard(match.id)
         if self.kill_after > 0 and write.outbox:
             LoggingService.kill_after -= 1
-            if LoggingService.kill_after == 0:  # committed, enqueued, not yet sent
-                os.kill(os.getpid(), signal.SIGKILL)
+            if LoggingService.kill_after == 0 or not self.bots_playing:
+                os.kill(os.getpid(), signal.SIGKILL)  # committed, enqueued, not yet sent
 
 
 async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
                kill_after: int) -> None:
     engine = create_engine(store_url(db))
     LoggingService.accepted_path = accepted
-    service = LoggingService(Repository(engine), TimedTransport(sent), bot_think=0.01,
+    service = LoggingService(Repository(engine), TimedTransport(sent), bot_think=0.03,
                              snapshot_every=4, heartbeat_seconds=0.2)
     await service.start()
     if not service.matches and not await service.repo.list_matches(1):
@@ -71,10 +76,15 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
     # READY and how long ago the clocks were shifted (that part of the start is charged)
     print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
           flush=True)
+    bots = [m.id for m in service.matches.values()
+            if all(p.bot is not None for p in m.players)]
+    playing = {m for m in bots if service.matches[m].status not in ENDED_STATUSES}
+    if kill_after and not playing:  # the test's plan left nothing to kill after
+        print("no bot match left to kill after", file=sys.stderr, flush=True)
+        sys.exit(3)
+    LoggingService.bots_playing = playing
     LoggingService.kill_after = kill_after  # counted from here: never before READY
     if finish:
-        bots = [m.id for m in service.matches.values()
-                if all(p.bot is not None for p in m.players)]
         await service.wait_finished(bots, timeout=240)
         await service.delivery.drain()
         await service.stop()

@@ -92,7 +92,9 @@ def _run(tmp_path: Path, db: str, started: list[subprocess.Popen[str]], *, rando
     clocks_checked = 0
     for kind in plan:
         extra = ["--per-game", str(per_game)]
-        if kind.startswith("commit:"):  # dies by itself right after a commit, before sending
+        # dies by itself right after a commit, before sending: the Nth, or the one that ends
+        # the last bot match (never waits on a person's clock)
+        if kind.startswith("commit:"):
             proc = _start(paths, *extra, "--kill-after-commits", kind[7:])
             started.append(proc)
             proc.wait(timeout=120)
