@@ -57,6 +57,9 @@ MAX_EXTEND = 86_400
 RESUME_BATCH = 250
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
 RESUME_SLICE = 0.01
+#: The sources of the moves a person is waiting on: their writes skip the shared
+#: transaction's queue when the store can take them at once (bot/store/writer.py).
+WAITED_ON = frozenset({"player", "host"})
 
 
 class UmpireError(Exception):
@@ -528,7 +531,9 @@ class MatchService:
                 self._finished.notify_all()
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
-        ids = await self.repo.commit(write, now)
+        # a person's move is stored at once; clocks, bots and the rest share transactions
+        waited_on = write.action is not None and write.action[2] in WAITED_ON
+        ids = await self.repo.commit(write, now, at_once=waited_on)
         for message_id, data in zip(ids, write.outbox, strict=True):
             self._hold(match.id, message_id, data.payload)
             self.delivery.enqueue(match.info, StoredMessage(

@@ -217,11 +217,11 @@ class Repository:
         self._last_match_id += 1
         return self._last_match_id
 
-    async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
+    async def commit(self, write: MatchWrite, now: datetime, *, at_once: bool = False) -> list[int]:
         """Store a write atomically (sharing the transaction with writes made at the same
         moment); return the new outbox ids in order. The first write of a reserved match
-        also stores its row."""
-        ids = await self.writer.write((write, now))
+        also stores its row. `at_once`: someone waits on it (writer.py, `_can_store_now`)."""
+        ids = await self.writer.write((write, now), at_once=at_once)
         self._unborn.pop(write.match_id, None)
         return ids
 

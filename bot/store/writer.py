@@ -14,10 +14,15 @@ well under a millisecond, while a trip to a worker thread costs more than that, 
 thread must win the GIL back from the busy loop after its fsync (measured: p99 5.7 ms in a
 thread against 3.4 ms on the loop, bench/service.py; with only the COMMIT in a thread, at
 GIL switch intervals of 5 to 0.5 ms, p99 28 to 45 ms against 12 to 20 ms on the loop:
-docs/architecture.md, "Where the command latency goes"). WAL checkpoints, the one slow part,
-run in their own thread (`checkpoint.py`). Elsewhere (PostgreSQL) a batch of plain writes
-is one autocommitted statement (`one_statement`: single_statement.py), one round trip to
-the server instead of about seven; any other batch runs through `AsyncConnection.run_sync`.
+docs/architecture.md, "Where the command latency goes"). Since it runs on the loop anyway,
+a write someone waits on (`at_once`: a player's or a host's move) is stored by its caller
+at once, without the two waits in the loop's queue a trip through the writer task costs;
+other writes queue and share one transaction (`_can_store_now`). WAL checkpoints, the one
+slow part, run in their own thread (`checkpoint.py`).
+
+Elsewhere (PostgreSQL) a batch of plain writes is one autocommitted statement
+(`one_statement`: single_statement.py), one round trip to the server instead of about
+seven; any other batch runs through `AsyncConnection.run_sync`.
 """
 
 from __future__ import annotations
@@ -98,23 +103,60 @@ class BatchWriter(Generic[W]):
         self.batches = 0
         self.items = 0
 
-    async def write(self, item: W) -> Any:
-        return await self._enqueue("write", item)
+    async def write(self, item: W, *, at_once: bool = False) -> Any:
+        """Store `item`; return its result once committed. `at_once`: someone is waiting
+        on this write (a player's or a host's move); see `_can_store_now`."""
+        return await self._enqueue("write", item, at_once)
 
     async def run(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` inside the next shared transaction; return its result once committed."""
-        return await self._enqueue("run", fn)
+        return await self._enqueue("run", fn, False)
 
-    async def _enqueue(self, kind: str, payload: Any) -> Any:
+    async def _enqueue(self, kind: str, payload: Any, at_once: bool) -> Any:
         loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if at_once and self._can_store_now():
+            self._store_now((kind, payload, future))
+            return future.result()
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._loop(), name="umpire-store-writer")
-        future: asyncio.Future[Any] = loop.create_future()
         self._queue.append((kind, payload, future))
         assert self._wake is not None
         self._wake.set()
         return await future
+
+    def _can_store_now(self) -> bool:
+        """On SQLite, unless a batch or a checkpoint's last step is under way, a write
+        someone waits on is stored by its caller, at once.
+
+        The transaction runs on the loop either way; through the writer task a write waits
+        twice in the loop's queue, for the writer to wake and then for the caller to, behind
+        whatever else is ready. Other writes (clocks running out, bots' moves, deliveries)
+        still queue and share a transaction: clocks fall due in bunches, and one commit for
+        a bunch is what keeps the last of them on time."""
+        return (self.sync_engine is not None and not self._busy
+                and not (self.checkpointer is not None and self.checkpointer.restart_due))
+
+    def _store_now(self, job: Job) -> None:
+        """Store one job in the caller's task, at once (SQLite: the transaction is
+        synchronous), and settle its future."""
+        extra = self.extras()
+        self._busy = True
+        try:
+            results = self._sqlite_transaction([job], extra)
+        except BaseException as exc:
+            if extra is not None:
+                extra.undo()  # put the ride-along work back for the next transaction
+            if not isinstance(exc, Exception):
+                raise
+            _settle(job[2], exc=exc)
+            return
+        finally:
+            self._busy = False
+        self.batches += 1
+        self.items += 1
+        _settle(job[2], result=results[0])
 
     async def close(self) -> None:
         """Finish what is queued (and the batch under way), then stop."""
@@ -177,31 +219,35 @@ class BatchWriter(Generic[W]):
         flush()
         return results
 
-    async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
-        def store(conn: Connection) -> list[Any]:
-            results = self._store(conn, batch)
-            if extra is not None:
-                extra.apply(conn)
-            return results
+    def _store_with(self, conn: Connection, batch: list[Job], extra: Extra | None) -> list[Any]:
+        results = self._store(conn, batch)
+        if extra is not None:
+            extra.apply(conn)
+        return results
 
+    def _sqlite_transaction(self, batch: list[Job], extra: Extra | None) -> list[Any]:
+        """The batch in one transaction on the writer's own connection, on the loop."""
+        start = time.perf_counter()
+        conn = self._writer_connection()
+        with conn.begin():
+            results = self._store_with(conn, batch, extra)
+        if self.checkpointer is not None:
+            self.checkpointer.committed()
+        took = time.perf_counter() - start
+        if took > SLOW_COMMIT_SECONDS:
+            log.warning("a commit of %d writes took %.0f ms on the event loop: the disk is "
+                        "slow, or another process holds the database", len(batch), took * 1000)
+        return results
+
+    async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
         if self.sync_engine is not None:
-            start = time.perf_counter()
-            conn = self._writer_connection()
-            with conn.begin():
-                results = store(conn)
-            if self.checkpointer is not None:
-                self.checkpointer.committed()
-            took = time.perf_counter() - start
-            if took > SLOW_COMMIT_SECONDS:
-                log.warning("a commit of %d writes took %.0f ms on the event loop: the disk is "
-                            "slow, or another process holds the database", len(batch), took * 1000)
-            return results
+            return self._sqlite_transaction(batch, extra)
         items = self._plain_writes(batch)
         if items is not None:
             assert self.one_statement is not None
             return await self.one_statement.store(items, extra)
         async with self.engine.begin() as conn:
-            return await conn.run_sync(store)
+            return await conn.run_sync(lambda sync: self._store_with(sync, batch, extra))
 
     def _plain_writes(self, batch: list[Job]) -> list[Any] | None:
         """The batch's items, when `one_statement` can store them all (only writes, one

@@ -25,6 +25,8 @@ async def test_decision_not_made_in_time_gets_its_timeout_default(memory_service
     assert match.state.round == 2, "Bob's pick should have been made at random at 30 s"
     last = repo.actions_[match.id][-1]
     assert last["source"] == "timeout" and last["command"]["type"] == "timeout"
+    # Ann waited on her move: stored at once; the timeout shared the writer's queue
+    assert repo.at_once[match.id] == [("player", True), ("timeout", False)]
     await service.delivery.drain()
     assert any("{P1} ran out of time" in t for t in transport.texts(match.id, "public"))
 

@@ -56,7 +56,7 @@ class ForgetfulRepository:
     async def match_rows(self, ids: list[int]) -> list[Any]:
         return []
 
-    async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
+    async def commit(self, write: MatchWrite, now: datetime, *, at_once: bool = False) -> list[int]:
         return [next(self._messages) for _ in write.outbox]
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None: ...

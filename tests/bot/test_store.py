@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from alembic import command
 from sqlalchemy import inspect, text
 
@@ -295,5 +296,49 @@ async def test_the_wal_starts_over_while_moves_keep_coming(tmp_path):
     await asyncio.wait_for(asyncio.gather(watch(), *(play(m) for m in ids)), 60)
     assert largest < 12_000_000, f"the WAL grew to {largest} bytes"
     assert checkpointer.finished > 0
+    await repo.close()
+    await engine.dispose()
+
+
+async def test_sqlite_stores_a_waited_on_write_at_once_and_queued_writes_together(
+        sqlite_url):
+    """On SQLite the transaction runs on the loop anyway, so a write someone waits on
+    (`at_once`: a person's move) is stored by its caller before anything else runs, with no
+    trip through the writer task; other writes made together share one transaction. A
+    refused write stored at once raises to its caller, stores nothing, and puts back the
+    delivery marks that rode along with it."""
+    engine = create_engine(sqlite_url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 25, tzinfo=UTC)
+    ids = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                   players=[], transport={}, now=now) for _ in range(4)]
+    writer = repo.writer
+
+    def move(match_id: int, text: str) -> MatchWrite:
+        return MatchWrite(match_id, 1, action=(0, {"type": "pick"}, "player"),
+                          outbox=[OutboxData("public", text)])
+
+    batches, items = writer.batches, writer.items
+    others_ran: list[bool] = []
+    asyncio.get_running_loop().call_soon(others_ran.append, True)
+    (first,) = await repo.commit(move(ids[0], "waited on"), now, at_once=True)
+    assert others_ran == [], "the caller left its turn to have its write stored"
+    assert (writer.batches, writer.items) == (batches + 1, items + 1)
+
+    queued = await asyncio.gather(*(repo.commit(move(m, f"queued {m}"), now) for m in ids[1:]))
+    assert others_ran == [True]
+    assert (writer.batches, writer.items) == (batches + 2, items + 4), "one shared transaction"
+    for match_id, (message_id,) in zip(ids, [[first], *queued], strict=True):
+        (message,) = await repo.messages(match_id)
+        assert message.id == message_id and len(await repo.actions(match_id)) == 1
+
+    repo.queue_delivered([first], now)
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        await repo.commit(move(ids[0], "again"), now, at_once=True)  # its action 1 exists
+    assert [m.text for m in await repo.messages(ids[0])] == ["waited on"]
+    assert (await repo.messages(ids[0]))[0].delivered_at is None
+    await repo.flush_delivered()  # the mark was put back, and is stored by the next one
+    assert (await repo.messages(ids[0]))[0].delivered_at == now
     await repo.close()
     await engine.dispose()

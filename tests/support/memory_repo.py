@@ -20,6 +20,8 @@ class MemoryRepository:
     def __init__(self) -> None:
         self.matches: dict[int, dict[str, Any]] = {}
         self.actions_: dict[int, list[dict[str, Any]]] = {}
+        #: per match, (the action's source, whether its write was asked to be stored at once)
+        self.at_once: dict[int, list[tuple[str, bool]]] = {}
         self.snapshots: dict[int, list[tuple[int, str]]] = {}
         self.outbox: list[StoredMessage] = []
         self.clocks: dict[tuple[int, str], ClockData] = {}
@@ -46,6 +48,7 @@ class MemoryRepository:
             result=None, transport=dict(transport), action_count=0, created_at=now,
             updated_at=now, paused_at=None, ended_at=None)
         self.actions_[match_id] = []
+        self.at_once[match_id] = []
         self.snapshots[match_id] = []
         return match_id
 
@@ -56,7 +59,7 @@ class MemoryRepository:
     def forget_match(self, match_id: int) -> None:
         self.matches.pop(match_id, None)
 
-    async def commit(self, write: MatchWrite, now: datetime) -> list[int]:
+    async def commit(self, write: MatchWrite, now: datetime, *, at_once: bool = False) -> list[int]:
         if self.fail_next_commit:
             self.fail_next_commit = False
             raise RuntimeError("injected database failure")
@@ -66,6 +69,7 @@ class MemoryRepository:
             self.actions_[write.match_id].append(dict(
                 match_id=write.match_id, seq=write.seq, seat=seat, command=command,
                 source=source, created_at=now))
+            self.at_once[write.match_id].append((source, at_once))
         if write.snapshot is not None:
             self.snapshots[write.match_id].append((write.seq, write.snapshot))
         ids = []
