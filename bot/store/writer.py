@@ -154,9 +154,7 @@ class BatchWriter(Generic[W]):
             return
         finally:
             self._busy = False
-        self.batches += 1
-        self.items += 1
-        _settle(job[2], result=results[0])
+        self._answer([job], results)
 
     async def close(self) -> None:
         """Finish what is queued (and the batch under way), then stop."""
@@ -297,6 +295,10 @@ class BatchWriter(Generic[W]):
             if extra is not None:
                 extra.undo()
             raise
+        self._answer(batch, results)
+
+    def _answer(self, batch: list[Job], results: list[Any]) -> None:
+        """The batch is committed: count it and give each caller its result."""
         self.batches += 1
         self.items += len(batch)
         for (_, _, future), result in zip(batch, results, strict=True):
