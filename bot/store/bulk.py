@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql import Executable
 from sqlalchemy.types import TypeEngine
@@ -52,6 +52,33 @@ class Bulk:
         run_raw(conn, sql, params)
 
 
+class Query(Bulk):
+    """One SELECT with named bind parameters, compiled once: its rows as tuples. On SQLite
+    it runs on the DB-API cursor, so its columns must be ones SQLite returns as they are
+    (numbers, text: no result conversion); `rows` refuses any other."""
+
+    def _compile(self, dialect: Dialect) -> tuple[str, list[str], list[Processor]]:
+        if dialect.name not in self._compiled:
+            for column in self.statement.selected_columns:  # type: ignore[attr-defined]
+                if column.type.dialect_impl(dialect).result_processor(dialect, None):
+                    raise TypeError(f"Query: column {column.name} needs result conversion "
+                                    f"on {dialect.name}; select it with Connection.execute")
+        return super()._compile(dialect)
+
+    def rows(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        if conn.dialect.name != "sqlite" or conn.engine.echo:
+            return [tuple(row) for row in conn.execute(self.statement, dict(params))]
+        sql, names, processors = self._compile(conn.dialect)
+        values = tuple([p(params[n]) if p else params[n]
+                        for n, p in zip(names, processors, strict=True)])
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(sql, values)
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+
 def run_raw(conn: Connection, sql: str, params: list[tuple[Any, ...]]) -> None:
     """executemany on the DB-API cursor of `conn` (inside its transaction)."""
     if conn.engine.echo:
@@ -82,6 +109,21 @@ def insert_of(table: Any, columns: Sequence[str]) -> Bulk:
     cols = {c: table.c[c] for c in columns}
     statement = table.insert().values({c: bindparam(c, type_=col.type) for c, col in cols.items()})
     return Bulk(statement, {c: col.type for c, col in cols.items()})
+
+
+def select_of(table: Any, columns: Sequence[str], where: Mapping[str, str]) -> Query:
+    """SELECT columns FROM table WHERE column = :parameter AND ... (`where`: column ->
+    parameter name; a parameter given as "a|b" matches either: column IN (:a, :b))."""
+    conditions = []
+    types: dict[str, TypeEngine[Any]] = {}
+    for column, parameter in where.items():
+        col = table.c[column]
+        names = parameter.split("|")
+        types.update({n: col.type for n in names})
+        params = [bindparam(n, type_=col.type) for n in names]
+        conditions.append(col == params[0] if len(params) == 1 else col.in_(params))
+    statement = select(*(table.c[c] for c in columns)).where(*conditions)
+    return Query(statement, types)
 
 
 def update_of(table: Any, keys: Sequence[str], columns: Sequence[str]) -> Bulk:

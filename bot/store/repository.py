@@ -257,8 +257,8 @@ class Repository:
                  set_reminders_sent=c.reminders_sent, set_status=c.status)
             for w, _ in items for c in w.clocks_changed])
         ended = [w.match_id for w, _ in items if w.match_fields.get("status") in ENDED_STATUSES]
-        if ended:  # a match that ends keeps only its latest snapshot
-            conn.execute(_OLD_SNAPSHOTS_OF, {"ended": ended})
+        # a match that ends keeps only its latest snapshot
+        _OLD_SNAPSHOTS_OF.run(conn, [{"match_id": m} for m in ended])
         by_fields: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for w, now in items:
             fields = dict(w.match_fields, updated_at=now)
@@ -604,9 +604,11 @@ _LATER = SnapshotRow.__table__.alias("later")
 _NOT_LATEST = (select(_LATER.c.id).where(_LATER.c.match_id == SnapshotRow.match_id,
                                         _LATER.c.seq > SnapshotRow.seq).exists())
 _OLD_SNAPSHOTS = delete(SnapshotRow).where(_NOT_LATEST)
-#: The older snapshots of the matches `ended` (built once: it runs as each match ends).
-_OLD_SNAPSHOTS_OF = _OLD_SNAPSHOTS.where(
-    SnapshotRow.match_id.in_(bindparam("ended", expanding=True)))
+#: The older snapshots of one match (built once: it runs in each match's ending write).
+_OLD_SNAPSHOTS_OF = Bulk(
+    _OLD_SNAPSHOTS.where(SnapshotRow.match_id == bindparam("match_id",
+                                                           type_=SnapshotRow.match_id.type)),
+    {"match_id": SnapshotRow.match_id.type})
 
 
 @cache
