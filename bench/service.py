@@ -290,6 +290,9 @@ async def database(kind: str, pg_url: str | None) -> AsyncIterator[Database]:
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
+    #: For each command, how many of the load's matches had ended when it was submitted.
+    ended_before: list[int] = field(default_factory=list)
+    ended: int = 0
     refused: int = 0
     lateness: list[float] = field(default_factory=list)
     timeouts: int = 0
@@ -341,8 +344,11 @@ async def _drive(service: MatchService, match_id: int, think: float, rng: random
         reply = await service.submit_command(match_id, prompt.seat, command)
         if figures is not None:
             figures.latencies.append(time.perf_counter() - start)
+            figures.ended_before.append(figures.ended)
             if not reply.accepted:
                 figures.refused += 1  # the clock got there first
+    if figures is not None:
+        figures.ended += 1
 
 
 async def _retired(service: MatchService, ids: list[int], timeout: float = 60.0) -> None:
@@ -417,7 +423,7 @@ async def load(db: Database, matches: int, games: list[str], think: float,
     await service.stop()
     await engine.dispose()
     commands = len(figures.latencies)
-    return {
+    return {**by_phase(figures, matches),
         "matches": matches, "games": games, "think_seconds": think, "limit_seconds": limit,
         "ramp_seconds": ramp, "seconds": round(elapsed, 1), "commands": commands,
         "refused": figures.refused,
@@ -435,6 +441,22 @@ async def load(db: Database, matches: int, games: list[str], think: float,
         "bytes_per_finished_before_prune": round((before - empty) / max(finished, 1)),
         "bytes_per_finished_after_prune": round((after - empty) / max(finished, 1)),
     }
+
+
+def by_phase(figures: Figures, matches: int) -> dict[str, Any]:
+    """Latency while at least 90% of the matches were running, and after it (the last, long
+    matches: a lighter load; on this VM every step is slower then, docs/architecture.md)."""
+    pairs = list(zip(figures.latencies, figures.ended_before, strict=True))
+    steady = [lat for lat, ended in pairs if ended < matches / 10]
+    rest = [lat for lat, ended in pairs if ended >= matches / 10]
+
+    def figures_of(part: list[float]) -> dict[str, Any]:
+        if not part:
+            return {"commands": 0, "p50_ms": None, "p99_ms": None}
+        return {"commands": len(part), "p50_ms": _ms(statistics.median(part)),
+                "p99_ms": _ms(_pct(part, 0.99))}
+
+    return {"while_90pct_running": figures_of(steady), "after": figures_of(rest)}
 
 
 async def memory(db: Database, matches: int, games: list[str], waves: int = 5) -> dict[str, Any]:
@@ -650,6 +672,10 @@ def report(result: dict[str, Any]) -> list[str]:
             f"throughput: {r['commands_per_second']} commands/s ({r['refused']} refused: a clock "
             "ran out first)",
             f"command latency: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms",
+            *(f"  {label}: {part['commands']} commands, p50 {part['p50_ms']} ms, "
+              f"p99 {part['p99_ms']} ms" for label, part in (
+                  ("while at least 90% of the matches ran", r["while_90pct_running"]),
+                  ("after (fewer matches left)", r["after"])) if part["commands"]),
             f"timer lateness: {r['clocks_fired']} clocks fired, p50 {r['lateness_p50_ms']} ms, "
             f"p99 {r['lateness_p99_ms']} ms, max {r['lateness_max_ms']} ms",
             f"database per finished match ({r['finished']} finished): "

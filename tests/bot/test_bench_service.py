@@ -35,6 +35,11 @@ async def test_the_bench_measures_every_figure_on_both_databases(bench_db):
     assert load["finished"] == 5, "every match is played to its end"
     assert load["commands"] > 5 * 3 and load["commands_per_second"] > 0
     assert 0 < load["p50_ms"] <= load["p99_ms"] <= load["max_ms"]
+    # by phase: 5 matches, so the first one to end closes "at least 90% running"
+    steady, after = load["while_90pct_running"], load["after"]
+    assert steady["commands"] > 0 and after["commands"] > 0
+    assert steady["commands"] + after["commands"] == load["commands"]
+    assert 0 < steady["p50_ms"] <= steady["p99_ms"] <= load["max_ms"]
     assert load["clocks_fired"] > 0, "limits of 0.05 s against 0.02 s of thought: clocks run out"
     assert 0 <= load["lateness_p50_ms"] <= load["lateness_p99_ms"] <= load["lateness_max_ms"]
     assert load["messages_delivered"] > load["commands"] / 2
@@ -51,7 +56,8 @@ async def test_the_bench_measures_every_figure_on_both_databases(bench_db):
                                       "memory_finished", "resume_10000"}
     assert result["targets"]["resume_10000"] is None  # not measured at this size
     lines = bench.report(result)
-    for figure in ("throughput", "command latency", "timer lateness", "per finished match",
+    for figure in ("throughput", "command latency", "while at least 90% of the matches ran",
+                   "after (fewer matches left)", "timer lateness", "per finished match",
                    "resume after crash", "resume after stop",
                    "target p99 command latency", "target timer lateness"):
         assert any(figure in line for line in lines), figure
