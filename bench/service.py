@@ -17,7 +17,8 @@ object (the last line). Progress goes to stderr.
    run out now and then. The matches start all at once (in batches of 100: the clocks of a
    batch fall due together), or, with `--ramp S`, one by one spread evenly over S seconds,
    as when hosts start them. Measures commands/s, command latency (submit until committed and
-   handed to the transport: p50, p99, max), timer lateness (the moment the scheduler hands a
+   handed to the transport: p50, p99, max; also for the commands submitted while at least
+   half of the matches were running and for those after), timer lateness (the moment the scheduler hands a
    due clock to the service minus the moment it was due), and database bytes per finished
    match (before and after pruning every delivered message, as the service's retention
    eventually does, and VACUUM).
