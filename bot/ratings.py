@@ -76,7 +76,7 @@ _RATING_COLUMNS = ["name", "mu", "sigma", "played", "wins", "draws", "losses", "
 _INSERT_RATING = insert_of(RATINGS, ["guild_id", "game", "player_id", *_RATING_COLUMNS])
 _RATINGS_OF = select_of(RATINGS, ["player_id", "mu", "sigma", "played", "wins", "draws",
                                   "losses"],
-                        {"guild_id": "guild_id", "game": "game", "player_id": "player0|player1"})
+                        {"guild_id": "guild_id", "game": "game", "player_id": ("player0", "player1")})
 #: One player's rating: the key as `key_*` parameters, the new values as `set_*`.
 _UPDATE_RATING = update_of(RATINGS, ["guild_id", "game", "player_id"], _RATING_COLUMNS)
 

@@ -111,17 +111,18 @@ def insert_of(table: Any, columns: Sequence[str]) -> Bulk:
     return Bulk(statement, {c: col.type for c, col in cols.items()})
 
 
-def select_of(table: Any, columns: Sequence[str], where: Mapping[str, str]) -> Query:
+def select_of(table: Any, columns: Sequence[str],
+              where: Mapping[str, str | tuple[str, ...]]) -> Query:
     """SELECT columns FROM table WHERE column = :parameter AND ... (`where`: column ->
-    parameter name; a parameter given as "a|b" matches either: column IN (:a, :b))."""
+    parameter name; a tuple of names matches any of them: column IN (:a, :b))."""
     conditions = []
     types: dict[str, TypeEngine[Any]] = {}
     for column, parameter in where.items():
         col = table.c[column]
-        names = parameter.split("|")
+        names = (parameter,) if isinstance(parameter, str) else parameter
         types.update({n: col.type for n in names})
         params = [bindparam(n, type_=col.type) for n in names]
-        conditions.append(col == params[0] if len(params) == 1 else col.in_(params))
+        conditions.append(col.in_(params) if isinstance(parameter, tuple) else col == params[0])
     statement = select(*(table.c[c] for c in columns)).where(*conditions)
     return Query(statement, types)
 

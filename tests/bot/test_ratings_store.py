@@ -75,9 +75,9 @@ async def test_a_result_is_recorded_once_and_an_ended_match_keeps_one_snapshot(s
     run = result_statement(match, datetime.now(UTC))
     await service.repo.writer.run(run)
     async with engine.connect() as conn:
-        count = (await conn.execute(select(MatchResultRow.match_id).where(
+        recorded = (await conn.execute(select(MatchResultRow.match_id).where(
             MatchResultRow.match_id == match.id))).all()
-    assert len(count) == 1
+    assert len(recorded) == 1
     assert await standings(engine, 0, "rps-poker") == standing
 
 
