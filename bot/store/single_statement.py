@@ -15,6 +15,8 @@ field change (pause, resume, end), extra statements (`MatchWrite.also`), a clock
 changed by the same write, or any other job goes through the transaction as before
 (`BatchWriter`). The parts of one statement all see the database as it was before it, so a
 batch may hold one write per match at most (the writer's key), as it already does.
+The messages are numbered (`WITH ORDINALITY`) and their ids come back in that order, so which
+id is whose does not depend on the order in which the server evaluates `nextval` over them.
 """
 
 from __future__ import annotations
@@ -44,12 +46,13 @@ new_actions AS (
 ), new_snapshots AS (
     INSERT INTO snapshots (match_id, seq, state, created_at)
     SELECT * FROM unnest($7::int[], $8::int[], $9::text[], $10::timestamptz[])
+), numbered_messages AS MATERIALIZED (
+    SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id, t.*
+    FROM unnest($11::int[], $12::int[], $13::text[], $14::text[], $15::text[],
+                $16::timestamptz[]) WITH ORDINALITY AS t(m, s, aud, txt, p, at, n)
 ), new_messages AS (
     INSERT INTO outbox (id, match_id, seq, audience, text, payload, created_at, attempts)
-    SELECT nextval(pg_get_serial_sequence('outbox', 'id')), m, s, aud, txt, p::json, at, 0
-    FROM unnest($11::int[], $12::int[], $13::text[], $14::text[], $15::text[],
-                $16::timestamptz[]) AS t(m, s, aud, txt, p, at)
-    RETURNING id
+    SELECT id, m, s, aud, txt, p::json, at, 0 FROM numbered_messages
 ), new_clocks AS (
     INSERT INTO deadlines (match_id, prompt_key, seat, started_at, limit_at, deadline_at,
                            reminders_sent, status)
@@ -70,7 +73,7 @@ new_actions AS (
     UPDATE outbox SET delivered_at = $35::timestamptz, attempts = attempts + 1
     WHERE id = ANY($36::int[])
 )
-SELECT id FROM new_messages
+SELECT id FROM numbered_messages ORDER BY n
 """
 
 
@@ -142,8 +145,8 @@ class SingleStatementWrites:
                 await self._drop()  # lost, or interrupted mid-statement: start afresh
             raise
         self.batches += 1
-        # ids come from the sequence in row order: ascending is each write's messages in turn
-        return ids_per_write(items, sorted(r[0] for r in rows))
+        # in row order (the statement numbers the rows): each write's messages in turn
+        return ids_per_write(items, [r[0] for r in rows])
 
     async def _driver(self) -> Any:
         """The held connection's asyncpg connection (checked out from the pool once; a

@@ -134,6 +134,34 @@ async def test_a_failing_write_stores_nothing_and_the_batch_still_lands(
     await repo.engine.dispose()
 
 
+async def test_each_write_of_a_batch_gets_the_ids_of_its_own_messages(pg_url: str):
+    """One statement stores several writes' messages; the ids it hands back are matched to
+    the rows it numbered, so each write learns the ids of its own messages, in order (the
+    ids a message's delivery marks and Discord's nonce use)."""
+    repo = Repository(create_engine(pg_url))
+    await repo.migrate()
+    matches = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                       players=[], transport={}, now=T0) for _ in range(4)]
+    for m in matches:  # each match's first write (its row) goes through the transaction
+        await repo.commit(MatchWrite(m, 0), T0)
+    one = repo.writer.one_statement
+    assert one is not None
+    items = [(MatchWrite(m, 1, action=(0, {"kind": "keep"}, "player"),
+                         outbox=[OutboxData(aud, f"{m}/{k}") for k, aud in
+                                 enumerate(("public", "seat:0", "seat:1")[: 1 + i % 3])]), T0)
+             for i, m in enumerate(matches)]
+    assert one.fits(items)
+    ids = await one.store(items, None)
+    assert [len(i) for i in ids] == [1, 2, 3, 1]
+    async with repo.engine.connect() as conn:
+        stored = dict((await conn.execute(text("SELECT id, text FROM outbox"))).all())
+    for (write, _), got in zip(items, ids, strict=True):
+        assert [stored[i] for i in got] == [o.text for o in write.outbox]
+    assert sum(ids, []) == sorted(sum(ids, []))
+    await repo.close()
+    await repo.engine.dispose()
+
+
 async def test_a_connection_the_server_closed_is_replaced_before_the_next_write(pg_url: str):
     repo, match_id = await _start(pg_url)
     one = repo.writer.one_statement
