@@ -78,8 +78,10 @@ class Probe:
     """Times each player's command and its write, without changing what the service does."""
 
     commands: list[Command] = field(default_factory=list)
-    _current: dict[int, Command] = field(default_factory=dict)  # match id -> its command
-    _commit_time: list[float] = field(default_factory=lambda: [0.0])
+    #: The command each match is running now (its write is timed), by match id.
+    current: dict[int, Command] = field(default_factory=dict)
+    #: Seconds spent in COMMITs since the running write started.
+    commit_seconds: float = 0.0
 
     def attach(self, service: MatchService, *, store: bool) -> None:
         submit = service.submit_command
@@ -88,26 +90,26 @@ class Probe:
 
         async def timed_submit(match_id: int, seat: int, command: Any, **kw: Any) -> Any:
             record = Command(time.perf_counter())
-            self._current[match_id] = record
+            self.current[match_id] = record
             try:
                 return await submit(match_id, seat, command, **kw)
             finally:
                 record.done = time.perf_counter()
-                self._current.pop(match_id, None)
+                self.current.pop(match_id, None)
                 self.commands.append(record)
 
         async def timed_commit(write: Any, now: Any, *, at_once: bool = False) -> list[int]:
-            record = self._current.get(write.match_id) if at_once else None
+            record = self.current.get(write.match_id) if at_once else None
             if record is None:
                 return await commit(write, now, at_once=at_once)
             record.write_started = time.perf_counter()
-            self._commit_time[0] = 0.0
+            self.commit_seconds = 0.0
             if store:
                 result = await commit(write, now, at_once=at_once)
             else:  # a made-up id per message; nothing stored
                 result = [next(ids) for _ in write.outbox]
             record.write_ended = time.perf_counter()
-            record.commit = self._commit_time[0]
+            record.commit = self.commit_seconds
             return result
 
         service.submit_command = timed_submit  # type: ignore[method-assign]
@@ -122,7 +124,7 @@ class Probe:
         def timed(dbapi_connection: Any) -> None:
             start = time.perf_counter()
             do_commit(dbapi_connection)
-            self._commit_time[0] += time.perf_counter() - start
+            self.commit_seconds += time.perf_counter() - start
 
         dialect.do_commit = timed
 
