@@ -103,6 +103,8 @@ class Probe:
             if record is None:
                 return await commit(write, now, at_once=at_once)
             record.write_started = time.perf_counter()
+            # stored at once, the write runs without yielding, so the COMMITs timed until it
+            # returns are its own (queued behind a batch, it shares that batch's COMMIT)
             self.commit_seconds = 0.0
             if store:
                 result = await commit(write, now, at_once=at_once)

@@ -48,8 +48,7 @@ class Bulk:
             return
         sql, names, processors = self._compile(conn.dialect)
         pairs = list(zip(names, processors, strict=True))
-        params = [tuple([p(row[n]) if p else row[n] for n, p in pairs]) for row in rows]
-        run_raw(conn, sql, params)
+        run_raw(conn, sql, [_values(pairs, row) for row in rows])
 
 
 class Query(Bulk):
@@ -69,14 +68,18 @@ class Query(Bulk):
         if conn.dialect.name != "sqlite" or conn.engine.echo:
             return [tuple(row) for row in conn.execute(self.statement, dict(params))]
         sql, names, processors = self._compile(conn.dialect)
-        values = tuple([p(params[n]) if p else params[n]
-                        for n, p in zip(names, processors, strict=True)])
         cursor = conn.connection.cursor()
         try:
-            cursor.execute(sql, values)
+            cursor.execute(sql, _values(list(zip(names, processors, strict=True)), params))
             return cursor.fetchall()
         finally:
             cursor.close()
+
+
+def _values(pairs: list[tuple[str, Processor]], row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A row's parameters in the compiled statement's order, each through its type's bind
+    processor (if it has one)."""
+    return tuple([p(row[n]) if p else row[n] for n, p in pairs])
 
 
 def run_raw(conn: Connection, sql: str, params: list[tuple[Any, ...]]) -> None:

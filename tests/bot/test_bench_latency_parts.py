@@ -1,4 +1,4 @@
-"""The latency split (bench/latency_parts.py): its parts add up, and `--storage none` really
+"""The latency split (bench/latency_parts.py): its parts add up, every part is measured, and `--storage none` really
 stores no player's move while `real` does. Tiny sizes; the figures themselves are the
 bench's job."""
 
@@ -29,6 +29,9 @@ def test_summary_splits_each_command_and_describes_the_tail():
     assert result["after_write"]["mean_over_p99_ms"] == pytest.approx(200.0)
     assert result["total"]["p50_ms"] == pytest.approx(301.5)
     assert parts.summary([], since=0.0) == {"commands": 0}
+    one = commands[9].parts()
+    assert one is not None and one["before_write"] + one["write"] + one["after_write"] == \
+        pytest.approx(one["total"])
 
 
 def _players_moves(path) -> int:
@@ -37,7 +40,7 @@ def _players_moves(path) -> int:
 
 
 @pytest.mark.parametrize("store", [True, False])
-async def test_the_parts_add_up_and_none_stores_no_players_move(tmp_path, store):
+async def test_every_part_is_measured_and_none_stores_no_players_move(tmp_path, store):
     result = await parts.measure(tmp_path, seconds=2.0, skip=0.2, matches=10, think=0.05,
                                  limit=2.0, store=store)
     assert result["storage"] == ("real" if store else "none")
