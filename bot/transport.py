@@ -55,6 +55,22 @@ class TransportError(Exception):
         self.permanent = permanent
 
 
+class ChannelHeld(TransportError):
+    """The message must not go to its channel now, and must not be given up on either.
+
+    Raised by a transport before it posts when the channel is not as the match needs it:
+    someone other than its intended readers could read a secret there, or the bot has lost
+    access to it. Delivery holds the channel's queue (nothing later in that channel is
+    posted before it), stops the clocks of the decisions waiting on it, tells the hosts
+    `for_hosts` once, and retries: with backoff, and at once when `Delivery.wake` is called
+    (the transport's guild update listeners do). `for_hosts` says what is wrong and how to
+    fix it; it names channels and people, never a match's private state."""
+
+    def __init__(self, message: str, *, for_hosts: str) -> None:
+        super().__init__(message, permanent=False)
+        self.for_hosts = for_hosts
+
+
 class Transport(Protocol):
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         """Deliver one message; `message.id` is unique and stable (use it to de-duplicate)."""
