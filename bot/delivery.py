@@ -66,6 +66,8 @@ class Delivery:
         self._idle.set()
         self._pending = 0
         self._stalled: set[Key] = set()  # channels the hosts were told about
+        #: Set to cut a failing channel's backoff short (`wake`): keyed like the queues.
+        self._wakers: dict[Key, asyncio.Event] = {}
         self.failures: list[tuple[int, str]] = []  # (message id, reason) never delivered
 
     def enqueue(self, match: MatchInfo, message: StoredMessage) -> None:
@@ -189,8 +191,27 @@ class Delivery:
                     self.failures.append((message.id, reason))
                     self._settled(match, message, False)
                     return
-            await asyncio.sleep(min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
+            await self._back_off(key, min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
             attempt += 1
+
+    def wake(self, match_id: int | None = None) -> None:
+        """Retry the failing channels of `match_id` (every match's when None) now, not at the
+        end of their backoff: something they were waiting on may have changed (a channel's
+        permissions, the bot's access, a member's roles)."""
+        for key, event in self._wakers.items():
+            if match_id is None or key[0] == match_id:
+                event.set()
+
+    async def _back_off(self, key: Key, seconds: float) -> None:
+        """Sleep `seconds` before a channel's next try, or less if `wake` is called."""
+        event = self._wakers.setdefault(key, asyncio.Event())
+        event.clear()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), seconds)
+        finally:
+            if self._wakers.get(key) is event:
+                del self._wakers[key]
 
     def _settled(self, match: MatchInfo, message: StoredMessage, delivered: bool) -> None:
         if self.on_delivered is None:

@@ -10,6 +10,7 @@ from collections import defaultdict
 import pytest
 
 from bot.clock import loop_clock
+from bot.delivery import Delivery
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, TransportError
 from bot.umpire import MatchService
@@ -128,3 +129,28 @@ async def test_a_channel_gone_for_good_does_not_hold_the_match_forever() -> None
         assert len(service.delivery.failures) == transport.attempts["seat1"]
     finally:
         await service.stop()
+
+
+async def test_wake_retries_a_failing_channel_before_its_backoff_ends() -> None:
+    """A held channel is tried again as soon as `wake` says something changed, not at the
+    end of a long backoff (without `wake` the second try would come 60 s later)."""
+    tries: list[float] = []
+
+    class RefusesOnce:
+        async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+            tries.append(asyncio.get_running_loop().time())
+            if len(tries) == 1:
+                raise TransportError("refused")
+
+    repo = MemoryRepository()
+    now = loop_clock()
+    delivery = Delivery(repo, RefusesOnce(), now, backoff=60.0)
+    info = MatchInfo(id=1, game="x", players=(), transport={})
+    delivery.enqueue(info, StoredMessage(id=1, match_id=1, seq=1, audience="public",
+                                         text="hi", payload={}, created_at=now()))
+    await asyncio.sleep(0.05)
+    assert len(tries) == 1
+    delivery.wake(1)
+    await asyncio.wait_for(delivery.drain(), 2.0)
+    assert len(tries) == 2 and tries[1] - tries[0] < 1.0
+    await delivery.stop()
