@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.console.records import salt_words
 from bot.discord.channels import (
     sees_everything,
 )
@@ -112,7 +113,7 @@ class HostCog(commands.Cog, name="Host"):
         bot="seat a built-in bot instead of player2 (e.g. heuristic)",
         advantage="who holds the advantage (seat 0): 1 = player1, 2 = the other",
         settings="key=value pairs or JSON, e.g. decision_seconds=20",
-        seed="seed for a reproducible match (published when it ends)",
+        seed="seed for a rehearsal or replay: the match is then unrated (revealed at the end)",
         room="use this channel as the game room", table1="use this as player1's table",
         table2="use this as player2's table")
     async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
@@ -156,8 +157,11 @@ class HostCog(commands.Cog, name="Host"):
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
+        # A seed a host chose (a rehearsal, a replay) could be known to a player: unrated,
+        # and announced as host-chosen with the commitment.
+        chosen = {"host_seed": True, "unrated": True} if seed is not None else {}
         live, channels = await launch(self.bot, ctx.guild, found, members, refs, parsed, seed,
-                                      room=room, given_tables=given_tables)
+                                      room=room, given_tables=given_tables, extra=chosen)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
                                                                       strict=True) if t)
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
@@ -345,7 +349,8 @@ def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> s
             f"Status: {record['status']}; result: {record.get('result')}",
             f"Settings: {record.get('settings')}",
             f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
-            f"Seed: {record.get('seed') or '(revealed when the match ends)'}", ""]
+            f"Seed: {record.get('seed') or '(revealed when the match ends)'}",
+            f"Salt: {salt_words(record)}", ""]
     body = []
     for m in record.get("messages", []):
         place = PLACES.get(m["audience"], m["audience"]).format(*names)
