@@ -15,6 +15,7 @@ from bot.console.records import salt_words
 from bot.discord.channels import (
     sees_everything,
 )
+from bot.discord.checks import host_check, not_a_player
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
@@ -48,14 +49,7 @@ class HostCog(commands.Cog, name="Host"):
 
     # --- who may --------------------------------------------------------------------------
     async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
-        if ctx.guild is None:
-            raise commands.CheckFailure("Match commands work in a server, not in direct messages.")
-        config = await self.bot.guild_config(ctx.guild.id)
-        if not config.is_host(ctx.author):
-            raise commands.CheckFailure(
-                f"Only hosts can run matches: you need the {config.host_role_label(ctx.guild)} "
-                "role or the Manage Server permission.")
-        return True
+        return await host_check(self.bot, ctx)
 
     async def cog_before_invoke(self, ctx: commands.Context[Any]) -> None:
         """Acknowledge a slash command at once (only the host sees the answer), then work:
@@ -69,13 +63,8 @@ class HostCog(commands.Cog, name="Host"):
     def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         """The named match, else the match of this channel, else the only running one here.
         Only matches of this server: another server's match gets the same answer as an
-        unknown id. A host who plays a running match cannot act on it (another host can)."""
-        live = self._find(ctx, match_id)
-        if live.status in ("active", "paused") and \
-                live.seat_of(f"discord:{ctx.author.id}") is not None:
-            raise Refusal(f"You play in match #{live.id}: another host must run this command "
-                          "while it is on.")
-        return live
+        unknown id. A host who plays the match cannot act on it, ever (another host can)."""
+        return not_a_player(self._find(ctx, match_id), ctx.author.id)
 
     def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         matches = self.service.matches
@@ -285,7 +274,7 @@ class HostCog(commands.Cog, name="Host"):
                 await self.service.load(match)
             except UmpireError as exc:
                 raise Refusal(NO_SUCH_MATCH) from exc
-        live = self._find(ctx, match)
+        live = self.resolve(ctx, match)
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
 
@@ -307,7 +296,7 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
             await cog.service.load(match_id)
         except UmpireError as exc:
             raise Refusal(NO_SUCH_MATCH) from exc
-    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
+    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, ever
     if live.status in ("active", "paused"):  # the mark and the room's line: one transaction
         await cog.service.announce(live.id, UNRATED_LINE,
                                    also=[transport_merge(live.id, {"unrated": True})])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
+from bot.ratings import history
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord.models import Interaction
 from tests.fake_discord.server import FakeDiscord
@@ -62,3 +63,43 @@ async def test_a_host_chosen_short_seed_is_hidden_announced_and_unrated(world: W
         await up.idle(fake)
         last = bot_posts(world, channel_of(world, match, "public"))
         assert any(match.salt in m.content and "`11`" in m.content for m in last)
+
+
+async def test_a_host_who_plays_cannot_referee_their_match_even_after_it_ended(
+        world: World) -> None:
+    fake = world.fake
+    harriet = fake.add_member(world.guild, "harriet", roles=[world.host_role])
+    hannah = world.host  # a host, and a player of this match
+    async with umpire(world) as up:
+        await fake.sync()
+        inter = await fake.slash_command(harriet, world.general, "match start", game="rps-poker",
+                                         player1=hannah, player2=world.bob)
+        assert "started" in await answer(fake, inter)
+        [match] = up.service.matches.values()
+        for command, options in [("match abort", {}), ("match unrated", {}),
+                                 ("match export", {})]:
+            inter = await fake.slash_command(hannah, world.general, command, match=match.id,
+                                             **options)
+            assert "You play in match" in await answer(fake, inter), command
+            assert inter.answer.ephemeral and not inter.answer.attachments
+        assert match.status == "active" and not match.transport.get("unrated")
+        lost = await fake.slash_command(harriet, world.general, "match award", match=match.id,
+                                        player=world.bob)
+        await answer(fake, lost)
+        assert match.status == "finished" and match.result["winner"] == 1
+        await up.idle(fake)
+        for command, options in [("match unrated", {}), ("match award", {"player": hannah}),
+                                 ("match abort", {}), ("match export", {}),
+                                 ("match delete", {})]:
+            inter = await fake.slash_command(hannah, world.general, command, match=match.id,
+                                             **options)
+            text = await answer(fake, inter)
+            assert "You play in match" in text and "another host" in text, (command, text)
+            assert not inter.answer.attachments
+        engine, pid = up.service.repo.engine, f"discord:{hannah.id}"
+        [line] = await history(engine, world.guild.id, pid)
+        assert line.rated and line.outcome == "loss", "the loss still counts"
+        other = await fake.slash_command(harriet, world.general, "match unrated", match=match.id)
+        assert "no longer counts" in await answer(fake, other)
+        [line] = await history(engine, world.guild.id, pid)
+        assert not line.rated
