@@ -73,6 +73,12 @@ class DiscordSettings(BaseModel):
     game_settings: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Default per-game match settings (timers...) for "
         "servers that set nothing, by game slug: {rps-poker = {decision_seconds = 60}}.")
+    challenge_cooldown_seconds: int = Field(60, ge=0, le=86400, description="Default for "
+                                            "servers that set nothing: seconds a member waits "
+                                            "between two /challenge commands.")
+    read_cooldown_seconds: float = Field(10.0, ge=0, description="Seconds a member waits "
+                                         "between two uses of a public read command (/board, "
+                                         "/history, /leaderboard, /rules).")
     refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
                                             "the game room is refused, further refusals to the "
                                             "same player are not sent for this long (flood "

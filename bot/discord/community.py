@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.errors import Refusal, answer_error
-from bot.discord.render import render_plain
+from bot.discord.render import render_plain, shown
 from bot.ratings import history, ordinal, standings
 from games.registry import all_games, get_game
 
@@ -70,7 +70,7 @@ class CommunityCog(commands.Cog, name="Community"):
         for slug in games:
             found = await standings(self.engine, ctx.guild.id, slug, [pid])
             ratings += [(slug, s) for s in found]
-        text = history_text(who.display_name, lines, ratings)
+        text = history_text(shown(who), lines, ratings)
         await ctx.send(text[:2000], ephemeral=True, allowed_mentions=NONE)
 
     @commands.hybrid_command(name="leaderboard", description="This server's ratings of a game")

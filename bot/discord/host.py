@@ -20,7 +20,7 @@ from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import player_ref, render_plain
+from bot.discord.render import escape, player_ref, render_plain, shown
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
 from bot.store.repository import transport_merge
@@ -125,7 +125,7 @@ class HostCog(commands.Cog, name="Host"):
             raise Refusal(f"{found.title} has no bot {bot_name!r}; bots: {', '.join(bots)}.")
         for member in (player1, player2):
             if member is not None and member.bot:
-                raise Refusal(f"{member.display_name} is a Discord bot account; seat a built-in "
+                raise Refusal(f"{shown(member)} is a Discord bot account; seat a built-in "
                               "bot with the `bot` option instead.")
         if player2 is not None and player2.id == player1.id:
             raise Refusal("The two players must be different people.")
@@ -142,7 +142,7 @@ class HostCog(commands.Cog, name="Host"):
             given_tables.reverse()
         for member in members:
             if member is not None and sees_everything(member):
-                raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+                raise Refusal(f"{shown(member)} owns this server or has the Administrator "
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
@@ -181,7 +181,7 @@ class HostCog(commands.Cog, name="Host"):
         if player is not None:
             seat = live.seat_of(f"discord:{player.id}")
             if seat is None:
-                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+                raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         await self.service.extend(live.id, float(seconds), seat=seat)
         await ctx.send(f"Match #{live.id}: {seconds} s more.", ephemeral=True)
 
@@ -195,7 +195,7 @@ class HostCog(commands.Cog, name="Host"):
     async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
                     reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
-        await self.service.abort(live.id, reason)
+        await self.service.abort(live.id, escape(reason))  # posted in the room
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
     @match.command(name="award", description="Award a match (or its running bout) to a player")
@@ -211,12 +211,12 @@ class HostCog(commands.Cog, name="Host"):
         if player is not None:
             winner = live.seat_of(f"discord:{player.id}")
             if winner is None:
-                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+                raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         elif seat is not None:
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, reason, unit=part)  # UmpireError: user-facing
+        await self.service.award(live.id, winner, escape(reason), unit=part)  # UmpireError: user-facing
         what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
         await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 

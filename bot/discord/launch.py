@@ -25,6 +25,7 @@ from bot.discord.channels import (
 from bot.discord.errors import Refusal
 from bot.discord.options import validate_settings
 from bot.discord.preflight import missing_permissions, missing_text, missing_thread_permissions
+from bot.discord.render import shown
 from bot.live import LiveMatch
 from bot.transport import PlayerRef
 from games.core.contract import Game
@@ -199,7 +200,7 @@ def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
         readers = [m for m in members if m is not None and room is not None
                    and room.permissions_for(m).manage_threads]
         if readers:  # Manage Threads reads every private thread of the room
-            names = ", ".join(m.display_name for m in readers)
+            names = ", ".join(shown(m) for m in readers)
             raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
                           f"in {room.mention}, so they could read their opponent's private "
                           "table thread there: deny it to them in that channel, or leave "

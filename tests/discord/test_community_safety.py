@@ -6,10 +6,12 @@ autocomplete answers in time; settings errors name the setting; public reads hav
 from __future__ import annotations
 
 import hashlib
+import re
 
+from bot.discord.host import transcript_text
 from bot.ratings import history
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord.models import Interaction
+from tests.fake_discord.models import Interaction, Message, User
 from tests.fake_discord.server import FakeDiscord
 
 
@@ -103,3 +105,93 @@ async def test_a_host_who_plays_cannot_referee_their_match_even_after_it_ended(
         assert "no longer counts" in await answer(fake, other)
         [line] = await history(engine, world.guild.id, pid)
         assert not line.rated
+
+
+def _challenge_posts(world: World) -> list[Message]:
+    return [m for m in bot_posts(world, world.general) if "⚔️" in m.content]
+
+
+async def _challenge(world: World, who: User, whom: User) -> Interaction:
+    return await world.fake.slash_command(who, world.general, "challenge", member=whom,
+                                          game="rps-poker")
+
+
+async def test_a_repeated_challenge_is_refused_privately_and_pings_no_one(world: World) -> None:
+    fake = world.fake
+    owner = fake.users[world.guild.owner_id]
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0) as up:
+        first = await _challenge(world, world.alice, world.bob)
+        await answer(fake, first)
+        assert len(_challenge_posts(world)) == 1
+        for who, whom in ((world.alice, world.bob), (world.bob, world.alice)):
+            again = await _challenge(world, who, whom)
+            text = await answer(fake, again)
+            assert again.answer.ephemeral and ("still open" in text or "already challenged"
+                                               in text), text
+        await fake.settle()
+        assert len(_challenge_posts(world)) == 1, "the repeat posted (and pinged) nothing"
+        # The server's cooldown: one challenge per member every N seconds.
+        saved = await fake.slash_command(owner, world.general, "umpire settings",
+                                         challenge_cooldown=3600)
+        assert "challenge cooldown: 3600 s" in await answer(fake, saved)
+        other = await _challenge(world, world.alice, world.eve)
+        text = await answer(fake, other)
+        assert other.answer.ephemeral and "3600 s" in text and "try again" in text, text
+        assert len(_challenge_posts(world)) == 1
+        # Another member is not held by alice's cooldown.
+        eve = await _challenge(world, world.eve, world.alice)
+        assert "Challenge posted" in await answer(fake, eve)
+        assert len(_challenge_posts(world)) == 2
+        assert not up.service.matches
+
+
+async def test_one_running_friendly_match_per_pair(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0) as up:
+        await answer(fake, await _challenge(world, world.alice, world.bob))
+        message = _challenge_posts(world)[-1]
+        accept = next(str(c["custom_id"]) for c in message.iter_components()
+                      if str(c.get("custom_id", "")).endswith(":a"))
+        await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: up.service.matches, 10)
+        [match] = up.service.matches.values()
+        await up.idle(fake)
+        channels_before = len(fake.channels)
+        for who, whom in ((world.alice, world.bob), (world.bob, world.alice)):
+            again = await _challenge(world, who, whom)
+            text = await answer(fake, again)
+            assert again.answer.ephemeral and f"friendly match #{match.id}" in text, text
+        assert len(_challenge_posts(world)) == 1 and list(up.service.matches) == [match.id]
+        assert len(fake.channels) == channels_before
+        # With someone else, a friendly match is fine.
+        assert "Challenge posted" in await answer(fake, await _challenge(world, world.alice,
+                                                                          world.eve))
+
+
+MASKED_LINK = re.compile(r"(?<!\\)\[[^\]\n]*\]\([^)\n]*\)")
+
+
+async def test_a_masked_link_nickname_is_repeated_as_plain_text(world: World) -> None:
+    fake = world.fake
+    nick = "[gift](https://example.invalid/x)"
+    mallory = fake.add_member(world.guild, "mallory", nick=nick)
+    async with umpire(world, friendly_matches=True) as up:
+        await answer(fake, await _challenge(world, mallory, world.bob))
+        [posted] = _challenge_posts(world)
+        assert "gift" in posted.content and not MASKED_LINK.search(posted.content), \
+            posted.content
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=mallory, player2=world.bob)
+        started = await answer(fake, inter)
+        assert "gift" in started and not MASKED_LINK.search(started), started
+        [match] = up.service.matches.values()
+        await up.idle(fake)
+        room = channel_of(world, match, "public")
+        board = await fake.slash_command(world.eve, room, "board")
+        await answer(fake, board)
+        [embed] = bot_posts(world, room)[-1].embeds
+        shown = " ".join([embed.get("title", ""), embed.get("description", ""),
+                          *(f["value"] for f in embed.get("fields", []))])
+        assert "gift" in embed.get("title", "") and not MASKED_LINK.search(shown), shown
+        record = await up.service.export(match.id)
+        assert not MASKED_LINK.search(transcript_text(record, match.players))
