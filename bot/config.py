@@ -78,7 +78,7 @@ class DiscordSettings(BaseModel):
                                             "between two /challenge commands.")
     read_cooldown_seconds: float = Field(10.0, ge=0, description="Seconds a member waits "
                                          "between two uses of a public read command (/board, "
-                                         "/history, /leaderboard, /rules).")
+                                         "/history, /leaderboard): 0 for none.")
     refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
                                             "the game room is refused, further refusals to the "
                                             "same player are not sent for this long (flood "

@@ -195,3 +195,25 @@ async def test_a_masked_link_nickname_is_repeated_as_plain_text(world: World) ->
         assert "gift" in embed.get("title", "") and not MASKED_LINK.search(shown), shown
         record = await up.service.export(match.id)
         assert not MASKED_LINK.search(transcript_text(record, match.players))
+
+
+async def test_board_has_a_per_member_cooldown_answered_privately(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, read_cooldown_seconds=30) as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        first = await fake.slash_command(world.eve, room, "board")
+        assert "Board posted" in await answer(fake, first)
+        boards = [m for m in bot_posts(world, room) if m.embeds]
+        for _ in range(3):
+            again = await fake.slash_command(world.eve, room, "board")
+            text = await answer(fake, again)
+            assert again.answer.ephemeral and "30 s" in text and "try again" in text, text
+        await fake.settle()
+        assert [m for m in bot_posts(world, room) if m.embeds] == boards
+        other = await fake.slash_command(world.host, room, "board")  # per member
+        assert "Board posted" in await answer(fake, other)
+        hist = await fake.slash_command(world.eve, room, "history")
+        await answer(fake, hist)
+        hist2 = await fake.slash_command(world.eve, room, "history")
+        assert "try again" in await answer(fake, hist2)
