@@ -5,8 +5,14 @@ autocomplete answers in time; settings errors name the setting; public reads hav
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.host import transcript_text
 from bot.ratings import history
@@ -217,3 +223,36 @@ async def test_board_has_a_per_member_cooldown_answered_privately(world: World) 
         await answer(fake, hist)
         hist2 = await fake.slash_command(world.eve, room, "history")
         assert "try again" in await answer(fake, hist2)
+
+
+class _SlowConnect:
+    """`engine.connect()` whose opening takes 3 s (without blocking the event loop)."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def __aenter__(self) -> Any:
+        await asyncio.sleep(3)
+        return await self.conn.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.conn.__aexit__(*exc)
+
+
+async def test_match_autocomplete_answers_in_time_when_the_store_is_slow(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every read of the store takes 3 s: the choices still come inside Discord's 3 s (the
+    fake answers "Unknown interaction" after that), from memory, with the running match."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        connect = AsyncEngine.connect
+        monkeypatch.setattr(AsyncEngine, "connect", lambda self: _SlowConnect(connect(self)))
+        began = time.monotonic()
+        choices = await fake.autocomplete(world.host, world.general, "match status", "match",
+                                          timeout=10)
+        took = time.monotonic() - began
+        assert took < 2.5, f"answered after {took:.1f} s"
+        assert [c["value"] for c in choices] == [match.id]
+        assert choices[0]["name"].startswith(f"#{match.id} rps-poker: alice vs bob")
+        monkeypatch.undo()
