@@ -256,3 +256,22 @@ async def test_match_autocomplete_answers_in_time_when_the_store_is_slow(
         assert [c["value"] for c in choices] == [match.id]
         assert choices[0]["name"].startswith(f"#{match.id} rps-poker: alice vs bob")
         monkeypatch.undo()
+
+
+async def test_a_settings_value_out_of_range_is_answered_with_the_setting_and_its_range(
+        world: World) -> None:
+    fake = world.fake
+    owner = fake.users[world.guild.owner_id]
+    async with umpire(world) as up:
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, settings="decision_seconds=1e12")
+        text = await answer(fake, inter)
+        assert inter.answer.ephemeral
+        assert "decision_seconds" in text and "more than 0" in text and "at most 86400" in text
+        assert "went wrong" not in text and not up.service.matches
+        saved = await fake.slash_command(owner, world.general, "umpire settings",
+                                         game="devils-deal", game_settings="bet_seconds=-5")
+        text = await answer(fake, saved)
+        assert "Nothing was changed" in text and "bet_seconds" in text and \
+            "at least 0, at most 86400" in text, text
