@@ -275,3 +275,30 @@ async def test_a_settings_value_out_of_range_is_answered_with_the_setting_and_it
         text = await answer(fake, saved)
         assert "Nothing was changed" in text and "bet_seconds" in text and \
             "at least 0, at most 86400" in text, text
+
+
+async def test_an_accept_while_the_pair_plays_a_friendly_match_is_refused(world: World) -> None:
+    """Two challenges of the same pair can be open after a restart (the open ones are kept in
+    memory): accepting the second while the first one's match runs starts nothing."""
+    fake = world.fake
+
+    def accept_of(message: Message) -> str:
+        return next(str(c["custom_id"]) for c in message.iter_components()
+                    if str(c.get("custom_id", "")).endswith(":a"))
+
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0):
+        await answer(fake, await _challenge(world, world.alice, world.bob))
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0) as up:
+        await answer(fake, await _challenge(world, world.alice, world.bob))
+        first, second = _challenge_posts(world)
+        await fake.click_button(world.bob, first, accept_of(first))
+        await fake.wait_for(lambda: up.service.matches, 10)
+        [match] = up.service.matches.values()
+        await up.idle(fake)
+        channels_before = len(fake.channels)
+        refused = await fake.click_button(world.bob, second, accept_of(second))
+        await fake.wait_for(lambda: refused.followups, 10)
+        assert f"friendly match #{match.id}" in refused.followups[0].content
+        assert refused.followups[0].ephemeral
+        await up.idle(fake)
+        assert list(up.service.matches) == [match.id] and len(fake.channels) == channels_before
