@@ -66,11 +66,17 @@ async def test_a_host_chosen_short_seed_is_hidden_announced_and_unrated(world: W
         assert "chosen by a host" in header and "unrated" in header
         assert match.transport.get("unrated") is True
         assert match.salt not in header
+        salt = match.salt
+    async with umpire(world) as up:  # the salt is stored with the match
+        assert up.service.matches[match.id].salt == salt
         done = await fake.slash_command(world.host, world.general, "match abort", match=match.id)
         await answer(fake, done)
         await up.idle(fake)
-        last = bot_posts(world, channel_of(world, match, "public"))
-        assert any(match.salt in m.content and "`11`" in m.content for m in last)
+        last = bot_posts(world, channel_of(world, match, "public"))[-1].content
+        assert f"`{salt}`" in last and "`11`" in last, last
+        record = await up.service.export(match.id)
+        assert (record["seed"], record["seed_salt"]) == ("11", salt)
+        assert record["seed_commitment"] == hashlib.sha256(f"{salt}:11".encode()).hexdigest()
 
 
 async def test_a_host_who_plays_cannot_referee_their_match_even_after_it_ended(
