@@ -65,10 +65,15 @@ def running_friendly(bot: UmpireBot, guild_id: int, a: int, b: int) -> int | Non
 class ChallengeLimits:
     """The open challenge of each pair of members and when each member last challenged, per
     server (kept by the bot's ChallengeCog: a restart forgets them, and a challenge posted
-    before it is then no longer counted as open)."""
+    before it is then no longer counted as open; an Accept still finds a running friendly
+    match of the pair and starts nothing)."""
+
+    #: An open challenge stops blocking a new one of the same pair after this long (its
+    #: message may have been deleted, or simply forgotten).
+    PENDING_SECONDS = 3600.0
 
     def __init__(self) -> None:
-        self.pending: dict[tuple[int, frozenset[int]], tuple[str, int]] = {}
+        self.pending: dict[tuple[int, frozenset[int]], tuple[str, int, float]] = {}
         self.last: dict[tuple[int, int], float] = {}
 
     def refusal(self, bot: UmpireBot, guild_id: int, challenger: discord.abc.User,
@@ -81,8 +86,8 @@ class ChallengeLimits:
             return (f"You and {shown(opponent)} already play friendly match #{running}: "
                     "finish it before starting another.")
         open_ = self.pending.get((guild_id, frozenset((challenger.id, opponent.id))))
-        if open_ is not None:
-            link, by = open_
+        if open_ is not None and time.monotonic() - open_[2] < self.PENDING_SECONDS:
+            link, by, _ = open_
             if by == challenger.id:
                 return (f"Your challenge to {shown(opponent)} is still open ({link}): wait "
                         "for their answer, or withdraw it there (Decline) before challenging "
@@ -97,7 +102,8 @@ class ChallengeLimits:
         return None
 
     def opened(self, guild_id: int, challenger: int, opponent: int, link: str) -> None:
-        self.pending[(guild_id, frozenset((challenger, opponent)))] = (link, challenger)
+        self.pending[(guild_id, frozenset((challenger, opponent)))] = (link, challenger,
+                                                                        time.monotonic())
         self.last[(guild_id, challenger)] = time.monotonic()
 
     def closed(self, guild_id: int, challenger: int, opponent: int) -> None:

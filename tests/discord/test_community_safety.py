@@ -308,3 +308,22 @@ async def test_an_accept_while_the_pair_plays_a_friendly_match_is_refused(world:
         assert refused.followups[0].ephemeral
         await up.idle(fake)
         assert list(up.service.matches) == [match.id] and len(fake.channels) == channels_before
+
+
+def test_an_open_challenge_stops_blocking_after_an_hour(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from bot.discord.challenge import ChallengeLimits
+
+    bot = SimpleNamespace(service=SimpleNamespace(matches={}))
+    alice = SimpleNamespace(id=1, display_name="alice")
+    bob = SimpleNamespace(id=2, display_name="bob")
+    limits = ChallengeLimits()
+    now = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    limits.opened(7, 1, 2, "https://discord.com/channels/7/8/9")
+    assert "still open" in (limits.refusal(bot, 7, alice, bob, 0) or "")
+    assert "already challenged you" in (limits.refusal(bot, 7, bob, alice, 0) or "")
+    assert limits.refusal(bot, 8, alice, bob, 0) is None  # another server
+    now[0] += ChallengeLimits.PENDING_SECONDS + 1
+    assert limits.refusal(bot, 7, alice, bob, 0) is None
