@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.store.repository import ClockData, OutboxData
 from games.core import Event, Outcome, Prompt
@@ -104,14 +105,29 @@ def waiting_line(prompts: Sequence[Prompt], clocks: dict[str, ClockData]) -> str
     return line + "."
 
 
-def outcome_line(outcome: Outcome, seed: str) -> str:
+def seed_reveal(seed: str, salt: str | None) -> str:
+    """The seed (and the salt the commitment covers with it) as revealed at the end."""
+    if salt is None:  # stored before commitments were salted
+        return f"The seed was `{seed}`"
+    return (f"The seed was `{seed}` and its salt `{salt}` (the commitment is SHA-256 of "
+            "`<salt>:<seed>`)")
+
+
+def host_seed_note(transport: Any) -> str:
+    """The start's announcement that a host chose the seed (such a match is unrated)."""
+    if not (transport or {}).get("host_seed"):
+        return ""
+    return " The seed was chosen by a host: this match is unrated."
+
+
+def outcome_line(outcome: Outcome, seed: str, salt: str | None = None) -> str:
     if outcome.winner is None:
         head = "🏁 Match over: a draw"
     else:
         head = f"🏁 Match over: {{P{outcome.winner}}} wins"
     first = outcome.winner or 0  # the winner's score first ("Bea wins 6-4")
     score = f" {outcome.score[first]}-{outcome.score[1 - first]}" if outcome.score else ""
-    return (f"{head}{score} ({outcome.reason}). The seed was `{seed}`: replay the record with it "
+    return (f"{head}{score} ({outcome.reason}). {seed_reveal(seed, salt)}: replay the record with it "
             "to check that nothing was rigged.")
 
 

@@ -31,7 +31,7 @@ from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
-from bot.messages import compose, outcome_line, reminder_times
+from bot.messages import compose, host_seed_note, outcome_line, reminder_times, seed_reveal
 from bot.ratings import result_statement
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
@@ -44,6 +44,7 @@ from bot.store.repository import (
 )
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
+from games.core.chance import new_salt
 from games.core.contract import OnTimeout
 from games.registry import get_game, warm_games
 
@@ -360,20 +361,23 @@ class MatchService:
         now = self.now()
         state = game.setup(parsed, seed)
         settings_json = parsed.model_dump(mode="json")
-        commitment = seed_commitment(seed)
+        salt = new_salt()  # a short host-chosen seed stays hidden behind it
+        commitment = seed_commitment(seed, salt)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
         match_id = await self.repo.reserve_match(
             game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
-            players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now)
+            players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now,
+            salt=salt)
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
                           commitment=commitment, players=ordered, state=state, seq=0,
-                          status="active", transport=dict(transport or {}))
+                          status="active", transport=dict(transport or {}), salt=salt)
         async with match.lock:
             self.matches[match_id] = match
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
-                                 f"`{commitment}`; the seed is revealed when the match ends.")]
+                                 f"`{commitment}`; the seed and its salt are revealed when "
+                                 "the match ends." + host_seed_note(transport))]
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
@@ -502,7 +506,7 @@ class MatchService:
             match.result = {"winner": outcome.winner, "reason": outcome.reason,
                             "score": list(outcome.score) if outcome.score else None}
             fields.update(status="finished", result=match.result, ended_at=now)
-            footer.append(("public", outcome_line(outcome, match.seed)))
+            footer.append(("public", outcome_line(outcome, match.seed, match.salt)))
         seq = match.seq + (1 if action else 0)
         status = match.game.status(match.state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
@@ -948,7 +952,7 @@ class MatchService:
                 clock.status = "done"
             head = "🛑 The hosts aborted the match" if winner is None else \
                 f"🏁 The hosts awarded the match to {{P{winner}}}"
-            line = (f"{head} ({reason}). The seed was `{match.seed}`.")
+            line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             await self._commit(match, MatchWrite(match.id, match.seq,
                                                  outbox=[OutboxData("public", line)],
                                                  clocks_changed=list(match.clocks.values()),
@@ -1040,6 +1044,7 @@ class MatchService:
             "players": [p.to_json() for p in match.players],
             "settings": match.settings.model_dump(mode="json"),
             "seed_commitment": match.commitment, "seed": match.seed if ended else None,
+            "seed_salt": match.salt if ended else None,
             "result": match.result,
             "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
                          "at": a.created_at.isoformat()} for a in actions] if ended else

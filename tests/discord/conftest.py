@@ -78,7 +78,9 @@ class Umpire:
 
 @contextlib.asynccontextmanager
 async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIterator[Umpire]:
-    """The service on the world's SQLite file and the bot connected to the fake."""
+    """The service on the world's SQLite file and the bot connected to the fake. The read
+    commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py)."""
+    discord.setdefault("read_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
     transport = DiscordTransport()
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
