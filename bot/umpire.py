@@ -31,7 +31,7 @@ from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
-from bot.messages import compose, outcome_line, reminder_times
+from bot.messages import compose, deadline_keys, moved_deadlines, outcome_line, reminder_times
 from bot.ratings import result_statement
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
@@ -60,6 +60,9 @@ RESUME_SLICE = 0.01
 #: The sources of the moves a person is waiting on: their writes skip the shared
 #: transaction's queue when the store can take them at once (bot/store/writer.py).
 WAITED_ON = frozenset({"player", "host"})
+#: A channel down at least this long (seconds) is reported to the hosts when it is back
+#: (shorter blips, a retried 5xx, stop the clocks all the same).
+REPORT_DOWN_AFTER = 1.0
 
 
 class UmpireError(Exception):
@@ -104,11 +107,16 @@ class MatchService:
         self.matches: dict[int, LiveMatch] = {}
         self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
                                  on_stalled=self._stalled, alive=self._alive,
-                                 on_idle=self._idle)
+                                 on_idle=self._idle, on_down=self._channel_down,
+                                 on_up=self._channel_up, on_held=self._channel_held,
+                                 prepare=self._prepare)
         #: A decision's clock starts when the message asking for it is delivered: outbox id ->
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
         self._held: set[tuple[int, str]] = set()
+        #: Channels whose sends are failing, (match id, audience) -> the spell: since when,
+        #: and the delivered decisions asked there whose clocks stopped then.
+        self._stopped: dict[tuple[int, str], _Spell] = {}
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
@@ -131,7 +139,7 @@ class MatchService:
         self._awake = asyncio.Event()  # every resumed match has been rebuilt
 
     # --- life cycle -----------------------------------------------------------------------
-    async def start(self) -> None:
+    async def start(self, *, hold_clocks: bool = False) -> None:
         """Migrate, charge no one for the downtime, resume every running match, resend.
 
         Built to be ready at once however many matches are running: every clock is shifted
@@ -144,20 +152,54 @@ class MatchService:
         A match's clocks and bots are armed the moment it is rebuilt. Ended matches are not
         loaded: their undelivered messages need only who plays where.
         `hydrated()` waits until every resumed match is rebuilt.
+
+        `hold_clocks`: the clocks are neither shifted nor run yet; `run_clocks()` does both
+        once the players can play again (on Discord: after the login), so that the time the
+        login takes is charged to no one.
         """
         # Importing the games (first use of the registry) and building their large tables
         # (Decoder's word list) take a while: in a thread, where the GIL's switch interval
         # still gives the loop its turns, and never in the middle of someone's move.
         await asyncio.to_thread(warm_games)
         await self.repo.migrate()
+        if not hold_clocks:
+            await self._shift_for_downtime()
+        await self._resume_stored()
+        if not hold_clocks:
+            self._clocks_go()
+
+    async def run_clocks(self) -> None:
+        """After `start(hold_clocks=True)`: shift every running clock by the downtime, which
+        lasts until now, and run them (timers, the heartbeat). Does nothing the second time."""
+        if self.clocks_shifted_at is not None:
+            return
+        await self._shift_for_downtime()
+        self._clocks_go()
+
+    async def _shift_for_downtime(self) -> None:
+        """Charge no one for the downtime (since the last heartbeat): every live clock of
+        every running match moves later by it, in the store (one statement, with a beat) and
+        in the matches already loaded."""
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
         await self.repo.resume_clocks(self.downtime, now)
+        for match in self.matches.values():  # (loaded before the shift: a held start)
+            if match.status != "active":
+                continue
+            for clock in match.clocks.values():
+                if clock.status in LIVE_CLOCKS:
+                    clock.shifted(self.downtime)
+            if not match.dormant:
+                self._arm(match)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
         self.clocks_shifted_at = now
-        await self._resume_stored()
+
+    def _clocks_go(self) -> None:
+        """Run the timers and the heartbeat (only once the clocks were shifted: a beat
+        before would hide the downtime)."""
+        self.scheduler.start()
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
         if self.outbox_retention is not None:
             self._pruner = asyncio.create_task(
@@ -196,6 +238,8 @@ class MatchService:
         for message_id in [i for i, (m, _) in self._unseen.items() if m in gone]:
             del self._unseen[message_id]
         self._held = {h for h in self._held if h[0] not in gone}
+        for channel in [c for c in self._stopped if c[0] in gone]:
+            del self._stopped[channel]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -214,7 +258,8 @@ class MatchService:
         for message in await self.repo.undelivered(**scoped):
             pending.setdefault(message.match_id, []).append(message)
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
-        self.scheduler.start()
+        if self.clocks_shifted_at is not None:  # (a held start: `run_clocks` starts it)
+            self.scheduler.start()
         ids = await self.repo.active_ids(**scoped)
         resumed: list[tuple[tuple[int, datetime], int, LiveMatch]] = []  # (urgency, id, match)
         for first in range(0, len(ids), RESUME_BATCH):
@@ -611,6 +656,8 @@ class MatchService:
         match = self.matches.get(match_id)
         if match is None:
             return
+        if self.clocks_shifted_at is None:
+            return  # (a held start: the shift for the downtime will cover this arrival)
         if delivered and any(self._late(match, k, at) for k in keys):
             self._background(self._start_late(match, keys, at))
         else:
@@ -646,18 +693,131 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None or audience == "umpire" or match.status not in ("active", "paused"):
             return
-        place = {"public": "the game room"}.get(audience, f"the table channel of {{P{audience[4:]}}}")
-        text = (f"⚠️ Match #{match.id}: nothing has gone through to {place} for "
-                f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are "
-                "kept and retried until they arrive, in order; a decision's clock starts only "
-                "when it reaches the player.")
+        self._tell_hosts(match, (
+            f"⚠️ Match #{match.id}: nothing has gone through to {_place_name(audience)} for "
+            f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are kept "
+            "and retried until they arrive, in order; the clocks of the decisions asked there "
+            "are stopped until then."))
 
+    def _tell_hosts(self, match: LiveMatch, text: str) -> None:
+        """A line in the host log of the match, stored and delivered like every message."""
         async def tell() -> None:
             async with match.lock:
                 await self._commit(match, MatchWrite(match.id, match.seq,
                                                      outbox=[OutboxData("umpire", text)]),
                                    self.now())
         self._background(tell())
+
+    # --- channels that fail: clocks stopped, hosts told -------------------------------------
+    def _clock_stopped(self, match_id: int, key: str) -> bool:
+        """Whether the decision's clock is stopped because its channel is down."""
+        return any(channel[0] == match_id and key in spell.keys
+                   for channel, spell in self._stopped.items())
+
+    def _channel_down(self, info: MatchInfo, audience: str, since: datetime,
+                      error: Exception) -> None:
+        """A channel's sends began failing at `since`: the clocks of the decisions already
+        asked there stop (those whose message has not arrived yet wait for it anyway:
+        `_hold`). They go on, with the time they had, when the channel is back."""
+        match = self.matches.get(info.id)
+        if match is None or match.status not in ("active", "paused"):
+            return
+        keys = {p.key for p in match.prompts if _place(p) == audience
+                and (match.id, p.key) not in self._held
+                and getattr(match.clocks.get(p.key), "status", "") == "armed"}
+        self._stopped[(match.id, audience)] = _Spell(since, keys)
+        for key in keys:
+            self.scheduler.set((match.id, key), None)
+
+    def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
+                    at: datetime) -> None:
+        """A channel that was down took a message again: its stopped clocks go on, moved
+        later by the time it was down, and the hosts are told how long that was."""
+        spell = self._stopped.get((info.id, audience))
+        match = self.matches.get(info.id)
+        if spell is None or match is None:
+            return
+        self._background(self._restart_clocks(match, audience, spell, at))
+
+    async def _restart_clocks(self, match: LiveMatch, audience: str, spell: _Spell,
+                              at: datetime) -> None:
+        async with match.lock:
+            if self._stopped.get((match.id, audience)) is spell:
+                del self._stopped[(match.id, audience)]
+            gap = max(timedelta(0), at - spell.since)
+            clocks = [c for k in sorted(spell.keys) if (c := match.clocks.get(k)) is not None
+                      and c.status == "armed" and match.prompt_pending(k)]
+            for clock in clocks:
+                clock.shifted(gap)
+            outbox = []
+            seconds = gap.total_seconds()
+            if seconds >= REPORT_DOWN_AFTER:
+                stopped = ("clocks were stopped for that time" if clocks else
+                           "no decision was waiting there")
+                line = (f"📶 Match #{match.id}: {_place_name(audience)} could not be reached "
+                        f"for {round(seconds)} s; {stopped}.")
+                if audience == "umpire":  # not in the log that failed: in the log file
+                    log.warning("%s", render_names(line, match.names))
+                elif match.status in ("active", "paused"):
+                    outbox.append(OutboxData("umpire", line))
+            if clocks or outbox:
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                                     clocks_changed=clocks), self.now())
+            self._arm(match)
+
+    def _channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
+        """The transport holds a channel's messages (its readers are wrong, or the bot lost
+        access): tell the hosts at once, in the host log (in the log file when the held
+        channel is the host log itself). Nothing of the held channel goes anywhere else."""
+        match = self.matches.get(info.id)
+        if audience == "umpire" or match is None or match.status not in ("active", "paused"):
+            log.warning("match %s: messages to %s are held: %s", info.id, audience, for_hosts)
+            return
+        self._tell_hosts(match, (
+            f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
+            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
+            "the decisions asked there are stopped until then."))
+
+    def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
+        """The message as it is posted now: each deadline it shows (`{until:...}`) as the
+        decision's clock will have it if the message arrives now (a late or held prompt's
+        clock starts, or goes on, from its arrival), not as it was when it was written."""
+        match = self.matches.get(info.id)
+        if match is None or "{until:" not in message.text or match.status != "active":
+            return message
+        deadlines = deadline_keys(message.payload)
+        if not deadlines:
+            return message
+        now = self.now()
+        moved: dict[str, str] = {}
+        for shown, keys in deadlines.items():
+            live = [d for k in keys if (d := self._deadline_if_seen(match, k, now)) is not None]
+            if not live:
+                continue
+            real = min(live)
+            try:
+                if abs((real - datetime.fromisoformat(shown)).total_seconds()) >= 1:
+                    moved[shown] = real.isoformat()
+            except ValueError:
+                continue
+        if not moved:
+            return message
+        return dataclasses.replace(message, text=moved_deadlines(message.text, moved))
+
+    def _deadline_if_seen(self, match: LiveMatch, key: str, now: datetime) -> datetime | None:
+        """The limit of a decision's clock if its prompt reached the player now."""
+        clock = match.clocks.get(key)
+        if clock is None or clock.status != "armed" or clock.limit_at is None:
+            return None
+        limit = clock.limit_at
+        if (match.id, key) in self._held:  # undelivered: a late arrival starts it anew
+            late = now - clock.started_at
+            if late.total_seconds() > self.delivery_grace:
+                limit += late
+        for (match_id, _), spell in self._stopped.items():
+            if match_id == match.id and key in spell.keys:
+                limit += max(timedelta(0), now - spell.since)
+        return limit
 
     def _background(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -670,7 +830,8 @@ class MatchService:
         for key, clock in match.clocks.items():
             token = (match.id, key)
             prompt = prompts.get(key)
-            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None:
+            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None \
+                    or self._clock_stopped(match.id, key):
                 self.scheduler.set(token, None)
                 continue
             in_break = clock.status == "break"
@@ -679,8 +840,8 @@ class MatchService:
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None or (match_id, key) in self._held:
-            return  # not delivered yet: delivery re-arms it (`_delivered`)
+        if match is None or (match_id, key) in self._held or self._clock_stopped(match_id, key):
+            return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
@@ -1100,6 +1261,25 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
+
+
+@dataclass
+class _Spell:
+    """A channel's sends failing: since when, and the decisions whose clocks stopped then."""
+
+    since: datetime
+    keys: set[str]
+
+
+def _place(prompt: Prompt) -> str:
+    """The audience (channel) a decision is asked in."""
+    return f"seat{prompt.seat}" if prompt.private else "public"
+
+
+def _place_name(audience: str) -> str:
+    """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
+    return {"public": "the game room", "umpire": "the host log"}.get(
+        audience, f"the table channel of {{P{audience[4:]}}}")
 
 
 def _row_info(row: Any) -> MatchInfo:
