@@ -190,11 +190,13 @@ class MatchService:
             for clock in match.clocks.values():
                 if clock.status in LIVE_CLOCKS:
                     clock.shifted(self.downtime)
-            if not match.dormant:
-                self._arm(match)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
         self.clocks_shifted_at = now
+        for match in self.matches.values():
+            if match.status == "active" and not match.dormant:
+                self._arm(match)
+                self._schedule_bots(match)
 
     def _clocks_go(self) -> None:
         """Run the timers and the heartbeat (only once the clocks were shifted: a beat
@@ -361,9 +363,11 @@ class MatchService:
         await self._hydrate_all(matches)
 
     def _woken(self, match: LiveMatch) -> None:
-        """A dormant match was just rebuilt: its clocks and bots run from now on."""
+        """A dormant match was just rebuilt: its clocks and bots run from now on (in a held
+        start, once the clocks run: `run_clocks`)."""
         self._arm(match)
-        self._schedule_bots(match)
+        if self.clocks_shifted_at is not None:
+            self._schedule_bots(match)
 
     async def hydrated(self, timeout: float | None = None) -> None:
         """Wait until every match resumed by `start` has been rebuilt."""
