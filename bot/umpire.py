@@ -748,13 +748,15 @@ class MatchService:
         async with match.lock:
             if self._stopped.get((match.id, audience)) is spell:
                 del self._stopped[(match.id, audience)]
-            gap = max(timedelta(0), at - spell.since)
+            # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
+            end = min(at, match.paused_at) if match.paused_at is not None else at
+            gap = max(timedelta(0), end - spell.since)
             clocks = [c for k in sorted(spell.keys) if (c := match.clocks.get(k)) is not None
                       and c.status == "armed" and match.prompt_pending(k)]
             for clock in clocks:
                 clock.shifted(gap)
             outbox = []
-            seconds = gap.total_seconds()
+            seconds = (at - spell.since).total_seconds()
             if seconds >= REPORT_DOWN_AFTER:
                 stopped = ("clocks were stopped for that time" if clocks else
                            "no decision was waiting there")
