@@ -630,6 +630,8 @@ class MatchService:
         matches in memory (`load` reads an older one back from the store)."""
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
+        for channel in [c for c in self._stopped if c[0] == match_id]:
+            del self._stopped[channel]  # (a spell its match's end left behind)
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
         self._snapshot_at.pop(match_id, None)
         self._ended[match_id] = None

@@ -251,3 +251,23 @@ async def test_a_late_prompt_shows_its_real_deadline() -> None:
             m.text for m in await repo.messages(match.id) if m.audience == "seat0")
     finally:
         await service.stop()
+
+
+async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
+    """A table down when the match is aborted: its message is given up after the match's
+    last tries, and no bookkeeping of the spell stays in memory."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(1)
+        transport.down.add("seat1")
+        await asyncio.sleep(15)  # Bob's reminder is refused: his clock stops
+        assert service._stopped, "the spell is under way"
+        await service.abort(match.id)
+        await asyncio.sleep(600)
+        assert [m for m, _ in service.delivery.failures], "given up after the end"
+        assert not service._stopped and not service.delivery._down
+    finally:
+        await service.stop()
