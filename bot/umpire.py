@@ -1063,6 +1063,8 @@ class MatchService:
                       and c.status in LIVE_CLOCKS]
             for clock in clocks:
                 clock.shifted(gap)
+            # the gap covers a down spell of the lost channel: its clocks are not moved twice
+            self._stopped.pop((match.id, audience), None)
             # The room's message also says whose private decisions it waits for, as before.
             outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))

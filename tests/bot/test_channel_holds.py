@@ -271,3 +271,29 @@ async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
         assert not service._stopped and not service.delivery._down
     finally:
         await service.stop()
+
+
+async def test_a_table_made_again_is_not_credited_twice() -> None:
+    """A table lost at 1 s (its sends fail from Bob's reminder at 15 s) is made again at 40 s
+    and its decisions reposted (`repost`, which moves Bob's clock by the 39 s since the loss):
+    the spell's end moves nothing more."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(1)
+        limit = match.clocks["r1:s1"].limit_at
+        assert limit is not None
+        lost = service.now()
+        transport.down.add("seat1")
+        await asyncio.sleep(39)
+        transport.down.clear()
+        await service.repost(match.id, "seat1", lost)
+        service.delivery.wake(match.id)
+        await service.delivery.drain()
+        await asyncio.sleep(1)
+        moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - 39) < 0.01, moved
+    finally:
+        await service.stop()
