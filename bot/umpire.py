@@ -114,9 +114,9 @@ class MatchService:
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
         self._held: set[tuple[int, str]] = set()
-        #: Channels whose sends are failing, (match id, audience) -> the spell: since when,
-        #: and the delivered decisions asked there whose clocks stopped then.
-        self._stopped: dict[tuple[int, str], _Spell] = {}
+        #: Decisions whose clocks are stopped because a channel they depend on is down:
+        #: (match id, prompt key) -> since when, and which channels hold it (`_channel_down`).
+        self._stopped: dict[tuple[int, str], _Stop] = {}
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
@@ -240,8 +240,8 @@ class MatchService:
         for message_id in [i for i, (m, _) in self._unseen.items() if m in gone]:
             del self._unseen[message_id]
         self._held = {h for h in self._held if h[0] not in gone}
-        for channel in [c for c in self._stopped if c[0] in gone]:
-            del self._stopped[channel]
+        for stopped in [k for k in self._stopped if k[0] in gone]:
+            del self._stopped[stopped]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -630,8 +630,8 @@ class MatchService:
         matches in memory (`load` reads an older one back from the store)."""
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
-        for channel in [c for c in self._stopped if c[0] == match_id]:
-            del self._stopped[channel]  # (a spell its match's end left behind)
+        for stopped in [k for k in self._stopped if k[0] == match_id]:
+            del self._stopped[stopped]  # (a down channel its match's end left behind)
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
         self._snapshot_at.pop(match_id, None)
         self._ended[match_id] = None
@@ -716,54 +716,67 @@ class MatchService:
 
     # --- channels that fail: clocks stopped, hosts told -------------------------------------
     def _clock_stopped(self, match_id: int, key: str) -> bool:
-        """Whether the decision's clock is stopped because its channel is down."""
-        return any(channel[0] == match_id and key in spell.keys
-                   for channel, spell in self._stopped.items())
+        """Whether the decision's clock is stopped because a channel it depends on is down."""
+        return (match_id, key) in self._stopped
 
     def _channel_down(self, info: MatchInfo, audience: str, since: datetime,
                       error: Exception) -> None:
-        """A channel's sends began failing at `since`: the clocks of the decisions already
-        asked there stop (those whose message has not arrived yet wait for it anyway:
-        `_hold`). They go on, with the time they had, when the channel is back."""
+        """A channel's sends began failing at `since`: the clocks of the decisions that
+        depend on it stop (`_depends_on`). Those whose prompt has not arrived yet wait for
+        it anyway (`_hold`). They go on, with the time they had, when it is back."""
         match = self.matches.get(info.id)
         if match is None or match.status not in ("active", "paused"):
             return
-        keys = {p.key for p in match.prompts if _place(p) == audience
-                and (match.id, p.key) not in self._held
-                and getattr(match.clocks.get(p.key), "status", "") == "armed"}
-        self._stopped[(match.id, audience)] = _Spell(since, keys)
-        for key in keys:
-            self.scheduler.set((match.id, key), None)
+        for prompt in match.prompts:
+            key = (match.id, prompt.key)
+            if not _depends_on(prompt, audience) or key in self._held or \
+                    getattr(match.clocks.get(prompt.key), "status", "") != "armed":
+                continue
+            self._stopped.setdefault(key, _Stop(since)).channels.add(audience)
+            self.scheduler.set(key, None)
 
     def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
                     at: datetime) -> None:
-        """A channel that was down took a message again: its stopped clocks go on, moved
-        later by the time it was down, and the hosts are told how long that was."""
-        spell = self._stopped.get((info.id, audience))
+        """A channel that was down took a message again: the clocks it alone stopped go on,
+        moved later by the time they were stopped, and the hosts are told how long it was."""
         match = self.matches.get(info.id)
-        if spell is None or match is None:
+        if match is None:
             return
-        self._background(self._restart_clocks(match, audience, spell, at))
+        stopped, freed = False, []
+        for key, stop in self._stopped.items():
+            if key[0] == match.id and audience in stop.channels:
+                stop.channels.discard(audience)
+                stopped = True
+                if not stop.channels:
+                    freed.append(key[1])  # (stays stopped until moved, under the lock)
+        self._background(self._restart_clocks(match, audience, freed, since, at, stopped))
 
-    async def _restart_clocks(self, match: LiveMatch, audience: str, spell: _Spell,
-                              at: datetime) -> None:
+    async def _restart_clocks(self, match: LiveMatch, audience: str, keys: Sequence[str],
+                              since: datetime, at: datetime, stopped: bool) -> None:
         async with match.lock:
-            if self._stopped.get((match.id, audience)) is spell:
-                del self._stopped[(match.id, audience)]
-            # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
-            end = min(at, match.paused_at) if match.paused_at is not None else at
-            gap = max(timedelta(0), end - spell.since)
-            clocks = [c for k in sorted(spell.keys) if (c := match.clocks.get(k)) is not None
-                      and c.status == "armed" and match.prompt_pending(k)]
-            for clock in clocks:
-                clock.shifted(gap)
+            clocks = []
+            for key in keys:
+                stop = self._stopped.get((match.id, key))
+                if stop is None:
+                    continue  # (moved already: the channel was made again, `repost`)
+                # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
+                end = min(at, match.paused_at) if match.paused_at is not None else at
+                gap = max(timedelta(0), end - stop.since)
+                if stop.channels:  # down again meanwhile: stopped from now on
+                    stop.since = at
+                else:
+                    del self._stopped[(match.id, key)]
+                clock = match.clocks.get(key)
+                if clock is not None and clock.status == "armed" and match.prompt_pending(key):
+                    clock.shifted(gap)
+                    clocks.append(clock)
             outbox = []
-            seconds = (at - spell.since).total_seconds()
+            seconds = (at - since).total_seconds()
             if seconds >= REPORT_DOWN_AFTER:
-                stopped = ("clocks were stopped for that time" if clocks else
-                           "no decision was waiting there")
+                what = ("the clocks waiting on it were stopped for that time" if stopped else
+                        "no clock was waiting on it")
                 line = (f"📶 Match #{match.id}: {_place_name(audience)} could not be reached "
-                        f"for {round(seconds)} s; {stopped}.")
+                        f"for {round(seconds)} s; {what}.")
                 if audience == "umpire":  # not in the log that failed: in the log file
                     log.warning("%s", render_names(line, match.names))
                 elif match.status in ("active", "paused"):
@@ -822,9 +835,9 @@ class MatchService:
             late = now - clock.started_at
             if late.total_seconds() > self.delivery_grace:
                 limit += late
-        for (match_id, _), spell in self._stopped.items():
-            if match_id == match.id and key in spell.keys:
-                limit += max(timedelta(0), now - spell.since)
+        stop = self._stopped.get((match.id, key))
+        if stop is not None:
+            limit += max(timedelta(0), now - stop.since)
         return limit
 
     def _background(self, work: Any) -> None:
@@ -1063,8 +1076,14 @@ class MatchService:
                       and c.status in LIVE_CLOCKS]
             for clock in clocks:
                 clock.shifted(gap)
-            # the gap covers a down spell of the lost channel: its clocks are not moved twice
-            self._stopped.pop((match.id, audience), None)
+            for clock in clocks:  # the gap covers the lost channel's down time: not twice
+                stop = self._stopped.get((match.id, clock.key))
+                if stop is not None:
+                    stop.channels.discard(audience)
+                    if stop.channels:
+                        stop.since = now
+                    else:
+                        del self._stopped[(match.id, clock.key)]
             # The room's message also says whose private decisions it waits for, as before.
             outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))
@@ -1274,16 +1293,22 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
 
 
 @dataclass
-class _Spell:
-    """A channel's sends failing: since when, and the decisions whose clocks stopped then."""
+class _Stop:
+    """A decision's clock stopped: since when, and the down channels it waits for."""
 
     since: datetime
-    keys: set[str]
+    channels: set[str] = dataclasses.field(default_factory=set)
 
 
 def _place(prompt: Prompt) -> str:
     """The audience (channel) a decision is asked in."""
     return f"seat{prompt.seat}" if prompt.private else "public"
+
+
+def _depends_on(prompt: Prompt, audience: str) -> bool:
+    """Whether a decision waits on a channel: the one it is asked in, and the game room for
+    every decision (what happens in the match is told there). Not the host log."""
+    return audience == "public" or audience == _place(prompt)
 
 
 def _place_name(audience: str) -> str:

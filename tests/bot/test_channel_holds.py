@@ -81,8 +81,9 @@ async def assert_nothing_lost(service: MatchService, repo: MemoryRepository,
 
 
 async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> None:
-    """Discord down for 60 s (every send fails) while Bob's prompt, delivered at once, is
-    open: his clock loses only the time before the first send to his table failed."""
+    """Discord down for 60 s (every send fails) from 5 s on, while Bob's prompt, delivered
+    at once, is open: Ann's pick at 10 s is the first send that fails (to the room, which
+    every decision depends on), and Bob's clock loses only the 10 s before it."""
     repo, transport = MemoryRepository(), Channels()
     service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
     await service.start()
@@ -95,28 +96,54 @@ async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> 
         limit = clock.limit_at
         assert limit is not None
         transport.down.update({"public", "seat0", "seat1", "umpire"})  # t = 5: Discord goes
+        await asyncio.sleep(5)
         assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
-        # t = 15: Bob's 15-s reminder is the first send to his table; it fails, his clock stops
-        await asyncio.sleep(60)
+        await asyncio.sleep(55)
         assert match.state.picks == [4, None], "Bob's clock did not run out during the outage"
         transport.down.clear()  # t = 65
-        # the next try comes within the capped backoff (30 s)
-        back, _ = await arrival(transport, "seat1", "15 s left")
+        back, _ = await arrival(transport, "public", "has picked")  # within the 30-s backoff
         assert 65 <= back - t0 <= 96
-        await asyncio.sleep(1)
-        # charged 15 s (from the start to the first failure), not the 50 s after it
+        await asyncio.sleep(0.5)
+        # charged 10 s (from the start to the first failure), not the 55 s after it
         moved = (clock.limit_at - limit).total_seconds()  # type: ignore[operator]
-        assert abs(moved - (back - t0 - 15)) < 0.01, moved
+        assert abs(moved - (back - t0 - 10)) < 0.01, moved
         umpire = transport.texts("umpire")
-        lines = [t for t in umpire if "could not be reached" in t]
-        table = [t for t in lines if "table channel of {P1}" in t]
-        assert len(table) == 1 and "clocks were stopped for that time" in table[0]
-        assert f"for {round(back - t0 - 15)} s" in table[0]
-        assert any("the game room could not be reached" in t for t in lines)
-        await asyncio.sleep(back + 14 - loop_now())
-        assert match.state.round == 1, "Bob still has the 15 s he had when it stopped"
+        room = [t for t in umpire if "the game room could not be reached" in t]
+        assert len(room) == 1 and f"for {round(back - t0 - 10)} s" in room[0]
+        assert "the clocks waiting on it were stopped for that time" in room[0]
+        await asyncio.sleep(back + 19 - loop_now())
+        assert match.state.round == 1, "Bob still has the 20 s he had when it stopped"
         await asyncio.sleep(2)
         assert match.state.round == 2, "then his clock ran out"
+        await assert_nothing_lost(service, repo, transport, match.id)
+    finally:
+        await service.stop()
+
+
+async def test_a_failing_table_alone_stops_its_clock_from_its_first_failure() -> None:
+    """Only Bob's table fails (from 5 s on); nothing goes there until his 15-s reminder at
+    15 s: his clock stops then (a channel with nothing to send is not known to fail), Ann's
+    runs on, and the hosts hear how long the table was down."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    t0 = loop_now()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(5)
+        limit = match.clocks["r1:s1"].limit_at
+        assert limit is not None
+        transport.down.add("seat1")
+        await asyncio.sleep(35)  # t = 40: Ann's clock ran out at 30
+        assert match.state.picks[0] is not None and match.state.picks[1] is None
+        transport.down.clear()
+        back, _ = await arrival(transport, "seat1", "15 s left")
+        await asyncio.sleep(0.5)
+        moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - (back - t0 - 15)) < 0.01, moved
+        table = [t for t in transport.texts("umpire") if "could not be reached" in t]
+        assert len(table) == 1 and "the table channel of {P1}" in table[0]
+        assert f"for {round(back - t0 - 15)} s" in table[0]
         await assert_nothing_lost(service, repo, transport, match.id)
     finally:
         await service.stop()
@@ -295,5 +322,45 @@ async def test_a_table_made_again_is_not_credited_twice() -> None:
         await asyncio.sleep(1)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - 39) < 0.01, moved
+    finally:
+        await service.stop()
+
+
+async def test_a_clock_waits_for_every_channel_it_depends_on() -> None:
+    """Bob's table fails from his reminder at 15 s, the room from Ann's pick at 20 s; the
+    room is back at 30 s, his table at 50 s: his clock is stopped from 15 s until his table
+    is back, once (not moved for each channel)."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    t0 = loop_now()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(1)
+        limit = match.clocks["r1:s1"].limit_at
+        assert limit is not None
+        transport.held["seat1"] = HELD_TEXT
+        await asyncio.sleep(15)  # t = 16
+        transport.down.add("public")
+        await asyncio.sleep(4)
+        assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
+        await asyncio.sleep(10)  # t = 30
+        transport.down.clear()
+        service.delivery.wake(match.id)
+        await arrival(transport, "public", "has picked", 1)
+        await asyncio.sleep(1)
+        assert match.clocks["r1:s1"].limit_at == limit, "still stopped: his table is down"
+        await asyncio.sleep(19)  # t = 50
+        del transport.held["seat1"]
+        service.delivery.wake(match.id)
+        back, _ = await arrival(transport, "seat1", "15 s left", 1)
+        await asyncio.sleep(0.5)
+        moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - (back - t0 - 15)) < 0.01, moved
+        await asyncio.sleep(back + 14 - loop_now())
+        assert match.state.round == 1
+        await asyncio.sleep(2)
+        assert match.state.round == 2
+        await assert_nothing_lost(service, repo, transport, match.id)
     finally:
         await service.stop()
