@@ -13,7 +13,7 @@ channel is posted before it.
 
 A channel is *down* from its first failed send until a send there succeeds again: `on_down`
 is called at the first failure and `on_up` when it comes back (the service stops the clocks
-of the decisions asked in that channel for that time). A `ChannelHeld` calls `on_held` once
+of the decisions that depend on it for that time). A `ChannelHeld` calls `on_held` once
 per down spell, at once; any other failure calls `on_stalled` once the channel has been
 failing for `stall_after` seconds (the service tells the hosts).
 A permanent failure (a channel gone for good) is not retried: the transport tells the

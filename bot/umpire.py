@@ -1181,7 +1181,9 @@ class MatchService:
             if clock and clock.status == "break":
                 left = ", after the break between rounds"
             elif clock and clock.limit_at:
-                secs = int((clock.limit_at - self.now()).total_seconds())
+                now = self.now()  # (a stopped or undelivered decision's clock: as it will be)
+                limit = self._deadline_if_seen(match, p.key, now) or clock.limit_at
+                secs = int((limit - now).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
             what = p.kind.replace("_", " ") + (" in their table channel" if p.private else "")
             lines.append(f"Waiting for {{P{p.seat}}}: {what}{left}.")

@@ -136,6 +136,9 @@ async def test_a_failing_table_alone_stops_its_clock_from_its_first_failure() ->
         transport.down.add("seat1")
         await asyncio.sleep(35)  # t = 40: Ann's clock ran out at 30
         assert match.state.picks[0] is not None and match.state.picks[1] is None
+        # /status shows the time his clock has (stopped at 15 s left), not a countdown past it
+        assert "Waiting for Bob: pick in their table channel, 15 s left." in \
+            service.status_text(match.id)
         transport.down.clear()
         back, _ = await arrival(transport, "seat1", "15 s left")
         await asyncio.sleep(0.5)
