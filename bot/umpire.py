@@ -835,10 +835,13 @@ class MatchService:
             late = now - clock.started_at
             if late.total_seconds() > self.delivery_grace:
                 limit += late
-        stop = self._stopped.get((match.id, key))
-        if stop is not None:
-            limit += max(timedelta(0), now - stop.since)
-        return limit
+        return limit + self.stopped_for(match.id, key, now)
+
+    def stopped_for(self, match_id: int, key: str, now: datetime) -> timedelta:
+        """How long the decision's clock has been stopped so far (its channel is down): not
+        charged, e.g. not in the seconds a decision took (`command.elapsed`)."""
+        stop = self._stopped.get((match_id, key))
+        return max(timedelta(0), now - stop.since) if stop is not None else timedelta(0)
 
     def _background(self, work: Any) -> None:
         task = asyncio.create_task(work)
