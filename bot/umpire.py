@@ -664,6 +664,8 @@ class MatchService:
             return
         if self.clocks_shifted_at is None:
             return  # (a held start: the shift for the downtime will cover this arrival)
+        if delivered:
+            self._stop_while_down(match, keys, at)
         if delivered and any(self._late(match, k, at) for k in keys):
             self._background(self._start_late(match, keys, at))
         else:
@@ -734,6 +736,19 @@ class MatchService:
                 continue
             self._stopped.setdefault(key, _Stop(since)).channels.add(audience)
             self.scheduler.set(key, None)
+
+    def _stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        """Decisions whose prompt arrived while another channel they depend on is down (the
+        game room) stop from their arrival, like those asked before it went down."""
+        prompts = {p.key: p for p in match.prompts}
+        for key in keys:
+            prompt = prompts.get(key)
+            if prompt is None or getattr(match.clocks.get(key), "status", "") != "armed":
+                continue
+            for audience in {"public", _place(prompt)}:
+                if self.delivery.down_since(match.id, audience) is not None:
+                    self._stopped.setdefault((match.id, key), _Stop(at)).channels.add(audience)
+                    self.scheduler.set((match.id, key), None)
 
     def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
                     at: datetime) -> None:

@@ -367,3 +367,39 @@ async def test_a_clock_waits_for_every_channel_it_depends_on() -> None:
         await assert_nothing_lost(service, repo, transport, match.id)
     finally:
         await service.stop()
+
+
+async def test_a_prompt_that_arrives_while_the_room_is_down_waits_for_it() -> None:
+    """The room fails from 5 s on; both pick, and round 2's prompts reach the tables at 6 s
+    while the room (which tells what happened) is still down: their clocks stop from their
+    arrival until the room is back at 40 s."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    t0 = loop_now()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(5)
+        transport.down.add("public")
+        assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
+        await asyncio.sleep(1)
+        assert (await service.submit(match.id, BOB.id, "pick 2", table_of=1)).accepted
+        await asyncio.sleep(0.1)
+        assert match.state.round == 2
+        arrived = [t for t, m in transport.sent
+                   if m.audience == "seat1" and "your decision" in m.text][-1]  # round 2's
+        assert arrived - t0 >= 6
+        limit = match.clocks["r2:s1"].limit_at
+        assert limit is not None
+        await asyncio.sleep(40 - (loop_now() - t0))  # t = 40: 34 s after round 2 was asked
+        assert match.state.round == 2 and match.state.picks == [None, None]
+        transport.down.clear()
+        service.delivery.wake(match.id)
+        back, _ = await arrival(transport, "public", "has picked", 1)
+        await asyncio.sleep(0.5)
+        for key in ("r2:s0", "r2:s1"):
+            moved = (match.clocks[key].limit_at - limit).total_seconds()  # type: ignore[operator]
+            assert abs(moved - (back - arrived)) < 0.05, (key, moved)
+        await assert_nothing_lost(service, repo, transport, match.id)
+    finally:
+        await service.stop()
