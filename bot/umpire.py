@@ -704,8 +704,8 @@ class MatchService:
         self._tell_hosts(match, (
             f"⚠️ Match #{match.id}: nothing has gone through to {_place_name(audience)} for "
             f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are kept "
-            "and retried until they arrive, in order; the clocks of the decisions asked there "
-            "are stopped until then."))
+            "and retried until they arrive, in order; the clocks of the decisions waiting on "
+            "it are stopped until then."))
 
     def _tell_hosts(self, match: LiveMatch, text: str) -> None:
         """A line in the host log of the match, stored and delivered like every message."""
@@ -812,7 +812,7 @@ class MatchService:
         self._tell_hosts(match, (
             f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
             f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
-            "the decisions asked there are stopped until then."))
+            "the decisions waiting on it are stopped until then."))
 
     def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -1021,6 +1021,9 @@ class MatchService:
             gap = now - match.paused_at
             for clock in match.clocks.values():
                 clock.shifted(gap)
+            for (match_id, _), stop in self._stopped.items():  # a down channel's stop: the
+                if match_id == match.id:  # pause is moved for already, not again at its end
+                    stop.since = min(stop.since + gap, now)
             match.status, match.paused_at = "active", None
             await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],

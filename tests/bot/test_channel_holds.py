@@ -403,3 +403,32 @@ async def test_a_prompt_that_arrives_while_the_room_is_down_waits_for_it() -> No
         await assert_nothing_lost(service, repo, transport, match.id)
     finally:
         await service.stop()
+
+
+async def test_a_pause_during_a_stop_is_not_given_twice() -> None:
+    """Bob's table fails from his reminder at 15 s; the hosts pause from 20 s to 30 s; the
+    table is back at 40 s: his clock moves by the 25 s it was stopped (the pause's 10 s
+    among them), not by 25 + 10."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    t0 = loop_now()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(1)
+        limit = match.clocks["r1:s1"].limit_at
+        assert limit is not None
+        transport.held["seat1"] = HELD_TEXT
+        await asyncio.sleep(19)
+        await service.pause(match.id)
+        await asyncio.sleep(10)
+        await service.resume(match.id)
+        await asyncio.sleep(40 - (loop_now() - t0))
+        del transport.held["seat1"]
+        service.delivery.wake(match.id)
+        back, _ = await arrival(transport, "seat1", "15 s left", 1)
+        await asyncio.sleep(0.5)
+        moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - (back - t0 - 15)) < 0.01, moved
+    finally:
+        await service.stop()
