@@ -1,7 +1,8 @@
 """The match's channels: a category with a public game room and one private table channel
 per player (that player, the host role and the bot can see it; nobody else, and never the
-opponent, even one who holds the host role), the shared host log (hosts only; a host who
-plays is shut out of it while the match runs), checks of channels a host names, and making
+opponent, even one who holds the host role), the shared host log (hosts only; every player
+of a running match is denied it by a member overwrite, so that one made a host mid-match
+still reads nothing of their match), checks of channels a host names, and making
 them read-only when the match ends."""
 
 from __future__ import annotations
@@ -152,9 +153,10 @@ def _is_shut_out(overwrite: discord.PermissionOverwrite | None) -> bool:
 
 async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[discord.Member | None],
                           denied_elsewhere: Mapping[int, Pair]) -> dict[str, Pair]:
-    """Deny the players who could read the host log (hosts who play) access to it while
-    their match runs. Returns, per user id, the overwrite to put back when it ends: the one
-    they had, or the one another running match of theirs (`denied_elsewhere`) will put back."""
+    """Deny every player of a match the host log while it runs: a player who is a host, or
+    is made one mid-match, must never read their own match's secrets there. Returns, per
+    user id, the overwrite to put back when it ends: the one they had, or the one another
+    running match of theirs (`denied_elsewhere`) will put back."""
     out: dict[str, Pair] = {}
     for member in players:
         if member is None:
@@ -163,11 +165,12 @@ async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[disco
         if member.id in denied_elsewhere and _is_shut_out(current):
             out[str(member.id)] = denied_elsewhere[member.id]
             continue
-        if not host_log.permissions_for(member).view_channel:
+        out[str(member.id)] = _pair(current)
+        if _is_shut_out(current):
             continue
         await host_log.set_permissions(member, overwrite=HIDDEN,
-                                       reason="umpire: a host plays a match; no host log meanwhile")
-        out[str(member.id)] = _pair(current)
+                                       reason="umpire: a player never reads the host log of "
+                                              "their match")
     return out
 
 

@@ -70,7 +70,8 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
         raise Refusal(missing_text(lacking))
     mode, mode_note = table_mode(guild, config.channel_mode,
                                  explicit=config.stored.channel_mode is not None, room=room,
-                                 given_tables=given_tables, members=members)
+                                 given_tables=given_tables, members=members,
+                                 host_role_id=hosts.id if hosts is not None else None)
     if mode_note:
         log.info("server %s: %s", guild.id, mode_note)
     if set_log is not None:
@@ -128,7 +129,8 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
 def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
                room: discord.TextChannel | None,
                given_tables: Sequence[discord.TextChannel | None],
-               members: Sequence[discord.Member | None]) -> tuple[str, str | None]:
+               members: Sequence[discord.Member | None],
+               host_role_id: int | None = None) -> tuple[str, str | None]:
     """("threads" | "channels", a note for the host or None). Tables are private threads
     where the setting says so and the bot may make them; a server that chose nothing falls
     back to channels (and the host is told why), one whose host chose threads is refused with
@@ -140,14 +142,11 @@ def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
         return "channels", None
     lacking = missing_thread_permissions(guild, room)
     if not lacking:
-        readers = [m for m in members if m is not None and room is not None
-                   and room.permissions_for(m).manage_threads]
-        if readers:  # Manage Threads reads every private thread of the room
-            names = ", ".join(m.display_name for m in readers)
-            raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
-                          f"in {room.mention}, so they could read their opponent's private "
-                          "table thread there: deny it to them in that channel, or leave "
-                          "`room` out and I create one.")
+        from bot.discord.threads import readers_problem
+
+        problem = room is not None and readers_problem(room, members, host_role_id)
+        if problem:  # Manage Threads reads every private thread of the room
+            raise Refusal(problem)
         return "threads", None
     where = f"in {room.mention}" if room is not None else "in this server"
     if explicit:

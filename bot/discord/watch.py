@@ -1,0 +1,66 @@
+"""Listeners for what changes who can read a match's channels: channel overwrites (an edit,
+a sync with the category), roles (their permissions, who holds them), members leaving, thread
+membership. Each retries at once the channels of the server's matches that delivery holds
+(`Delivery.wake`): the transport checks them again before posting (bot/discord/transport.py),
+so a fixed channel gets its held messages without waiting for the next backoff."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+
+class WatchCog(commands.Cog, name="Watch"):
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    def wake(self, guild_id: int | None) -> None:
+        """Retry the held channels of every running match of the server now."""
+        if guild_id is None:
+            return
+        service = self.bot.service
+        for match in list(service.matches.values()):
+            if match.transport.get("guild") == guild_id and \
+                    match.status in ("active", "paused"):
+                service.delivery.wake(match.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.wake(channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.wake(role.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        self.wake(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.wake(after.id)  # (a new owner)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_member_remove(self, payload: discord.RawThreadMembersUpdate) -> None:
+        self.wake(payload.guild_id)
