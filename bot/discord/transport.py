@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 #: is there.
 NONCE_TRUST_SECONDS = 60.0
 HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per channel
+#: A verdict of who reads a channel is recomputed after this long even without an event.
+VERDICT_SECONDS = 10.0
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
 PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
@@ -104,6 +107,10 @@ class DiscordTransport:
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
         #: Private threads whose member list was fetched once (the gateway keeps it since).
         self._members_known: set[int] = set()
+        #: Per server, bumped by every event that may change who reads what (`changed`).
+        self._generation: dict[int, int] = {}
+        #: (match, audience, channel) -> (generation, when, why not private or None).
+        self._verdicts: dict[tuple[int, str, int], tuple[int, float, str | None]] = {}
         self._locked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started_at = datetime.now(UTC)
@@ -248,18 +255,45 @@ class DiscordTransport:
                     f"{', '.join(missing)} there. Give it back to me; {holding(match, audience)}"))
             if audience == "public" or self._ended(match.id):
                 return  # the room is public; an ended match's secrets are revealed
-            intended = await self.intended(match, audience, guild)
-            place = Place.of(found, await self.thread_members(found))
-            readers = unintended_readers(place, intended)
-        except LookupError as exc:  # a thread whose parent is not known
+            problem = await self._privacy(match, audience, guild, found)
+        except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
             raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
                 f"I cannot tell who reads {where(match, audience, channel_id)}; "
                 f"{holding(match, audience)}")) from exc
+        if problem is not None:
+            raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=problem)
+
+    async def _privacy(self, match: MatchInfo, audience: str, guild: discord.Guild,
+                       found: discord.TextChannel | discord.Thread) -> str | None:
+        """Why the channel is not private to its intended readers, or None. The verdict is
+        kept until the server's next change (a listener calls `changed`), at most
+        VERDICT_SECONDS: a check costs one permission computation per distinct set of roles
+        in the server (about 9 ms for 10,000 members with 300 such sets)."""
+        key = (match.id, audience, found.id)
+        generation = self._generation.get(guild.id, 0)
+        kept = self._verdicts.get(key)
+        if kept is not None and kept[0] == generation and \
+                time.monotonic() - kept[1] < VERDICT_SECONDS:
+            return kept[2]
+        intended = await self.intended(match, audience, guild)
+        place = Place.of(found, await self.thread_members(found))
+        readers = unintended_readers(place, intended)
+        problem = None
         if readers:
-            said = where(match, audience, channel_id)
-            raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=(
-                f"{said[0].upper()}{said[1:]} can be read by {describe(place, readers, intended)}."
-                f" Remove that access; {holding(match, audience)}"))
+            said = where(match, audience, found.id)
+            problem = (f"{said[0].upper()}{said[1:]} can be read by "
+                       f"{describe(place, readers, intended)}. Remove that access; "
+                       f"{holding(match, audience)}")
+        self._verdicts[key] = (generation, time.monotonic(), problem)
+        return problem
+
+    def changed(self, guild_id: int | None = None) -> None:
+        """Something that may change who reads a channel of the server (every server's
+        when None) happened: verdicts kept from before no longer hold."""
+        if guild_id is None:
+            self._verdicts.clear()
+        else:
+            self._generation[guild_id] = self._generation.get(guild_id, 0) + 1
 
     def _ended(self, match_id: int) -> bool:
         live = self.service.matches.get(match_id) if self.service is not None else None
@@ -380,10 +414,12 @@ class DiscordTransport:
             if key != "log" and (cid := match.transport.get(key)):
                 self._posted.pop(int(cid), None)
                 self._members_known.discard(int(cid))
+        self._verdicts = {k: v for k, v in self._verdicts.items() if k[0] != match.id}
 
     def memory(self) -> int:
         """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
-        return len(self._members_known) + len(self._locked) + len(self._posted)
+        return len(self._members_known) + len(self._locked) + len(self._posted) + \
+            len(self._verdicts)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

@@ -1,8 +1,10 @@
 """Listeners for what changes who can read a match's channels: channel overwrites (an edit,
 a sync with the category), roles (their permissions, who holds them), members leaving, thread
-membership. Each retries at once the channels of the server's matches that delivery holds
-(`Delivery.wake`): the transport checks them again before posting (bot/discord/transport.py),
-so a fixed channel gets its held messages without waiting for the next backoff."""
+membership. Each drops the transport's kept verdicts of who reads the server's channels
+(`DiscordTransport.changed`) and retries at once the channels of the server's matches that
+delivery holds (`Delivery.wake`): the transport checks them again before posting
+(bot/discord/transport.py), so a fixed channel gets its held messages without waiting for
+the next backoff."""
 
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ class WatchCog(commands.Cog, name="Watch"):
         self.bot = bot
 
     def wake(self, guild_id: int | None) -> None:
-        """Retry the held channels of every running match of the server now."""
+        """Forget what was worked out about the server's channels; retry the held channels
+        of its running matches now."""
         if guild_id is None:
             return
+        self.bot.transport.changed(guild_id)
         service = self.bot.service
         for match in list(service.matches.values()):
             if match.transport.get("guild") == guild_id and \
@@ -64,3 +68,23 @@ class WatchCog(commands.Cog, name="Watch"):
     @commands.Cog.listener()
     async def on_raw_thread_member_remove(self, payload: discord.RawThreadMembersUpdate) -> None:
         self.wake(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_thread_member_join(self, member: discord.ThreadMember) -> None:
+        self.wake(member.thread.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_join(self, member: discord.Member) -> None:
+        self.wake(member.guild.id)  # (a member overwrite may wait for them)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.wake(guild.id)  # the server's state was loaded again
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.wake(guild.id)
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        self.bot.transport.changed(None)
