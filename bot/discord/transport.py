@@ -295,6 +295,18 @@ class DiscordTransport:
         else:
             self._generation[guild_id] = self._generation.get(guild_id, 0) + 1
 
+    async def hosts_only(self, channel: discord.TextChannel) -> str | None:
+        """Why `channel` is not read by hosts only (a match's transcript, every secret in it,
+        goes there), or None."""
+        intended = Intended(host_role_id=await self._host_role_id(channel.guild))
+        place = Place.of(channel)
+        readers = unintended_readers(place, intended)
+        if not readers:
+            return None
+        return (f"The host log {channel.mention} can be read by "
+                f"{describe(place, readers, intended)}: only hosts may read a match's "
+                "transcript. Remove that access and try again.")
+
     def _ended(self, match_id: int) -> bool:
         live = self.service.matches.get(match_id) if self.service is not None else None
         return live is not None and live.status in ENDED

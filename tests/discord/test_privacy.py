@@ -266,3 +266,28 @@ async def test_a_player_who_left_their_table_thread_is_added_back(world: World) 
         await play_round_one(world, up, match)
         await up.idle(fake)
         await assert_channels_match_outbox(world, up, match)
+
+
+async def test_a_transcript_goes_only_to_a_host_log_that_hosts_alone_read(world: World) -> None:
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        log = channel_of(world, match, "umpire")
+        await up.service.abort(match.id, "test over")
+        await up.idle(fake)
+        fake.set_overwrite(log, world.eve, allow=P.VIEW_CHANNEL)  # eve is let in by mistake
+        await fake.sync()
+        files = sum(len(m.attachments) for m in fake.messages(log))
+        inter = await fake.slash_command(world.host, world.general, "match delete",
+                                         match=match.id)
+        await fake.wait_for(lambda: inter.finished, 10)
+        assert "can be read by eve (not a host)" in inter.answer.content
+        assert "Nothing was deleted" in inter.answer.content
+        assert sum(len(m.attachments) for m in fake.messages(log)) == files
+        assert not channel_of(world, match, "seat0").deleted
+        fake.remove_overwrite(log, world.eve)
+        await fake.sync()
+        again = await fake.slash_command(world.host, world.general, "match delete",
+                                         match=match.id)
+        await fake.wait_for(lambda: again.finished, 10)
+        assert "transcript posted in the host log" in again.answer.content
