@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,12 @@ def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> st
         return (f"The host log {host_log.mention} can be read by {names}, who "
                 f"{'is' if len(readers) == 1 else 'are'} not a host: only hosts and the bot "
                 "may read it.")
+    intended = Intended(host_role_id=hosts.id if hosts is not None else None)
+    others = unintended_readers(Place.of(host_log), intended)  # roles anyone could be given
+    if others:
+        return (f"The host log {host_log.mention} can be read by "
+                f"{describe(Place.of(host_log), others, intended)}: only hosts and the bot "
+                "may read it.")
     return None
 
 
@@ -96,11 +103,13 @@ def named_channel_problems(
     guild: discord.Guild, *, room: discord.TextChannel | None,
     tables: Sequence[discord.TextChannel | None], players: Sequence[discord.Member | None],
     names: Sequence[str], log_name: str, log_id: int | None = None,
+    host_role_id: int | None = None,
 ) -> list[str]:
     """What is wrong with the channels a host named for a match (empty: nothing): every
     channel distinct, no table or room doubling as the host log, and each table private to
-    its player (neither @everyone nor the opponent can read it; the player and the bot can
-    write in it)."""
+    its player (neither @everyone nor the opponent can read it, nor anyone else but the hosts
+    who do not play, nor a role anyone could be given; the player and the bot can write in
+    it)."""
     out: list[str] = []
     labels = [("room", room), *((f"table{s + 1}", t) for s, t in enumerate(tables))]
     given = [(label, ch) for label, ch in labels if ch is not None]
@@ -118,6 +127,7 @@ def named_channel_problems(
         member = players[seat]
         assert member is not None
         label = f"table{seat + 1}"
+        found = len(out)
         if table.permissions_for(guild.default_role).view_channel:
             out.append(f"Everyone can read {table.mention}, so it cannot be {names[seat]}'s "
                        f"private table: hide it from @everyone, or leave {label} out and I "
@@ -134,6 +144,16 @@ def named_channel_problems(
         if not (mine.view_channel and mine.send_messages):
             out.append(f"I cannot post in {table.mention}; give me View Channel and Send "
                        "Messages there.")
+        if len(out) > found:
+            continue  # said already, more plainly
+        ids = frozenset(p.id for p in players if p is not None)
+        intended = Intended(members=frozenset({member.id}), barred=ids - {member.id},
+                            host_role_id=host_role_id)
+        others = unintended_readers(Place.of(table), intended)
+        if others:
+            out.append(f"{table.mention} can be read by "
+                       f"{describe(Place.of(table), others, intended)}, so it cannot be "
+                       f"{names[seat]}'s private table: only they, the hosts and I may read it.")
     return out
 
 

@@ -54,7 +54,8 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
     set_log = config.log_channel(guild)
     problems = named_channel_problems(guild, room=room, tables=given_tables,
                                       players=members, names=[r.name for r in refs],
-                                      log_name=log_name, log_id=set_log.id if set_log else None)
+                                      log_name=log_name, log_id=set_log.id if set_log else None,
+                                      host_role_id=hosts.id if hosts is not None else None)
     if problems:
         raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
     existing_log = set_log or (None if config.stored.log_channel_id is not None else

@@ -291,3 +291,43 @@ async def test_a_transcript_goes_only_to_a_host_log_that_hosts_alone_read(world:
                                          match=match.id)
         await fake.wait_for(lambda: again.finished, 10)
         assert "transcript posted in the host log" in again.answer.content
+
+
+async def test_a_named_table_or_host_log_a_spectators_role_could_read_is_refused_at_the_start(
+        world: World) -> None:
+    fake = world.fake
+    spectators = fake.add_role(world.guild, "Spectators")
+    den = fake.add_text_channel(world.guild, "alices-den")
+    fake.set_overwrite(den, world.guild.roles[world.guild.id], deny=P.VIEW_CHANNEL)
+    fake.set_overwrite(den, world.alice, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+    fake.set_overwrite(den, spectators, allow=P.VIEW_CHANNEL)
+    log = fake.add_text_channel(world.guild, "umpire-log")
+    fake.set_overwrite(log, world.guild.roles[world.guild.id], deny=P.VIEW_CHANNEL)
+    fake.set_overwrite(log, world.host_role, allow=P.VIEW_CHANNEL)
+    for channel in (den, log):
+        fake.set_overwrite(channel, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+    async with umpire(world) as up:
+        await fake.sync()
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, table1=den)
+        await fake.wait_for(lambda: inter.finished, 10)
+        assert "can be read by the role “Spectators”" in inter.answer.content
+        assert "alice's private table" in inter.answer.content
+        fake.remove_overwrite(den, spectators)
+        fake.set_overwrite(log, spectators, allow=P.VIEW_CHANNEL)
+        await fake.sync()
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, table1=den)
+        await fake.wait_for(lambda: inter.finished, 10)
+        assert f"The host log <#{log.id}> can be read by the role “Spectators”" in \
+            inter.answer.content
+        assert not up.service.matches
+        fake.remove_overwrite(log, spectators)
+        await fake.sync()
+        inter = await fake.slash_command(world.host, world.general, "match start",
+                                         game="rps-poker", player1=world.alice,
+                                         player2=world.bob, table1=den)
+        await fake.wait_for(lambda: inter.finished, 10)
+        assert "started" in inter.answer.content
