@@ -60,6 +60,15 @@ async def play_round_one(world: World, up: Umpire, match: LiveMatch,
         await world.fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
 
 
+async def try_start(world: World, **channels: Any) -> Any:
+    """A host starts alice vs bob with these named channels; the answer, once given."""
+    inter = await world.fake.slash_command(world.host, world.general, "match start",
+                                           game="rps-poker", player1=world.alice,
+                                           player2=world.bob, **channels)
+    await world.fake.wait_for(lambda: inter.finished, 10)
+    return inter
+
+
 def secret_posts(world: World, channel: Channel) -> int:
     return len(bot_posts(world, channel))
 
@@ -216,10 +225,7 @@ async def test_threads_mode_a_moderator_who_does_not_play_holds_the_tables(world
     hall = fake.add_text_channel(world.guild, "hall")
     async with umpire(world) as up:
         # At the start: a named room where she has Manage Threads is refused, saying why.
-        inter = await fake.slash_command(world.host, world.general, "match start",
-                                         game="rps-poker", player1=world.alice,
-                                         player2=world.bob, room=hall)
-        await fake.wait_for(lambda: inter.finished, 10)
+        inter = await try_start(world, room=hall)
         text = inter.answer.content
         assert "mona (not a host, Manage Threads in" in text and "“Mods”" in text, text
         assert "channel_mode:channels" in text and not up.service.matches
@@ -308,26 +314,17 @@ async def test_a_named_table_or_host_log_a_spectators_role_could_read_is_refused
         fake.set_overwrite(channel, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
     async with umpire(world) as up:
         await fake.sync()
-        inter = await fake.slash_command(world.host, world.general, "match start",
-                                         game="rps-poker", player1=world.alice,
-                                         player2=world.bob, table1=den)
-        await fake.wait_for(lambda: inter.finished, 10)
+        inter = await try_start(world, table1=den)
         assert "can be read by the role “Spectators”" in inter.answer.content
         assert "alice's private table" in inter.answer.content
         fake.remove_overwrite(den, spectators)
         fake.set_overwrite(log, spectators, allow=P.VIEW_CHANNEL)
         await fake.sync()
-        inter = await fake.slash_command(world.host, world.general, "match start",
-                                         game="rps-poker", player1=world.alice,
-                                         player2=world.bob, table1=den)
-        await fake.wait_for(lambda: inter.finished, 10)
+        inter = await try_start(world, table1=den)
         assert f"The host log <#{log.id}> can be read by the role “Spectators”" in \
             inter.answer.content
         assert not up.service.matches
         fake.remove_overwrite(log, spectators)
         await fake.sync()
-        inter = await fake.slash_command(world.host, world.general, "match start",
-                                         game="rps-poker", player1=world.alice,
-                                         player2=world.bob, table1=den)
-        await fake.wait_for(lambda: inter.finished, 10)
+        inter = await try_start(world, table1=den)
         assert "started" in inter.answer.content
