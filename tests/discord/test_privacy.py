@@ -328,3 +328,35 @@ async def test_a_named_table_or_host_log_a_spectators_role_could_read_is_refused
         await fake.sync()
         inter = await try_start(world, table1=den)
         assert "started" in inter.answer.content
+
+
+async def test_after_a_restart_a_table_threads_members_are_fetched_then_followed(
+        world: World) -> None:
+    """The gateway does not say who was in a thread before the bot connected: the transport
+    lists the members once, then follows the gateway's updates."""
+    fake = world.fake
+    threads_allowed(world)
+    mona = fake.add_member(world.guild, "mona")
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        match_id = match.id
+    table0 = fake.channels[match.transport["table0"]]
+    fake.add_thread_member(table0, mona)  # added while the bot was away
+    async with umpire(world) as up:
+        reasons = held_reasons(up)
+        match = up.service.matches[match_id]
+        posted = secret_posts(world, table0)
+        start = len(fake.request_log)
+        await play_round_one(world, up, match)
+        await fake.wait_for(lambda: any("of alice" in r for r in reasons), 10)
+        assert "mona (not a host)" in next(r for r in reasons if "of alice" in r)
+        assert secret_posts(world, table0) == posted
+        fetches = [e for e in fake.request_log[start:]
+                   if e.method == "GET" and e.path.endswith("/thread-members")]
+        assert len(fetches) == 2  # once per table thread
+        fake.remove_thread_member(table0, mona)  # the gateway says she left
+        await fake.wait_for(lambda: secret_posts(world, table0) > posted, 10)
+        await up.idle(fake)
+        await assert_channels_match_outbox(world, up, match)
+        assert len([e for e in fake.request_log[start:] if e.method == "GET"
+                    and e.path.endswith("/thread-members")]) == 2
