@@ -194,6 +194,21 @@ async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[disco
     return out
 
 
+async def keep_out_of_log(host_log: discord.TextChannel,
+                          members: Sequence[discord.Member]) -> list[discord.Member]:
+    """Deny the host log again to those `members` (players of a running match) whose deny
+    someone removed or changed to let them read; returns them."""
+    again = []
+    for member in members:
+        if host_log.overwrites_for(member).view_channel is False:
+            continue
+        await host_log.set_permissions(member, overwrite=HIDDEN,
+                                       reason="umpire: a player never reads the host log of "
+                                              "their running match")
+        again.append(member)
+    return again
+
+
 async def let_back_into_log(host_log: discord.TextChannel,
                             denied: Mapping[str, Pair] | Sequence[int],
                             still_playing: frozenset[int] = frozenset()) -> None:
