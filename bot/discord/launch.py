@@ -103,9 +103,8 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                          for uid, before in m.transport["log_denied"].items()}
             transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
         except discord.HTTPException as exc:
-            raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
-                          "who is a host (give me Manage Roles there); the match did not "
-                          "start.") from exc
+            raise Refusal(f"I could not hide the host log {log_ch.mention} from the players "
+                          "(give me Manage Roles there); the match did not start.") from exc
         live = await bot.service.start_match(found.slug, refs, advantage=0, settings=parsed,
                                              seed=seed, transport=transport)
     except Exception as exc:
