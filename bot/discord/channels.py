@@ -1,7 +1,8 @@
 """The match's channels: a category with a public game room and one private table channel
 per player (that player, the host role and the bot can see it; nobody else, and never the
-opponent, even one who holds the host role), the shared host log (hosts only; a host who
-plays is shut out of it while the match runs), checks of channels a host names, and making
+opponent, even one who holds the host role), the shared host log (hosts only; every player
+of a running match is denied it by a member overwrite, so that one made a host mid-match
+still reads nothing of their match), checks of channels a host names, and making
 them read-only when the match ends."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -88,6 +90,12 @@ def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> st
         return (f"The host log {host_log.mention} can be read by {names}, who "
                 f"{'is' if len(readers) == 1 else 'are'} not a host: only hosts and the bot "
                 "may read it.")
+    intended = Intended(host_role_id=hosts.id if hosts is not None else None)
+    others = unintended_readers(Place.of(host_log), intended)  # roles anyone could be given
+    if others:
+        return (f"The host log {host_log.mention} can be read by "
+                f"{describe(Place.of(host_log), others, intended)}: only hosts and the bot "
+                "may read it.")
     return None
 
 
@@ -95,11 +103,13 @@ def named_channel_problems(
     guild: discord.Guild, *, room: discord.TextChannel | None,
     tables: Sequence[discord.TextChannel | None], players: Sequence[discord.Member | None],
     names: Sequence[str], log_name: str, log_id: int | None = None,
+    host_role_id: int | None = None,
 ) -> list[str]:
     """What is wrong with the channels a host named for a match (empty: nothing): every
     channel distinct, no table or room doubling as the host log, and each table private to
-    its player (neither @everyone nor the opponent can read it; the player and the bot can
-    write in it)."""
+    its player (neither @everyone nor the opponent can read it, nor anyone else but the hosts
+    who do not play, nor a role anyone could be given; the player and the bot can write in
+    it)."""
     out: list[str] = []
     labels = [("room", room), *((f"table{s + 1}", t) for s, t in enumerate(tables))]
     given = [(label, ch) for label, ch in labels if ch is not None]
@@ -117,6 +127,7 @@ def named_channel_problems(
         member = players[seat]
         assert member is not None
         label = f"table{seat + 1}"
+        found = len(out)
         if table.permissions_for(guild.default_role).view_channel:
             out.append(f"Everyone can read {table.mention}, so it cannot be {names[seat]}'s "
                        f"private table: hide it from @everyone, or leave {label} out and I "
@@ -133,6 +144,16 @@ def named_channel_problems(
         if not (mine.view_channel and mine.send_messages):
             out.append(f"I cannot post in {table.mention}; give me View Channel and Send "
                        "Messages there.")
+        if len(out) > found:
+            continue  # said already, more plainly
+        ids = frozenset(p.id for p in players if p is not None)
+        intended = Intended(members=frozenset({member.id}), barred=ids - {member.id},
+                            host_role_id=host_role_id)
+        others = unintended_readers(Place.of(table), intended)
+        if others:
+            out.append(f"{table.mention} can be read by "
+                       f"{describe(Place.of(table), others, intended)}, so it cannot be "
+                       f"{names[seat]}'s private table: only they, the hosts and I may read it.")
     return out
 
 
@@ -152,9 +173,10 @@ def _is_shut_out(overwrite: discord.PermissionOverwrite | None) -> bool:
 
 async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[discord.Member | None],
                           denied_elsewhere: Mapping[int, Pair]) -> dict[str, Pair]:
-    """Deny the players who could read the host log (hosts who play) access to it while
-    their match runs. Returns, per user id, the overwrite to put back when it ends: the one
-    they had, or the one another running match of theirs (`denied_elsewhere`) will put back."""
+    """Deny every player of a match the host log while it runs: a player who is a host, or
+    is made one mid-match, must never read their own match's secrets there. Returns, per
+    user id, the overwrite to put back when it ends: the one they had, or the one another
+    running match of theirs (`denied_elsewhere`) will put back."""
     out: dict[str, Pair] = {}
     for member in players:
         if member is None:
@@ -163,12 +185,28 @@ async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[disco
         if member.id in denied_elsewhere and _is_shut_out(current):
             out[str(member.id)] = denied_elsewhere[member.id]
             continue
-        if not host_log.permissions_for(member).view_channel:
+        out[str(member.id)] = _pair(current)
+        if _is_shut_out(current):
             continue
         await host_log.set_permissions(member, overwrite=HIDDEN,
-                                       reason="umpire: a host plays a match; no host log meanwhile")
-        out[str(member.id)] = _pair(current)
+                                       reason="umpire: a player never reads the host log of "
+                                              "their match")
     return out
+
+
+async def keep_out_of_log(host_log: discord.TextChannel,
+                          members: Sequence[discord.Member]) -> list[discord.Member]:
+    """Deny the host log again to those `members` (players of a running match) whose deny
+    someone removed or changed to let them read; returns them."""
+    again = []
+    for member in members:
+        if host_log.overwrites_for(member).view_channel is False:
+            continue
+        await host_log.set_permissions(member, overwrite=HIDDEN,
+                                       reason="umpire: a player never reads the host log of "
+                                              "their running match")
+        again.append(member)
+    return again
 
 
 async def let_back_into_log(host_log: discord.TextChannel,

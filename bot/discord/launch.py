@@ -25,7 +25,7 @@ from bot.discord.channels import (
 from bot.discord.errors import Refusal
 from bot.discord.options import validate_settings
 from bot.discord.preflight import missing_permissions, missing_text, missing_thread_permissions
-from bot.discord.render import shown
+from bot.discord.threads import readers_problem
 from bot.live import LiveMatch
 from bot.transport import PlayerRef
 from games.core.contract import Game
@@ -81,7 +81,8 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
     set_log = config.log_channel(guild)
     problems = named_channel_problems(guild, room=room, tables=given_tables,
                                       players=members, names=[r.name for r in refs],
-                                      log_name=log_name, log_id=set_log.id if set_log else None)
+                                      log_name=log_name, log_id=set_log.id if set_log else None,
+                                      host_role_id=hosts.id if hosts is not None else None)
     if problems:
         raise Refusal("I cannot use the channels you named:\n- " + "\n- ".join(problems))
     existing_log = set_log or (None if config.stored.log_channel_id is not None else
@@ -97,7 +98,8 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
         raise Refusal(missing_text(lacking))
     mode, mode_note = table_mode(guild, config.channel_mode,
                                  explicit=config.stored.channel_mode is not None, room=room,
-                                 given_tables=given_tables, members=members)
+                                 given_tables=given_tables, members=members,
+                                 host_role_id=hosts.id if hosts is not None else None)
     if mode_note:
         log.info("server %s: %s", guild.id, mode_note)
     if set_log is not None:
@@ -128,9 +130,8 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                          for uid, before in m.transport["log_denied"].items()}
             transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
         except discord.HTTPException as exc:
-            raise Refusal(f"I could not hide the host log {log_ch.mention} from a player "
-                          "who is a host (give me Manage Roles there); the match did not "
-                          "start.") from exc
+            raise Refusal(f"I could not hide the host log {log_ch.mention} from the players "
+                          "(give me Manage Roles there); the match did not start.") from exc
         live = await bot.service.start_match(found.slug, refs, advantage=0, settings=parsed,
                                              seed=seed, transport=transport)
     except Exception as exc:
@@ -185,7 +186,8 @@ def holding_match(bot: UmpireBot, channel_id: int) -> tuple[int, str] | None:
 def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
                room: discord.TextChannel | None,
                given_tables: Sequence[discord.TextChannel | None],
-               members: Sequence[discord.Member | None]) -> tuple[str, str | None]:
+               members: Sequence[discord.Member | None],
+               host_role_id: int | None = None) -> tuple[str, str | None]:
     """("threads" | "channels", a note for the host or None). Tables are private threads
     where the setting says so and the bot may make them; a server that chose nothing falls
     back to channels (and the host is told why), one whose host chose threads is refused with
@@ -197,14 +199,9 @@ def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
         return "channels", None
     lacking = missing_thread_permissions(guild, room)
     if not lacking:
-        readers = [m for m in members if m is not None and room is not None
-                   and room.permissions_for(m).manage_threads]
-        if readers:  # Manage Threads reads every private thread of the room
-            names = ", ".join(shown(m) for m in readers)
-            raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
-                          f"in {room.mention}, so they could read their opponent's private "
-                          "table thread there: deny it to them in that channel, or leave "
-                          "`room` out and I create one.")
+        problem = room is not None and readers_problem(room, members, host_role_id)
+        if problem:  # Manage Threads reads every private thread of the room
+            raise Refusal(problem)
         return "threads", None
     where = f"in {room.mention}" if room is not None else "in this server"
     if explicit:

@@ -73,6 +73,9 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
                 raise Refusal("The host log of this match is gone, so its transcript cannot be "
                               "kept there: nothing was deleted (`/match export` gives it to "
                               "you).")
+            problem = await bot.transport.hosts_only(host_log)
+            if problem is not None:
+                raise Refusal(f"{problem} Nothing was deleted.")
             await host_log.send(
                 f"🗄 Match #{match_id} ({live.game.title}, {' vs '.join(live.names)}): the "
                 "transcript, posted before its channels are removed.",

@@ -1,4 +1,9 @@
-"""Routing: plain messages in a match's game room or table channel go to the service."""
+"""Routing: plain messages in a match's game room or table channel go to the service.
+
+Answers the bot posts itself in a player's table (a refusal) are checked like the outbox's
+(`DiscordTransport.safe`): not posted while someone else could read the table. In threads
+mode a player who left their table thread is added back on their next message in the room,
+or on `/mine`."""
 
 from __future__ import annotations
 
@@ -33,8 +38,10 @@ class PlayCog(commands.Cog, name="Play"):
         prefix = self.bot.settings.discord.command_prefix
         if prefix and message.content.startswith(prefix):
             return  # a command (handled by the command framework)
-        if place.seat is None and self.is_chat(place.match_id, message.content):
-            return  # chat in the game room: no answer at all
+        if place.seat is None:
+            await self._rejoin(place.match_id, message.author)
+            if self.is_chat(place.match_id, message.content):
+                return  # chat in the game room: no answer at all
         try:
             reply = await self.bot.service.submit(place.match_id, f"discord:{message.author.id}",
                                                   message.content, table_of=place.seat)
@@ -47,7 +54,8 @@ class PlayCog(commands.Cog, name="Play"):
         match = self.bot.service.matches.get(place.match_id)
         seat = match.seat_of(f"discord:{message.author.id}") if match is not None else None
         if place.seat is not None and place.seat == seat:
-            await self._answer(message, reply.message)  # their own table: answer right there
+            if await self._private_ok(place.match_id, seat):
+                await self._answer(message, reply.message)  # their own table: right there
             return
         await self._refuse_privately(message, place.match_id, reply)
 
@@ -87,13 +95,36 @@ class PlayCog(commands.Cog, name="Play"):
         if match is None or seat is None:
             await ctx.send("You are not playing a match here.", ephemeral=True)
             return
-        private = ctx.interaction is not None or (place is not None and place.seat == seat)
+        await self._rejoin(match.id, ctx.author)
+        private = ctx.interaction is not None or (place is not None and place.seat == seat
+                                                  and await self._private_ok(match.id, seat))
         if not private:
             await ctx.send("Ask with `/mine` (only you see the answer), or type "
                            f"`{ctx.prefix}mine` in your table channel.")
             return
         text = service.describe(match.id, user_id)  # names already filled in (one pass)
         await ctx.send(f"**Match #{match.id}, what you know:**\n{text}", ephemeral=True)
+
+    async def _rejoin(self, match_id: int, user: discord.abc.User) -> None:
+        """A player of a threads-mode match who left their table thread is added back."""
+        from bot.discord.threads import rejoin
+
+        match = self.bot.service.matches.get(match_id)
+        if match is not None and isinstance(user, discord.Member) and \
+                match.transport.get("mode") == "threads":
+            await rejoin(self.bot.transport, user.guild, match, user)
+
+    async def _private_ok(self, match_id: int, seat: int) -> bool:
+        """Whether the seat's table may get a private answer now (only its intended readers
+        can read it); if not, the answer is not posted (the outbox holds the match's own
+        messages there, and the hosts are told)."""
+        match = self.bot.service.matches.get(match_id)
+        if match is None:
+            return False
+        why = await self.bot.transport.safe(match.info, f"seat{seat}")
+        if why is not None:
+            log.warning("match %s: no private answer in seat %s's table: %s", match_id, seat, why)
+        return why is None
 
     async def _answer(self, message: discord.Message, text: str) -> None:
         """A refusal in the player's own table channel, as a reply that pings nobody."""
@@ -129,6 +160,8 @@ class PlayCog(commands.Cog, name="Play"):
         target: Any = self.bot.get_channel(table) if table else None
         if target is None:
             log.warning("match %s: no table channel to send a refusal to", match_id)
+            return
+        if seat is None or not await self._private_ok(match_id, seat):
             return
         room = channel_for(match.transport, "public") if match else None
         where = "the game room" if channel.id == room else getattr(channel, "mention", "a channel")

@@ -6,6 +6,11 @@ so the room denies Manage Threads to @everyone: no player, spectator or moderato
 table (the server owner and Administrators see everything, as with channels). Threads do not
 count towards Discord's 500-channel limit.
 
+Who else could read a table is checked at the start (`readers_problem`: a named room where
+someone who is not a host, or a player, has Manage Threads is refused) and before every
+post (bot/discord/transport.py). A player who leaves their table thread is added back on
+their next message in the room or `/mine` (`rejoin`).
+
 Once the match ends its threads are locked (read-only); after the archive delay they are
 archived and stay locked; `/match delete` deletes them."""
 
@@ -14,8 +19,15 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
+
+from bot.discord.render import shown
+from bot.discord.visibility import Intended, Place, Readers, describe, unintended_readers
+
+if TYPE_CHECKING:
+    from bot.discord.transport import DiscordTransport
 
 log = logging.getLogger(__name__)
 
@@ -83,3 +95,57 @@ async def set_tables(client: discord.Client, thread_ids: Sequence[int | None], *
             continue
         except discord.HTTPException as exc:
             log.warning("could not change table thread %s: %s", tid, exc)
+
+
+def readers_problem(room: discord.TextChannel, players: Sequence[discord.Member | None],
+                    host_role_id: int | None) -> str | None:
+    """Why private table threads in `room` would not be private (None: they would be):
+    whoever has Manage Threads there reads every private thread of the room. Hosts who do
+    not play may; a player, or anyone else, may not."""
+    ids = frozenset(m.id for m in players if m is not None)
+    found = Readers()
+    intended = Intended(host_role_id=host_role_id)
+    for member in players:
+        if member is None:
+            continue
+        intended = Intended(members=frozenset({member.id}), barred=ids - {member.id},
+                            host_role_id=host_role_id)
+        place = Place.future_private_thread(room, {member.id, room.guild.me.id})
+        readers = unintended_readers(place, intended)
+        found.roles += [r for r in readers.roles if r not in found.roles]
+        found.members += [m for m in readers.members if m not in found.members]
+    if not found:
+        return None
+    playing = [m for m in found.members if m.id in ids]
+    if playing:
+        names = ", ".join(shown(m) for m in playing)
+        return (f"{names} {'has' if len(playing) == 1 else 'have'} Manage Threads in "
+                f"{room.mention}, so they could read their opponent's private table thread "
+                "there: deny it to them in that channel, or leave `room` out and I create one.")
+    place = Place.future_private_thread(room, ids)
+    return (f"A private table thread in {room.mention} could be read by "
+            f"{describe(place, found, intended)}: Manage Threads reads every private thread "
+            "of a channel. Deny it to them there, leave `room` out and I create one, or set "
+            "`/umpire settings channel_mode:channels`.")
+
+
+async def rejoin(transport: DiscordTransport, guild: discord.Guild, match: Any,
+                 member: discord.Member) -> bool:
+    """Add `member` back to their table thread in a threads-mode match if they left it
+    (a private thread that is not invitable: only the bot can). True if it did."""
+    seat = match.seat_of(f"discord:{member.id}")
+    if seat is None or match.transport.get("mode") != "threads" or \
+            match.status not in ("active", "paused"):
+        return False
+    thread = guild.get_thread(int(match.transport.get(f"table{seat}") or 0))
+    if thread is None:
+        return False
+    try:
+        if member.id in await transport.thread_members(thread):
+            return False
+        await thread.add_user(member)
+    except Exception as exc:  # a failure here must not stop the move being handled
+        log.warning("could not add %s back to thread %s: %s", member.id, thread.id, exc)
+        return False
+    log.info("match %s: added %s back to their table thread", match.id, member.id)
+    return True

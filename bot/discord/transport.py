@@ -11,8 +11,14 @@ an older resend looks for that marker among the channel's recent posts.
 Failures: discord.py itself waits out rate limits and retries 5xx a few times; what is left
 becomes a retryable TransportError (the service's delivery retries it with capped backoff
 until it goes through, one queue per channel, so a rate-limited channel holds up no other).
-A channel the bot cannot reach (deleted, missing access) is a permanent TransportError and
-the hosts are told in the host log.
+Holding (`ChannelHeld`, never given up while the match runs): before every post, and so on
+every retry, the bot works out from its cached guild state whether it may post in the channel
+and, for a private audience (a table, the host log), whether anyone but its intended readers
+could read it (bot/discord/visibility.py). A table is for its player, the hosts who do not play
+the match and the bot; the host log for the hosts who do not play it. Otherwise nothing is
+posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from Discord is
+held the same way. The game room is public: only the bot's own access is checked there. The
+guild update listeners (bot/discord/watch.py) retry a held channel as soon as something changed.
 
 Mentions: every send lists the user ids it may ping (the players its text names); the
 client's default pings nobody, so a name or echoed text with "@everyone" pings no one.
@@ -21,8 +27,8 @@ client's default pings nobody, so a name or echoed text with "@everyone" pings n
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +39,9 @@ from discord.http import handle_message_parameters
 from bot.discord.components import build_view, notes_for
 from bot.discord.marker import ROOM, mark, read_mark
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
+from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
-from bot.transport import MatchInfo, PlayerRef, TransportError
+from bot.transport import ChannelHeld, MatchInfo, PlayerRef, TransportError
 
 if TYPE_CHECKING:
     from bot.umpire import MatchService
@@ -47,6 +54,8 @@ log = logging.getLogger(__name__)
 #: is there.
 NONCE_TRUST_SECONDS = 60.0
 HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per channel
+#: A verdict of who reads a channel is recomputed after this long even without an event.
+VERDICT_SECONDS = 10.0
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
 PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
@@ -63,6 +72,32 @@ def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     return int(value) if value else None
 
 
+def _name(match: MatchInfo, audience: str) -> str | None:
+    if not audience.startswith("seat"):
+        return None
+    seat = int(audience[4:])
+    name = match.players[seat].name if seat < len(match.players) else f"seat {seat + 1}"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def where(match: MatchInfo, audience: str, channel_id: int) -> str:
+    """The channel of `audience`, for the hosts: "the table <#1> of ann (match #12)"."""
+    name = _name(match, audience)
+    if name is not None:
+        return f"the table <#{channel_id}> of {name} (match #{match.id})"
+    return f"{PLACE_NAMES.get(audience, audience)} <#{channel_id}> (match #{match.id})"
+
+
+def holding(match: MatchInfo, audience: str) -> str:
+    """What the umpire holds meanwhile (the end of a `ChannelHeld.for_hosts`)."""
+    name = _name(match, audience)
+    if name is not None:
+        return f"the umpire holds {name}'s messages and clock until then."
+    if audience == "umpire":
+        return "the umpire holds this match's host-log messages until then."
+    return "the umpire holds the room's messages and the clocks they start until then."
+
+
 class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
@@ -70,7 +105,12 @@ class DiscordTransport:
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
-        self._warned: set[tuple[int, int]] = set()
+        #: Private threads whose member list was fetched once (the gateway keeps it since).
+        self._members_known: set[int] = set()
+        #: Per server, bumped by every event that may change who reads what (`changed`).
+        self._generation: dict[int, int] = {}
+        #: (match, audience, channel) -> (generation, when, why not private or None).
+        self._verdicts: dict[tuple[int, str, int], tuple[int, float, str | None]] = {}
         self._locked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started_at = datetime.now(UTC)
@@ -88,6 +128,7 @@ class DiscordTransport:
         channel_id = channel_for(match.transport, message.audience)
         if channel_id is None:  # a built-in bot's seat has no table channel
             return
+        await self.check(match, message.audience, channel_id)
         text = render(message.text, match.players)
         prompts = list(message.payload.get("prompts") or [])
         live = self.service.matches.get(match.id) if self.service is not None else None
@@ -116,9 +157,11 @@ class DiscordTransport:
                 try:
                     await client.http.send_message(channel_id, params=params)
                 except (discord.Forbidden, discord.NotFound) as exc:
-                    await self._tell_hosts(match, message.audience, channel_id, exc)
-                    raise TransportError(f"channel {channel_id}: {exc.text or exc}",
-                                         permanent=True) from exc
+                    reason = exc.text or f"{exc.status}"
+                    raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
+                        f"Discord refused my post in {where(match, message.audience, channel_id)}"
+                        f" ({reason}). Let me see it and post there; "
+                        f"{holding(match, message.audience)}")) from exc
                 except discord.HTTPException as exc:
                     raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
                 except discord.RateLimited as exc:
@@ -184,27 +227,152 @@ class DiscordTransport:
             posts.append((tag, text))
         return posts
 
-    # --- hosts told of an unreachable channel -------------------------------------------------
-    async def _tell_hosts(self, match: MatchInfo, audience: str, channel_id: int,
-                          exc: discord.HTTPException) -> None:
-        log_id = channel_for(match.transport, "umpire")
-        if (match.id, channel_id) in self._warned or self.client is None:
-            return
-        self._warned.add((match.id, channel_id))
-        log.warning("match %s: cannot post in channel %s (%s)", match.id, channel_id, exc)
-        if log_id is None or log_id == channel_id:
-            return
-        if audience.startswith("seat"):
-            seat = int(audience[4:])
-            place = f"the table channel of {match.players[seat].name}"
+    # --- who can read a channel, checked before every post -----------------------------------
+    async def check(self, match: MatchInfo, audience: str, channel_id: int) -> None:
+        """Raise `ChannelHeld` unless the bot may post in the channel now and, for a private
+        audience, only its intended readers (and the bot) can read it."""
+        client = self.client
+        assert client is not None
+        guild_id = int(match.transport.get("guild") or 0)
+        guild = client.get_guild(guild_id) if guild_id else None
+        if guild is None:
+            if not guild_id:
+                return  # not a match of a server (a test's or the console's)
+            raise ChannelHeld(f"server {guild_id} not available", for_hosts=(
+                f"I cannot see the server of match #{match.id} right now; "
+                f"{holding(match, audience)}"))
+        found = await self._find(guild, channel_id)
+        if found is None:
+            raise ChannelHeld(f"channel {channel_id} not found", for_hosts=(
+                f"I cannot find or see {where(match, audience, channel_id)}. Let me see it "
+                f"and post there; {holding(match, audience)}"))
+        try:
+            missing = bot_missing(found)
+            if missing:
+                raise ChannelHeld(f"channel {channel_id}: missing {', '.join(missing)}",
+                                  for_hosts=(
+                    f"I cannot post in {where(match, audience, channel_id)}: I lack "
+                    f"{', '.join(missing)} there. Give it back to me; {holding(match, audience)}"))
+            if audience == "public" or self._ended(match.id):
+                return  # the room is public; an ended match's secrets are revealed
+            problem = await self._privacy(match, audience, guild, found)
+        except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
+            raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
+                f"I cannot tell who reads {where(match, audience, channel_id)}; "
+                f"{holding(match, audience)}")) from exc
+        if problem is not None:
+            raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=problem)
+
+    async def _privacy(self, match: MatchInfo, audience: str, guild: discord.Guild,
+                       found: discord.TextChannel | discord.Thread) -> str | None:
+        """Why the channel is not private to its intended readers, or None. The verdict is
+        kept until the server's next change (a listener calls `changed`), at most
+        VERDICT_SECONDS: a check costs one permission computation per distinct set of roles
+        in the server (about 9 ms for 10,000 members with 300 such sets)."""
+        key = (match.id, audience, found.id)
+        generation = self._generation.get(guild.id, 0)
+        kept = self._verdicts.get(key)
+        if kept is not None and kept[0] == generation and \
+                time.monotonic() - kept[1] < VERDICT_SECONDS:
+            return kept[2]
+        intended = await self.intended(match, audience, guild)
+        place = Place.of(found, await self.thread_members(found))
+        readers = unintended_readers(place, intended)
+        problem = None
+        if readers:
+            said = where(match, audience, found.id)
+            problem = (f"{said[0].upper()}{said[1:]} can be read by "
+                       f"{describe(place, readers, intended)}. Remove that access; "
+                       f"{holding(match, audience)}")
+        self._verdicts[key] = (generation, time.monotonic(), problem)
+        return problem
+
+    def changed(self, guild_id: int | None = None) -> None:
+        """Something that may change who reads a channel of the server (every server's
+        when None) happened: verdicts kept from before no longer hold."""
+        if guild_id is None:
+            self._verdicts.clear()
         else:
-            place = PLACE_NAMES.get(audience, audience)
-        text = (f"⚠️ Match #{match.id}: I cannot post in <#{channel_id}> ({place}): "
-                f"{exc.text or exc.status}. The match goes on; what I could not post is in this "
-                "log and in the export. Fix the channel's permissions so the next messages arrive.")
-        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
-            await self.client.http.send_message(log_id, params=handle_message_parameters(
-                content=text, allowed_mentions=discord.AllowedMentions.none()))
+            self._generation[guild_id] = self._generation.get(guild_id, 0) + 1
+
+    async def hosts_only(self, channel: discord.TextChannel) -> str | None:
+        """Why `channel` is not read by hosts only (a match's transcript, every secret in it,
+        goes there), or None."""
+        intended = Intended(host_role_id=await self._host_role_id(channel.guild))
+        place = Place.of(channel)
+        readers = unintended_readers(place, intended)
+        if not readers:
+            return None
+        return (f"The host log {channel.mention} can be read by "
+                f"{describe(place, readers, intended)}: only hosts may read a match's "
+                "transcript. Remove that access and try again.")
+
+    def _ended(self, match_id: int) -> bool:
+        live = self.service.matches.get(match_id) if self.service is not None else None
+        return live is not None and live.status in ENDED
+
+    async def safe(self, match: MatchInfo, audience: str) -> str | None:
+        """None if a private answer may be posted to `audience` now, else why not (for
+        answers posted outside the outbox: a refusal in a player's table)."""
+        channel_id = channel_for(match.transport, audience)
+        if channel_id is None or self.client is None:
+            return "no such channel"
+        try:
+            await self.check(match, audience, channel_id)
+        except ChannelHeld as exc:
+            return exc.for_hosts
+        return None
+
+    async def intended(self, match: MatchInfo, audience: str,
+                       guild: discord.Guild) -> Intended:
+        """Who may read `audience` of the match: a table its player and the hosts who do not
+        play the match; the host log the hosts who do not play it."""
+        players = {seat: uid for seat, p in enumerate(match.players)
+                   if (uid := user_id_of(p)) is not None}
+        host_role = await self._host_role_id(guild)
+        if audience.startswith("seat"):
+            own = players.get(int(audience[4:]))
+            mine = frozenset({own} if own is not None else ())
+            return Intended(members=mine, barred=frozenset(players.values()) - mine,
+                            host_role_id=host_role)
+        return Intended(barred=frozenset(players.values()), host_role_id=host_role)
+
+    async def _host_role_id(self, guild: discord.Guild) -> int | None:
+        config = getattr(self.client, "guild_config", None)
+        if config is None:
+            return None
+        role = (await config(guild.id)).host_role(guild)
+        return role.id if role is not None else None
+
+    async def _find(self, guild: discord.Guild,
+                    channel_id: int) -> discord.TextChannel | discord.Thread | None:
+        """The channel or thread from the cache, else from Discord (an archived thread is
+        not cached); None when it is gone or the bot may not see it."""
+        found = guild.get_channel_or_thread(channel_id)
+        if found is None and self.client is not None:
+            try:
+                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]
+            except (discord.NotFound, discord.Forbidden):
+                return None
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                raise TransportError(f"could not look up channel {channel_id}: {exc}") from exc
+        return found if isinstance(found, discord.TextChannel | discord.Thread) else None
+
+    async def thread_members(self, found: discord.TextChannel | discord.Thread) -> set[int]:
+        """A private thread's members: the gateway's list, fetched once per thread (the
+        gateway announces who joins and leaves after that, but not who was in it before)."""
+        if not isinstance(found, discord.Thread) or \
+                found.type != discord.ChannelType.private_thread:
+            return set()
+        if found.id not in self._members_known:
+            try:
+                for member in await found.fetch_members():
+                    found._add_member(member)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                raise TransportError(f"could not list thread {found.id}: {exc}") from exc
+            if found.guild.get_thread(found.id) is found:
+                self._members_known.add(found.id)
+        return {m.id for m in found.members}
 
     # --- read-only channels once a match has ended ---------------------------------------------
     def _after_send(self, match: MatchInfo) -> None:
@@ -254,14 +422,16 @@ class DiscordTransport:
         """Drop what this transport keeps per match once the match is closed (`closed` in
         its stored transport data guards against closing it twice), so that a bot running
         for months keeps nothing per finished match."""
-        self._warned = {w for w in self._warned if w[0] != match.id}
         for key in AUDIENCE_KEYS.values():
             if key != "log" and (cid := match.transport.get(key)):
                 self._posted.pop(int(cid), None)
+                self._members_known.discard(int(cid))
+        self._verdicts = {k: v for k, v in self._verdicts.items() if k[0] != match.id}
 
     def memory(self) -> int:
         """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
-        return len(self._warned) + len(self._locked) + len(self._posted)
+        return len(self._members_known) + len(self._locked) + len(self._posted) + \
+            len(self._verdicts)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

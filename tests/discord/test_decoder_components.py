@@ -129,6 +129,12 @@ def let_see(world: World, user: User, channel: Channel) -> None:
     world.fake.set_overwrite(channel, user, allow=P.VIEW_CHANNEL)
 
 
+def let_out(world: World, user: User, channel: Channel) -> None:
+    """The mistake undone (meanwhile the umpire posts nothing in that table: bob could read
+    it, tests/discord/test_privacy.py)."""
+    world.fake.remove_overwrite(channel, user)
+
+
 # --- setup: rarities, the keep-six menu, Drop X ---------------------------------------------
 async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privately(
         world: World) -> None:
@@ -172,6 +178,7 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         wrong = await fake.select(world.bob, message, menu["custom_id"], tiles0[:6])
         refused(wrong, "for alice, not for you")
         assert wrong.answer.visible_to == world.bob.id
+        let_out(world, world.bob, table0)
         await up.idle(fake)
         assert match.seq == seq and not alice.hand_chosen and match.prompt_pending(key0)
         # Alice keeps her last six (the default would be the first six).
@@ -304,6 +311,7 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         let_see(world, world.alice, table1)
         refused(await click(world, world.alice, message, f"Swap {hand1[0]}"),
                 "for bob, not for you")
+        let_out(world, world.alice, table1)
         await up.idle(fake)
         assert match.seq == seq and bob.hand == hand1
         room_before, table0_before = len(bot_posts(world, room)), len(bot_posts(world, table0))

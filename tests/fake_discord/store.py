@@ -245,6 +245,20 @@ class Store:
         kind = OVERWRITE_ROLE if isinstance(target, Role) else OVERWRITE_MEMBER
         self.put_overwrite(channel, Overwrite(target.id, kind, P.as_int(allow), P.as_int(deny)))
 
+    def remove_overwrite(self, channel: Channel, target: Role | User) -> None:
+        """A moderator deletes ``target``'s overwrite on ``channel`` (CHANNEL_UPDATE)."""
+        channel.overwrites = [o for o in channel.overwrites if o.id != target.id]
+        self.channel_changed(channel)
+
+    def sync_with_category(self, channel: Channel) -> None:
+        """A moderator clicks "Sync Now" (permissions synced with the category): the
+        channel's overwrites become a copy of its category's (CHANNEL_UPDATE)."""
+        parent = self.channels.get(channel.parent_id or 0)
+        if parent is None:
+            raise ValueError(f"{channel.name} is not in a category")
+        channel.overwrites = [Overwrite(o.id, o.type, o.allow, o.deny) for o in parent.overwrites]
+        self.channel_changed(channel)
+
     # -- lookups ---------------------------------------------------------
 
     def guild_of(self, channel: Channel) -> Guild | None:

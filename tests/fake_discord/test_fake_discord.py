@@ -591,3 +591,44 @@ async def test_click_on_a_view_sent_from_an_event_handler(
         await fake.click_button(world.bob, ballot, button["custom_id"])
         result = await fake.wait_for_message(world.general, lambda m: m.content.startswith("votes"))
     assert result.content == "votes: ['bob']"
+
+
+async def test_mid_match_permission_changes_reach_the_clients_cache_as_events(
+        fake_discord: FakeDiscord, world: World) -> None:
+    """What a moderator does mid-match (sync a channel with its category, remove an
+    overwrite, give a role, change a role's permissions) is announced on the gateway, so the
+    client's cache and its update events follow."""
+    fake = fake_discord
+    everyone = world.guild.roles[world.guild.id]
+    category = fake.add_category(world.guild, "match")
+    table = fake.add_text_channel(world.guild, "table-alice", category=category)
+    fake.set_overwrite(table, everyone, deny=P.VIEW_CHANNEL)
+    fake.set_overwrite(table, world.alice, allow=P.VIEW_CHANNEL)
+    bot = make_bot()
+    events: list[str] = []
+    bot.add_listener(collect(events, lambda before, after: "channel"), "on_guild_channel_update")
+    bot.add_listener(collect(events, lambda before, after: "member"), "on_member_update")
+    bot.add_listener(collect(events, lambda before, after: "role"), "on_guild_role_update")
+    async with running_client(bot, fake):
+        guild = bot.get_guild(world.guild.id)
+        assert guild is not None
+        cached = guild.get_channel(table.id)
+        assert isinstance(cached, discord.TextChannel) and not cached.permissions_synced
+        bob = guild.get_member(world.bob.id)
+        assert bob is not None and not cached.permissions_for(bob).view_channel
+        fake.sync_with_category(table)  # "Sync Now"
+        await fake.sync()
+        cached = guild.get_channel(table.id)
+        assert isinstance(cached, discord.TextChannel) and cached.permissions_synced
+        assert cached.permissions_for(bob).view_channel and fake.can_view(world.bob, table)
+        fake.set_overwrite(table, world.bob, deny=P.VIEW_CHANNEL)
+        fake.remove_overwrite(table, world.bob)
+        fake.add_member_role(world.guild, world.bob, world.host_role)
+        fake.set_role_permissions(world.host_role, P.ADMINISTRATOR)
+        await fake.sync()
+        await fake.settle()
+        bob = guild.get_member(world.bob.id)
+        assert bob is not None and bob.guild_permissions.administrator
+        assert events == ["channel", "channel", "channel", "member", "role"]
+        with pytest.raises(ValueError):
+            fake.sync_with_category(world.general)

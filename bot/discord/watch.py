@@ -1,0 +1,113 @@
+"""Listeners for what changes who can read a match's channels: channel overwrites (an edit,
+a sync with the category), roles (their permissions, who holds them), members leaving, thread
+membership. A host log whose deny for a player of a running match was removed is denied to
+them again (bot/discord/channels.py). Each drops the transport's kept verdicts of who reads the server's channels
+(`DiscordTransport.changed`) and retries at once the channels of the server's matches that
+delivery holds (`Delivery.wake`): the transport checks them again before posting
+(bot/discord/transport.py), so a fixed channel gets its held messages without waiting for
+the next backoff."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.discord.client import UmpireBot
+
+log = logging.getLogger(__name__)
+
+
+class WatchCog(commands.Cog, name="Watch"):
+    def __init__(self, bot: UmpireBot) -> None:
+        self.bot = bot
+
+    def wake(self, guild_id: int | None) -> None:
+        """Forget what was worked out about the server's channels; retry the held channels
+        of its running matches now."""
+        if guild_id is None:
+            return
+        self.bot.transport.changed(guild_id)
+        service = self.bot.service
+        for match in list(service.matches.values()):
+            if match.transport.get("guild") == guild_id and \
+                    match.status in ("active", "paused"):
+                service.delivery.wake(match.id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
+        self.wake(after.guild.id)
+        if isinstance(after, discord.TextChannel):
+            await self.keep_log_private(after)
+
+    async def keep_log_private(self, channel: discord.TextChannel) -> None:
+        """If `channel` is the host log of running matches, the players each of them denied
+        it at its start are denied it again where someone removed that."""
+        from bot.discord.channels import keep_out_of_log
+
+        ids = {int(uid) for m in self.bot.service.matches.values()
+               if m.status in ("active", "paused") and m.transport.get("log") == channel.id
+               for uid in (m.transport.get("log_denied") or {})}
+        members = [m for uid in sorted(ids) if (m := channel.guild.get_member(uid)) is not None]
+        try:
+            again = await keep_out_of_log(channel, members)
+        except discord.HTTPException as exc:
+            log.warning("could not deny the host log %s to a player again: %s", channel.id, exc)
+            return
+        if again:
+            log.info("host log %s denied again to %s", channel.id, [m.id for m in again])
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.wake(channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.wake(role.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        self.wake(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.wake(after.id)  # (a new owner)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.wake(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_member_remove(self, payload: discord.RawThreadMembersUpdate) -> None:
+        self.wake(payload.guild_id)
+
+    @commands.Cog.listener()
+    async def on_thread_member_join(self, member: discord.ThreadMember) -> None:
+        self.wake(member.thread.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_join(self, member: discord.Member) -> None:
+        self.wake(member.guild.id)  # (a member overwrite may wait for them)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.wake(guild.id)  # the server's state was loaded again
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.wake(guild.id)
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        self.bot.transport.changed(None)
