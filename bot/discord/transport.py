@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,17 @@ ENDED = ("finished", "aborted")
 def parts_of(text: str) -> list[str]:
     """A rendered message as the posts it takes (room left in each for the marker)."""
     return split(text, LIMIT - ROOM)
+
+
+#: A Discord timestamp (`<t:UNIX:R>`): a resend renders a deadline as it is at that try.
+TIMESTAMP = re.compile(r"<t:-?\d+(?::[tTdDfFR])?>")
+
+
+def same_post(posted: str, content: str) -> bool:
+    """Whether a post read back from a channel is this part, deadlines aside: each try
+    renders a deadline as it is then, so a part posted before a crash and resent after it
+    differs from its first try only in its timestamps."""
+    return TIMESTAMP.sub("<t>", posted) == TIMESTAMP.sub("<t>", content)
 
 
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
@@ -190,7 +202,7 @@ class DiscordTransport:
         if posted is None:
             posted = self._posted[channel_id] = await self._read_back(channel_id, since)
         for i, (seen_tag, seen_content) in enumerate(posted):
-            if seen_tag == nonce and seen_content == content:
+            if seen_tag == nonce and same_post(seen_content, content):
                 del posted[i]
                 return True
         return False

@@ -9,6 +9,7 @@ transport's are shortened to a fraction of a second, and the downtime is longer.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import aiohttp
 import pytest
@@ -172,3 +173,17 @@ async def test_matching_by_text_alone_would_lose_that_message(
         room = channel_of(world, up.service.matches[match_id], "public")
         assert [read_mark(m.content)[0] for m in bot_posts(world, room)].count(line) == 1
         assert up.transport.skipped == 1  # lost: marked delivered, never posted
+
+
+async def test_a_resent_part_whose_deadline_moved_is_found_already_posted() -> None:
+    """A prompt posted before a crash, not yet marked, is resent with its deadline as it is
+    then: the read-back still recognises it by marker and text, deadlines aside, and does
+    not post it twice."""
+    transport = DiscordTransport()
+    transport._posted[7] = [("41", "Your move, <@1>: time runs out <t:1000:R>.")]
+    since = datetime.now(UTC)
+    assert await transport._already_posted(7, "41", "Your move, <@1>: time runs out <t:1060:R>.",
+                                           since)
+    transport._posted[7] = [("41", "Your move, <@1>: time runs out <t:1000:R>.")]
+    assert not await transport._already_posted(7, "41", "Your move, <@2>: time runs out "
+                                                        "<t:1000:R>.", since)
