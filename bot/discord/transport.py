@@ -100,16 +100,6 @@ def where(match: MatchInfo, audience: str, channel_id: int) -> str:
     return f"{PLACE_NAMES.get(audience, audience)} <#{channel_id}> (match #{match.id})"
 
 
-def holding(match: MatchInfo, audience: str) -> str:
-    """What the umpire holds meanwhile (the end of a `ChannelHeld.for_hosts`)."""
-    name = _name(match, audience)
-    if name is not None:
-        return f"the umpire holds {name}'s messages and clock until then."
-    if audience == "umpire":
-        return "the umpire holds this match's host-log messages until then."
-    return "the umpire holds the room's messages and the clocks they start until then."
-
-
 class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
@@ -172,8 +162,7 @@ class DiscordTransport:
                     reason = exc.text or f"{exc.status}"
                     raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
                         f"Discord refused my post in {where(match, message.audience, channel_id)}"
-                        f" ({reason}). Let me see it and post there; "
-                        f"{holding(match, message.audience)}")) from exc
+                        f" ({reason}). Let me see it and post there.")) from exc
                 except discord.HTTPException as exc:
                     raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
                 except discord.RateLimited as exc:
@@ -251,27 +240,25 @@ class DiscordTransport:
             if not guild_id:
                 return  # not a match of a server (a test's or the console's)
             raise ChannelHeld(f"server {guild_id} not available", for_hosts=(
-                f"I cannot see the server of match #{match.id} right now; "
-                f"{holding(match, audience)}"))
+                f"I cannot see the server of match #{match.id} right now."))
         found = await self._find(guild, channel_id)
         if found is None:
             raise ChannelHeld(f"channel {channel_id} not found", for_hosts=(
                 f"I cannot find or see {where(match, audience, channel_id)}. Let me see it "
-                f"and post there; {holding(match, audience)}"))
+                "and post there."))
         try:
             missing = bot_missing(found)
             if missing:
                 raise ChannelHeld(f"channel {channel_id}: missing {', '.join(missing)}",
                                   for_hosts=(
                     f"I cannot post in {where(match, audience, channel_id)}: I lack "
-                    f"{', '.join(missing)} there. Give it back to me; {holding(match, audience)}"))
+                    f"{', '.join(missing)} there. Give it back to me."))
             if audience == "public" or self._ended(match.id):
                 return  # the room is public; an ended match's secrets are revealed
             problem = await self._privacy(match, audience, guild, found)
         except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
             raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
-                f"I cannot tell who reads {where(match, audience, channel_id)}; "
-                f"{holding(match, audience)}")) from exc
+                f"I cannot tell who reads {where(match, audience, channel_id)}.")) from exc
         if problem is not None:
             raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=problem)
 
@@ -294,8 +281,7 @@ class DiscordTransport:
         if readers:
             said = where(match, audience, found.id)
             problem = (f"{said[0].upper()}{said[1:]} can be read by "
-                       f"{describe(place, readers, intended)}. Remove that access; "
-                       f"{holding(match, audience)}")
+                       f"{describe(place, readers, intended)}. Remove that access.")
         self._verdicts[key] = (generation, time.monotonic(), problem)
         return problem
 

@@ -93,7 +93,11 @@ async def test_a_table_synced_with_its_category_gets_no_secret_until_fixed(world
         assert secret_posts(world, table0) == posted
         assert f"<#{table0.id}>" in reasons[0] and "alice" in reasons[0]
         assert "everyone" in reasons[0] and "synced with its category" in reasons[0]
-        assert "holds alice's messages" in reasons[0]
+        assert reasons[0].endswith("Remove that access.")
+        # The hosts were told at once, in the host log, what is held and why.
+        log_posts = [m.content for m in bot_posts(world, channel_of(world, match, "umpire"))]
+        told = [c for c in log_posts if "are held, not posted" in c]
+        assert len(told) == 1 and "synced with its category" in told[0]
         # Alice's next decision was held: her clock has not run out, nothing was picked.
         [waiting] = [p for p in match.prompts if p.seat == 0]
         assert match.status == "active" and match.seq == 2
