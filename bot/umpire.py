@@ -159,9 +159,9 @@ class MatchService:
         self.clocks_shifted_at = now
         await self._resume_stored()
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
-        if self.outbox_retention is not None:
-            self._pruner = asyncio.create_task(
-                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
+        # (without a retention only the ended matches' old snapshots and clocks go)
+        self._pruner = asyncio.create_task(
+            prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def adopt(self, shards: set[int]) -> None:
         """Umpire the matches of these shards from now on: taken on start, or over from a
