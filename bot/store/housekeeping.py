@@ -49,8 +49,9 @@ async def prune_forever(repo: Repository, retention: timedelta | None,
 
 
 async def vacuum(url: str, retention: timedelta | None, now: datetime) -> Pruned:
-    """`umpire vacuum`: migrate, prune, then VACUUM (run it while the bot is stopped, or
-    expect the bot's writes to wait for the VACUUM)."""
+    """`umpire vacuum`: migrate, prune, then VACUUM. Beside a running bot, its writes wait
+    for the VACUUM without stalling its loop, and are refused after database.store_wait_seconds
+    (bot/store/writer.py): vacuum a large file while the bot is stopped."""
     from bot.store.database import create_engine
 
     engine = create_engine(url)
