@@ -210,10 +210,12 @@ class BatchWriter(Generic[W]):
                         await self._finish_checkpoint()
                     batch = self._queue[: self.max_batch]
                     del self._queue[: self.max_batch]
+                    futures = [future for _, _, future in batch]
                     await self._commit(batch)
+                    for future in futures:  # answered
+                        self._made.pop(future, None)
                 finally:
                     self._busy = False
-            self._made.clear()  # every queued write was answered
 
     def _store(self, conn: Connection, batch: list[Job]) -> list[Any]:
         results: list[Any] = [None] * len(batch)

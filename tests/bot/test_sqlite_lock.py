@@ -123,6 +123,7 @@ async def test_a_write_waits_for_a_short_lock_off_the_loop_and_is_stored_once(tm
     assert _rows(db, "actions") == 4 and _rows(db, "outbox") == 4, "each stored once"
     assert [m.id for m in await repo.undelivered()] == [r[0] for r in results], \
         "the delivery mark was stored"
+    assert repo.writer._made == {}, "nothing kept of the answered writes"
     await repo.close()
     await repo.engine.dispose()
 
