@@ -453,8 +453,9 @@ class Repository:
         self._delivered_at = now
 
     async def flush_delivered(self) -> None:
-        """Store queued delivery marks now, if no other transaction has taken them."""
-        if self._delivered:
+        """Store queued delivery marks now, if no other transaction has taken them; marks
+        riding in a transaction under way are waited for (an empty job runs after it)."""
+        if self._delivered or self.writer.busy:
             await self.writer.run(lambda conn: None)
 
     def _take_delivered(self) -> Extra | None:

@@ -145,6 +145,11 @@ class BatchWriter(Generic[W]):
         self._wake.set()
         return await future
 
+    @property
+    def busy(self) -> bool:
+        """Writes are queued or a batch is being stored (delivery marks may ride in it)."""
+        return self._busy or bool(self._queue)
+
     def _can_store_now(self) -> bool:
         """On SQLite, unless a batch or a checkpoint's last step is under way, a write
         someone waits on is stored by its caller, at once.
