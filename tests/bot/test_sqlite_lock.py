@@ -144,6 +144,9 @@ async def test_a_write_locked_out_longer_than_the_wait_is_refused_and_leaves_not
             waited = time.perf_counter() - start
             assert 0.9 < waited < 2.0, "refused once the wait was over, not at once"
             assert all(isinstance(r, StoreUnavailable) for r in results), results
+            start = time.perf_counter()
+            assert [m.id for m in await repo.messages(ids[2])] == [delivered]
+            assert time.perf_counter() - start < MAX_STALL, "reads do not wait for the lock"
     assert probe.longest < MAX_STALL, f"the loop stalled {probe.longest * 1000:.0f} ms"
     assert _rows(db, "actions") == 1 and _rows(db, "outbox") == 1, "nothing of them stored"
     assert repo.writer.refused == 2
