@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import sys
 from datetime import timedelta
 from importlib.metadata import PackageNotFoundError, version
@@ -213,9 +214,46 @@ def _settings(config: str | None) -> Any:
 
 
 def _url(db: str) -> str:
+    """The database as a URL; `postgresql://` (no driver named) gets the async driver the bot
+    ships with (asyncpg)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     from bot.console.runtime import database_url
 
-    return database_url(db)
+    url = database_url(db)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return url  # refused with a sentence by _database
+    if parsed.drivername in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    return url
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be printed or logged: the password replaced by ***
+    (SQLAlchemy's render_as_string(hide_password=True); a URL it cannot read loses
+    everything between `://` and `@`)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return re.sub(r"(://)[^/@]*@", r"\1***@", url)
+
+
+def _scrubbed(text: str, url: str) -> str:
+    """A driver's error message with the URL's password (if it appears) replaced by ***."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        password = make_url(url).password
+    except Exception:
+        password = None
+    text = text.replace(url, shown_url(url))
+    return text.replace(str(password), "***") if password else text
 
 
 def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
@@ -224,6 +262,7 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
 
     from bot.console.runtime import sqlite_file
 
+    shown = shown_url(url)
     try:
         path = sqlite_file(url)
     except (ArgumentError, NoSuchModuleError, ValueError):
@@ -238,14 +277,19 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     except (ArgumentError, NoSuchModuleError):
         raise UserError(_bad_url(url)) from None
     except SQLAlchemyError as exc:
-        first = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise UserError(f"the database {url} cannot be used: {first}.") from None
+        first = _scrubbed(str(getattr(exc, "orig", None) or exc).splitlines()[0], url)
+        raise UserError(f"the database {shown} cannot be used: {first}.") from None
     except OSError as exc:
-        raise UserError(f"the database {url} cannot be reached: {exc.strerror or exc}.") from None
+        why = _scrubbed(str(exc.strerror or exc), url)
+        raise UserError(f"the database {shown} cannot be reached: {why}.") from None
+    except ImportError as exc:  # a driver named in the URL that is not installed
+        raise UserError(f"the database {shown} needs the Python package {exc.name!r}, which "
+                        "is not installed; use postgresql+asyncpg://... (installed with the "
+                        "bot) or sqlite+aiosqlite:///file.db.") from None
 
 
 def _bad_url(url: str) -> str:
-    return (f"{url!r} is not a database this bot can use: give a file path (games.db) or a URL "
+    return (f"{shown_url(url)!r} is not a database this bot can use: give a file path (games.db) or a URL "
             "such as sqlite+aiosqlite:///games.db or postgresql+asyncpg://user:password@host/db.")
 
 
@@ -267,7 +311,7 @@ async def _migrate(url: str) -> int:
         await migrate(engine)
     finally:
         await engine.dispose()
-    print(f"{'Database is up to date' if existed else 'Created the database'}: {url}")
+    print(f"{'Database is up to date' if existed else 'Created the database'}: {shown_url(url)}")
     return 0
 
 
@@ -302,7 +346,8 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
         try:
             record = await service.export(match_id)
         except UmpireError as exc:
-            raise UserError(f"{exc} (in {url}; `umpire matches --db ...` lists them)") from None
+            raise UserError(f"{exc} (in {shown_url(url)}; `umpire matches --db ...` lists "
+                            "them)") from None
     finally:
         await engine.dispose()
     body = transcript(record) if text else service.export_json(record)
@@ -361,7 +406,7 @@ async def _vacuum(url: str, retention: timedelta | None) -> int:
 
     pruned = await vacuum(url, retention, datetime.now(UTC))
     print(f"Deleted {pruned.messages} delivered messages, and {pruned.snapshots} old snapshots "
-          f"and {pruned.clocks} clock rows of ended matches; vacuumed {url}")
+          f"and {pruned.clocks} clock rows of ended matches; vacuumed {shown_url(url)}")
     return 0
 
 

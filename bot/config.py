@@ -12,10 +12,12 @@ import os
 import tomllib
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
-from annotated_types import Ge, Gt, Le
+from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, Field, SecretStr, ValidationError, model_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -78,6 +80,12 @@ class DiscordSettings(BaseModel):
     game_settings: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Default per-game match settings (timers...) for "
         "servers that set nothing, by game slug: {rps-poker = {decision_seconds = 60}}.")
+    challenge_cooldown_seconds: int = Field(60, ge=0, le=86400, description="Default for "
+                                            "servers that set nothing: seconds a member waits "
+                                            "between two /challenge commands.")
+    read_cooldown_seconds: float = Field(10.0, ge=0, description="Seconds a member waits "
+                                         "between two uses of a public read command (/board, "
+                                         "/history, /leaderboard): 0 for none.")
     refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
                                             "the game room is refused, further refusals to the "
                                             "same player are not sent for this long (flood "
@@ -232,26 +240,49 @@ def _check_environment() -> None:
 def allowed(section: str, key: str) -> str:
     """What a setting accepts, in words: "a whole number, at least 1"."""
     field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]
+    return field_words(field)
+
+
+def field_words(field: FieldInfo, at_most: float | None = None,
+                at_least: float | None = None) -> str:
+    """What a pydantic field accepts, in words ("a number, more than 0, at most 86400");
+    `at_most` and `at_least` add bounds the runtime applies where the model has none (or
+    a looser upper one)."""
     kinds = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
     annotation = field.annotation
     origin = get_origin(annotation)
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if origin in (UnionType, Union) and len(args) == 1:  # optional: X or nothing
+        annotation, origin = args[0], get_origin(args[0])
     if origin is Literal:
         kind = "one of " + ", ".join(repr(v) for v in get_args(annotation))
-    elif origin is list:
-        (item,) = get_args(annotation) or (str,)
+    elif origin in (list, tuple):
+        item = (get_args(annotation) or (str,))[0]
         kind = f"a list of {kinds.get(item, 'text').removeprefix('a ')}s"
+        if item in (int, float):
+            kind = kind.replace("numbers", "numbers, each").replace("whole numbers",
+                                                                      "whole numbers, each")
     elif origin is dict:
         kind = "a table of settings"
     else:
         kind = kinds.get(annotation, "text")  # type: ignore[arg-type]
+    le = None
+    if at_least is not None and not any(isinstance(r, Ge | Gt) for r in field.metadata):
+        kind += f", at least {at_least}"
     for rule in field.metadata:
         if isinstance(rule, Ge):
             kind += f", at least {rule.ge}"
         elif isinstance(rule, Gt):
             kind += f", more than {rule.gt}"
         elif isinstance(rule, Le):
-            kind += f", at most {rule.le}"
-    return kind
+            le = rule.le
+        elif isinstance(rule, Lt):
+            kind += f", less than {rule.lt}"
+    if at_most is not None and (le is None or at_most < le):  # type: ignore[operator]
+        le = at_most
+    if le is not None:
+        kind += f", at most {le:g}" if isinstance(le, float) else f", at most {le}"
+    return kind.replace("each, ", "each ")
 
 
 def _describe(exc: ValidationError, source: str) -> str:

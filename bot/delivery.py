@@ -5,12 +5,19 @@ message not yet marked is sent again on start (transports de-duplicate with the 
 Discord's nonce).
 
 Nothing is dropped: a send that fails for a passing reason (a rate limit, a 5xx, the
-network) is retried with backoff (doubling, capped at `max_backoff`) for as long as the match
-runs, and a few more times after it has ended; a message still not through then stays
-undelivered in the store and is sent again on the next start. Once a channel has been
-failing for `stall_after` seconds, `on_stalled` is called once (the service tells the hosts).
-A permanent failure (a channel that cannot be reached: deleted, no access) is not retried:
-the transport tells the hosts, and the message stays undelivered in the record.
+network) or is held by the transport (`ChannelHeld`: the channel must not receive it now) is
+retried with backoff (doubling, capped at `max_backoff`, cut short by `wake`) for as long as
+the match runs, and a few more times after it has ended; a message still not through then
+stays undelivered in the store and is sent again on the next start. Nothing later in that
+channel is posted before it.
+
+A channel is *down* from its first failed send until a send there succeeds again: `on_down`
+is called at the first failure and `on_up` when it comes back (the service stops the clocks
+of the decisions that depend on it for that time). A `ChannelHeld` calls `on_held` once
+per down spell, at once; any other failure calls `on_stalled` once the channel has been
+failing for `stall_after` seconds (the service tells the hosts).
+A permanent failure (a channel gone for good) is not retried: the transport tells the
+hosts, and the message stays undelivered in the record.
 
 Queues are per channel, i.e. per (match, audience): order only matters within a channel, so
 a rate-limited host log never holds up a match's room or tables, nor one match another.
@@ -27,7 +34,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.store.repository import Repository, StoredMessage
-from bot.transport import MatchInfo, Transport, TransportError
+from bot.transport import ChannelHeld, MatchInfo, Transport, TransportError
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +43,15 @@ Key = tuple[int, str]  # (match id, audience): one channel
 #: failure, or still failing after its match ended).
 Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]
 Stalled = Callable[[MatchInfo, str, float], None]
+#: A channel's first failed send of a spell: (match, audience, since, the error).
+Down = Callable[[MatchInfo, str, datetime, Exception], None]
+#: A channel that was down took a message again (or its spell ended otherwise: a permanent
+#: failure, the match over): (match, audience, down since, back at).
+Up = Callable[[MatchInfo, str, datetime, datetime], None]
+#: A send held by the transport (`ChannelHeld`): (match, audience, what the hosts are told).
+Held = Callable[[MatchInfo, str, str], None]
+#: The message as it is to be posted now (e.g. its deadlines as they are at this moment).
+Prepare = Callable[[MatchInfo, StoredMessage], StoredMessage]
 
 
 class Delivery:
@@ -44,7 +60,9 @@ class Delivery:
                  tries_after_end: int = 10, flush_every: float = 0.5,
                  on_delivered: Delivered | None = None, on_stalled: Stalled | None = None,
                  alive: Callable[[int], bool] | None = None,
-                 on_idle: Callable[[int], None] | None = None) -> None:
+                 on_idle: Callable[[int], None] | None = None,
+                 on_down: Down | None = None, on_up: Up | None = None,
+                 on_held: Held | None = None, prepare: Prepare | None = None) -> None:
         self.repo = repo
         self.transport = transport
         self.now = now
@@ -59,6 +77,14 @@ class Delivery:
         #: Called with a match id once none of its channels has anything left to send (the
         #: service forgets an ended match then: nothing is kept per match after that).
         self.on_idle = on_idle
+        self.on_down = on_down
+        self.on_up = on_up
+        self.on_held = on_held
+        self.prepare = prepare
+        #: Channels whose sends are failing: since when (the first failure of the spell)...
+        self._down: dict[Key, datetime] = {}
+        #: ...and those of them whose hosts were told of a hold (once per spell).
+        self._told_held: set[Key] = set()
         self._queues: dict[Key, asyncio.Queue[tuple[MatchInfo, StoredMessage]]] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
         self._flusher: asyncio.Task[None] | None = None
@@ -123,6 +149,8 @@ class Delivery:
                 del self._queues[key]
                 del self._workers[key]
                 self._stalled.discard(key)
+                self._down.pop(key, None)
+                self._told_held.discard(key)
                 if self.on_idle is not None and not self.busy(key[0]):
                     try:
                         self.on_idle(key[0])
@@ -139,6 +167,8 @@ class Delivery:
             # (a message being sent is counted off by its worker as the worker is cancelled)
             self._workers.pop(key).cancel()
             self._stalled.discard(key)
+            self._down.pop(key, None)
+            self._told_held.discard(key)
         if self._pending == 0:
             self._idle.set()
 
@@ -147,52 +177,94 @@ class Delivery:
         return any(k[0] == match_id for k in self._queues)
 
     async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
-        failing_since: datetime | None = None
+        key = (match.id, message.audience)
         attempt = 0
         tries_left = self.tries_after_end
         while True:
+            held: ChannelHeld | None = None
             try:
-                await self.transport.send(match, message)
+                ready = self._prepared(match, message)
+                await self.transport.send(match, ready)
+            except ChannelHeld as exc:
+                held, error = exc, exc
+                reason = str(exc)
             except TransportError as exc:
                 if exc.permanent:
                     log.warning("message %s of match %s not delivered: %s", message.id,
                                 match.id, exc)
                     self.failures.append((message.id, str(exc)))
+                    self._back_up(match, message.audience)  # clocks go on: nothing to wait for
                     self._settled(match, message, False)
                     return
-                reason = str(exc)
+                reason, error = str(exc), exc
             except Exception as exc:  # a bug in a transport must not stop delivery
                 log.exception("transport failed on message %s", message.id)
-                reason = repr(exc)
+                reason, error = repr(exc), exc
             else:
                 now = self.now()
                 self.repo.queue_delivered([message.id], now)
-                self._stalled.discard((match.id, message.audience))
+                self._stalled.discard(key)
+                self._back_up(match, message.audience, now)
                 self._settled(match, message, True)
                 return
             now = self.now()
-            failing_since = failing_since or now
-            waited = (now - failing_since).total_seconds()
-            key = (match.id, message.audience)
-            if waited >= self.stall_after and key not in self._stalled:
+            if key not in self._down:
+                self._down[key] = now
+                self._call(self.on_down, match, message.audience, now, error)
+            if held is not None and key not in self._told_held:
+                self._told_held.add(key)
+                log.warning("match %s: %s held: %s", match.id, message.audience, reason)
+                self._call(self.on_held, match, message.audience, held.for_hosts)
+            waited = (now - self._down[key]).total_seconds()
+            if waited >= self.stall_after and key not in self._stalled \
+                    and key not in self._told_held:
                 self._stalled.add(key)
                 log.warning("match %s: %s unreachable for %.0f s: %s", match.id,
                             message.audience, waited, reason)
-                if self.on_stalled is not None:
-                    try:
-                        self.on_stalled(match, message.audience, waited)
-                    except Exception:
-                        log.exception("telling the hosts of a stalled channel failed")
+                self._call(self.on_stalled, match, message.audience, waited)
             if not self.alive(match.id):
                 tries_left -= 1
                 if tries_left < 0:  # the match has ended: left undelivered, resent on start
                     log.warning("message %s of ended match %s not delivered: %s", message.id,
                                 match.id, reason)
                     self.failures.append((message.id, reason))
+                    self._down.pop(key, None)  # (no clock of an ended match to restart)
+                    self._told_held.discard(key)
                     self._settled(match, message, False)
                     return
             await self._back_off(key, min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
             attempt += 1
+
+    def _prepared(self, match: MatchInfo, message: StoredMessage) -> StoredMessage:
+        """The message as it is to be posted at this try (`prepare`; as stored otherwise)."""
+        if self.prepare is None:
+            return message
+        try:
+            return self.prepare(match, message)
+        except Exception:
+            log.exception("preparing message %s failed; sent as stored", message.id)
+            return message
+
+    def _back_up(self, match: MatchInfo, audience: str, at: datetime | None = None) -> None:
+        """End the channel's down spell, if it had one: `on_up` restarts its clocks."""
+        key = (match.id, audience)
+        since = self._down.pop(key, None)
+        self._told_held.discard(key)
+        if since is not None:
+            self._call(self.on_up, match, audience, since, at or self.now())
+
+    def down_since(self, match_id: int, audience: str) -> datetime | None:
+        """When the channel's sends began failing (None: it is not failing)."""
+        return self._down.get((match_id, audience))
+
+    @staticmethod
+    def _call(callback: Callable[..., None] | None, *args: object) -> None:
+        if callback is None:
+            return
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("delivery callback %s failed", getattr(callback, "__name__", callback))
 
     def wake(self, match_id: int | None = None) -> None:
         """Retry the failing channels of `match_id` (every match's when None) now, not at the

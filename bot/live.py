@@ -31,11 +31,12 @@ class LiveMatch:
                  seq: int, status: str, transport: dict[str, Any] | None = None,
                  clocks: dict[str, ClockData] | None = None, paused_at: datetime | None = None,
                  result: dict[str, Any] | None = None,
-                 prompts: list[Prompt] | None = None) -> None:
+                 prompts: list[Prompt] | None = None, salt: str | None = None) -> None:
         self.id = id
         self.game = game
         self.seed = seed
         self.commitment = commitment
+        self.salt = salt  # what the commitment covers with the seed; None: stored unsalted
         self.players = players
         self.seq = seq
         self.status = status  # active|paused|finished|aborted
@@ -140,7 +141,7 @@ class LiveMatch:
         row = stored.row
         live = cls(
             id=row.id, game=get_game(row.game), settings=None, seed=row.seed,
-            commitment=row.seed_commitment,
+            commitment=row.seed_commitment, salt=row.seed_salt,
             players=tuple(PlayerRef.from_json(p) for p in row.players), state=None,
             seq=row.action_count, status=row.status, transport=dict(row.transport or {}),
             clocks={c.key: c for c in stored.clocks}, paused_at=row.paused_at, result=row.result,

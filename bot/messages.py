@@ -7,10 +7,12 @@ private event as it happens, marked with whom it was for, so hosts see every sec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.store.repository import ClockData, OutboxData
+from bot.transport import UNTIL
 from games.core import Event, Outcome, Prompt
 from games.core.contract import OnTimeout
 
@@ -39,7 +41,9 @@ def compose(
     `header` / `footer` are extra (audience, line) pairs, e.g. the match start or end notice.
     `status` is the game's public status line as of this step (`Game.status`): it rides in
     every player-facing message's payload, so a transport shows the figures of the message's
-    own moment even if it is delivered (or resent) later.
+    own moment even if it is delivered (or resent) later. The deadlines a message shows
+    are listed in its payload with the decisions they belong to (`deadline_keys`), so that
+    it can show them as they are when it is posted (a late or held prompt: later).
     """
     lines: dict[str, list[str]] = {a: [] for a in AUDIENCES}
     for audience, line in header:
@@ -53,11 +57,14 @@ def compose(
         else:
             lines["umpire"].append(e.text)
     prompt_payload: dict[str, list[dict[str, object]]] = {a: [] for a in AUDIENCES}
+    deadlines: dict[str, dict[str, list[str]]] = {a: {} for a in AUDIENCES}
     waiting_private: list[Prompt] = []
     for p in new_prompts:
         clock = clocks.get(p.key)
         place = audience_of(p.seat) if p.private else "public"
         lines[place].append(prompt_line(p, clock))
+        if clock is not None and clock.limit_at is not None:
+            deadlines[place].setdefault(clock.limit_at.isoformat(), []).append(p.key)
         prompt_payload[place].append({
             "key": p.key, "seat": p.seat, "kind": p.kind, "choices": list(p.choices),
             "deadline": clock.limit_at.isoformat() if clock and clock.limit_at else None,
@@ -66,6 +73,11 @@ def compose(
             waiting_private.append(p)
     if waiting_private:
         lines["public"].append(waiting_line(waiting_private, clocks))
+        limited = [(c.limit_at, p.key) for p in waiting_private
+                   if (c := clocks.get(p.key)) and c.limit_at]
+        if limited:  # the line shows the soonest of them
+            shown = min(t for t, _ in limited).isoformat()
+            deadlines["public"].setdefault(shown, []).extend(k for _, k in limited)
     for audience, line in footer:
         lines[audience].append(line)
     out: list[OutboxData] = []
@@ -74,11 +86,31 @@ def compose(
             payload: dict[str, object] = {}
             if prompt_payload[audience]:
                 payload["prompts"] = prompt_payload[audience]
+            if deadlines[audience]:
+                payload["deadlines"] = deadlines[audience]
             if status and audience != "umpire":
                 payload["status"] = status
             out.append(OutboxData(audience=audience, text="\n".join(lines[audience]),
                                   payload=payload))
     return out
+
+
+def deadline_keys(payload: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Each deadline a message shows (its ISO text) -> the decisions it is the soonest limit
+    of. Messages stored before the payload listed them: their prompts' own deadlines."""
+    listed = payload.get("deadlines")
+    if isinstance(listed, Mapping):
+        return {str(shown): [str(k) for k in keys] for shown, keys in listed.items()}
+    found: dict[str, list[str]] = {}
+    for p in payload.get("prompts") or ():
+        if p.get("deadline"):
+            found.setdefault(str(p["deadline"]), []).append(str(p["key"]))
+    return found
+
+
+def moved_deadlines(text: str, moved: Mapping[str, str]) -> str:
+    """The text with each `{until:OLD}` in `moved` showing its new moment instead."""
+    return UNTIL.sub(lambda m: f"{{until:{moved.get(m.group(1), m.group(1))}}}", text)
 
 
 def prompt_line(p: Prompt, clock: ClockData | None) -> str:
@@ -104,14 +136,29 @@ def waiting_line(prompts: Sequence[Prompt], clocks: dict[str, ClockData]) -> str
     return line + "."
 
 
-def outcome_line(outcome: Outcome, seed: str) -> str:
+def seed_reveal(seed: str, salt: str | None) -> str:
+    """The seed (and the salt the commitment covers with it) as revealed at the end."""
+    if salt is None:  # stored before commitments were salted
+        return f"The seed was `{seed}`"
+    return (f"The seed was `{seed}` and its salt `{salt}` (the commitment is SHA-256 of "
+            "`<salt>:<seed>`)")
+
+
+def host_seed_note(transport: Any) -> str:
+    """The start's announcement that a host chose the seed (such a match is unrated)."""
+    if not (transport or {}).get("host_seed"):
+        return ""
+    return " The seed was chosen by a host: this match is unrated."
+
+
+def outcome_line(outcome: Outcome, seed: str, salt: str | None = None) -> str:
     if outcome.winner is None:
         head = "🏁 Match over: a draw"
     else:
         head = f"🏁 Match over: {{P{outcome.winner}}} wins"
     first = outcome.winner or 0  # the winner's score first ("Bea wins 6-4")
     score = f" {outcome.score[first]}-{outcome.score[1 - first]}" if outcome.score else ""
-    return (f"{head}{score} ({outcome.reason}). The seed was `{seed}`: replay the record with it "
+    return (f"{head}{score} ({outcome.reason}). {seed_reveal(seed, salt)}: replay the record with it "
             "to check that nothing was rigged.")
 
 

@@ -31,7 +31,15 @@ from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
-from bot.messages import compose, outcome_line, reminder_times
+from bot.messages import (
+    compose,
+    deadline_keys,
+    host_seed_note,
+    moved_deadlines,
+    outcome_line,
+    reminder_times,
+    seed_reveal,
+)
 from bot.ratings import result_statement
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
@@ -44,6 +52,7 @@ from bot.store.repository import (
 )
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
 from games.core import Command, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
+from games.core.chance import new_salt
 from games.core.contract import OnTimeout
 from games.registry import get_game, warm_games
 
@@ -60,6 +69,9 @@ RESUME_SLICE = 0.01
 #: The sources of the moves a person is waiting on: their writes skip the shared
 #: transaction's queue when the store can take them at once (bot/store/writer.py).
 WAITED_ON = frozenset({"player", "host"})
+#: A channel down at least this long (seconds) is reported to the hosts when it is back
+#: (shorter blips, a retried 5xx, stop the clocks all the same).
+REPORT_DOWN_AFTER = 1.0
 
 
 class UmpireError(Exception):
@@ -104,11 +116,16 @@ class MatchService:
         self.matches: dict[int, LiveMatch] = {}
         self.delivery = Delivery(repo, transport, now, on_delivered=self._delivered,
                                  on_stalled=self._stalled, alive=self._alive,
-                                 on_idle=self._idle)
+                                 on_idle=self._idle, on_down=self._channel_down,
+                                 on_up=self._channel_up, on_held=self._channel_held,
+                                 prepare=self._prepare)
         #: A decision's clock starts when the message asking for it is delivered: outbox id ->
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self._unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
         self._held: set[tuple[int, str]] = set()
+        #: Decisions whose clocks are stopped because a channel they depend on is down:
+        #: (match id, prompt key) -> since when, and which channels hold it (`_channel_down`).
+        self._stopped: dict[tuple[int, str], _Stop] = {}
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
@@ -131,7 +148,7 @@ class MatchService:
         self._awake = asyncio.Event()  # every resumed match has been rebuilt
 
     # --- life cycle -----------------------------------------------------------------------
-    async def start(self) -> None:
+    async def start(self, *, hold_clocks: bool = False) -> None:
         """Migrate, charge no one for the downtime, resume every running match, resend.
 
         Built to be ready at once however many matches are running: every clock is shifted
@@ -144,20 +161,56 @@ class MatchService:
         A match's clocks and bots are armed the moment it is rebuilt. Ended matches are not
         loaded: their undelivered messages need only who plays where.
         `hydrated()` waits until every resumed match is rebuilt.
+
+        `hold_clocks`: the clocks are neither shifted nor run yet; `run_clocks()` does both
+        once the players can play again (on Discord: after the login), so that the time the
+        login takes is charged to no one.
         """
         # Importing the games (first use of the registry) and building their large tables
         # (Decoder's word list) take a while: in a thread, where the GIL's switch interval
         # still gives the loop its turns, and never in the middle of someone's move.
         await asyncio.to_thread(warm_games)
         await self.repo.migrate()
+        if not hold_clocks:
+            await self._shift_for_downtime()
+        await self._resume_stored()
+        if not hold_clocks:
+            self._clocks_go()
+
+    async def run_clocks(self) -> None:
+        """After `start(hold_clocks=True)`: shift every running clock by the downtime, which
+        lasts until now, and run them (timers, the heartbeat). Does nothing the second time."""
+        if self.clocks_shifted_at is not None:
+            return
+        await self._shift_for_downtime()
+        self._clocks_go()
+
+    async def _shift_for_downtime(self) -> None:
+        """Charge no one for the downtime (since the last heartbeat): every live clock of
+        every running match moves later by it, in the store (one statement, with a beat) and
+        in the matches already loaded."""
         now = self.now()
         last = await self.repo.last_heartbeat()
         self.downtime = max(timedelta(0), now - last) if last else timedelta(0)
         await self.repo.resume_clocks(self.downtime, now)
+        for match in self.matches.values():  # (loaded before the shift: a held start)
+            if match.status != "active":
+                continue
+            for clock in match.clocks.values():
+                if clock.status in LIVE_CLOCKS:
+                    clock.shifted(self.downtime)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
         self.clocks_shifted_at = now
-        await self._resume_stored()
+        for match in self.matches.values():
+            if match.status == "active" and not match.dormant:
+                self._arm(match)
+                self._schedule_bots(match)
+
+    def _clocks_go(self) -> None:
+        """Run the timers and the heartbeat (only once the clocks were shifted: a beat
+        before would hide the downtime)."""
+        self.scheduler.start()
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
         # (without a retention only the ended matches' old snapshots and clocks go)
         self._pruner = asyncio.create_task(
@@ -196,6 +249,8 @@ class MatchService:
         for message_id in [i for i, (m, _) in self._unseen.items() if m in gone]:
             del self._unseen[message_id]
         self._held = {h for h in self._held if h[0] not in gone}
+        for stopped in [k for k in self._stopped if k[0] in gone]:
+            del self._stopped[stopped]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -214,7 +269,8 @@ class MatchService:
         for message in await self.repo.undelivered(**scoped):
             pending.setdefault(message.match_id, []).append(message)
             self._hold(message.match_id, message.id, message.payload)  # clocks wait for it
-        self.scheduler.start()
+        if self.clocks_shifted_at is not None:  # (a held start: `run_clocks` starts it)
+            self.scheduler.start()
         ids = await self.repo.active_ids(**scoped)
         resumed: list[tuple[tuple[int, datetime], int, LiveMatch]] = []  # (urgency, id, match)
         for first in range(0, len(ids), RESUME_BATCH):
@@ -316,9 +372,11 @@ class MatchService:
         await self._hydrate_all(matches)
 
     def _woken(self, match: LiveMatch) -> None:
-        """A dormant match was just rebuilt: its clocks and bots run from now on."""
+        """A dormant match was just rebuilt: its clocks and bots run from now on (in a held
+        start, once the clocks run: `run_clocks`)."""
         self._arm(match)
-        self._schedule_bots(match)
+        if self.clocks_shifted_at is not None:
+            self._schedule_bots(match)
 
     async def hydrated(self, timeout: float | None = None) -> None:
         """Wait until every match resumed by `start` has been rebuilt."""
@@ -360,26 +418,28 @@ class MatchService:
         now = self.now()
         state = game.setup(parsed, seed)
         settings_json = parsed.model_dump(mode="json")
-        commitment = seed_commitment(seed)
+        salt = new_salt()  # a short host-chosen seed stays hidden behind it
+        commitment = seed_commitment(seed, salt)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
         try:
             match_id = await self.repo.reserve_match(
                 game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
                 players=[p.to_json() for p in ordered], transport=dict(transport or {}),
-                now=now)
+                now=now, salt=salt)
         except Exception as exc:
             if _store_error(exc):
                 raise _not_started(exc) from exc
             raise
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
                           commitment=commitment, players=ordered, state=state, seq=0,
-                          status="active", transport=dict(transport or {}))
+                          status="active", transport=dict(transport or {}), salt=salt)
         async with match.lock:
             self.matches[match_id] = match
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
-                                 f"`{commitment}`; the seed is revealed when the match ends.")]
+                                 f"`{commitment}`; the seed and its salt are revealed when "
+                                 "the match ends." + host_seed_note(transport))]
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
@@ -510,7 +570,7 @@ class MatchService:
             match.result = {"winner": outcome.winner, "reason": outcome.reason,
                             "score": list(outcome.score) if outcome.score else None}
             fields.update(status="finished", result=match.result, ended_at=now)
-            footer.append(("public", outcome_line(outcome, match.seed)))
+            footer.append(("public", outcome_line(outcome, match.seed, match.salt)))
         seq = match.seq + (1 if action else 0)
         status = match.game.status(match.state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
@@ -589,6 +649,8 @@ class MatchService:
         matches in memory (`load` reads an older one back from the store)."""
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
+        for stopped in [k for k in self._stopped if k[0] == match_id]:
+            del self._stopped[stopped]  # (a down channel its match's end left behind)
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
         self._snapshot_at.pop(match_id, None)
         self._ended[match_id] = None
@@ -619,6 +681,10 @@ class MatchService:
         match = self.matches.get(match_id)
         if match is None:
             return
+        if self.clocks_shifted_at is None:
+            return  # (a held start: the shift for the downtime will cover this arrival)
+        if delivered:
+            self._stop_while_down(match, keys, at)
         if delivered and any(self._late(match, k, at) for k in keys):
             self._background(self._start_late(match, keys, at))
         else:
@@ -654,18 +720,162 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None or audience == "umpire" or match.status not in ("active", "paused"):
             return
-        place = {"public": "the game room"}.get(audience, f"the table channel of {{P{audience[4:]}}}")
-        text = (f"⚠️ Match #{match.id}: nothing has gone through to {place} for "
-                f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are "
-                "kept and retried until they arrive, in order; a decision's clock starts only "
-                "when it reaches the player.")
+        self._tell_hosts(match, (
+            f"⚠️ Match #{match.id}: nothing has gone through to {_place_name(audience)} for "
+            f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are kept "
+            "and retried until they arrive, in order; the clocks of the decisions waiting on "
+            "it are stopped until then."))
 
+    def _tell_hosts(self, match: LiveMatch, text: str) -> None:
+        """A line in the host log of the match, stored and delivered like every message."""
         async def tell() -> None:
             async with match.lock:
                 await self._commit(match, MatchWrite(match.id, match.seq,
                                                      outbox=[OutboxData("umpire", text)]),
                                    self.now())
         self._background(tell())
+
+    # --- channels that fail: clocks stopped, hosts told -------------------------------------
+    def _clock_stopped(self, match_id: int, key: str) -> bool:
+        """Whether the decision's clock is stopped because a channel it depends on is down."""
+        return (match_id, key) in self._stopped
+
+    def _channel_down(self, info: MatchInfo, audience: str, since: datetime,
+                      error: Exception) -> None:
+        """A channel's sends began failing at `since`: the clocks of the decisions that
+        depend on it stop (`_depends_on`). Those whose prompt has not arrived yet wait for
+        it anyway (`_hold`). They go on, with the time they had, when it is back."""
+        match = self.matches.get(info.id)
+        if match is None or match.status not in ("active", "paused"):
+            return
+        for prompt in match.prompts:
+            key = (match.id, prompt.key)
+            if not _depends_on(prompt, audience) or key in self._held or \
+                    getattr(match.clocks.get(prompt.key), "status", "") != "armed":
+                continue
+            self._stopped.setdefault(key, _Stop(since)).channels.add(audience)
+            self.scheduler.set(key, None)
+
+    def _stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        """Decisions whose prompt arrived while another channel they depend on is down (the
+        game room) stop from their arrival, like those asked before it went down."""
+        prompts = {p.key: p for p in match.prompts}
+        for key in keys:
+            prompt = prompts.get(key)
+            if prompt is None or getattr(match.clocks.get(key), "status", "") != "armed":
+                continue
+            for audience in {"public", _place(prompt)}:
+                if self.delivery.down_since(match.id, audience) is not None:
+                    self._stopped.setdefault((match.id, key), _Stop(at)).channels.add(audience)
+                    self.scheduler.set((match.id, key), None)
+
+    def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
+                    at: datetime) -> None:
+        """A channel that was down took a message again: the clocks it alone stopped go on,
+        moved later by the time they were stopped, and the hosts are told how long it was."""
+        match = self.matches.get(info.id)
+        if match is None:
+            return
+        stopped, freed = False, []
+        for key, stop in self._stopped.items():
+            if key[0] == match.id and audience in stop.channels:
+                stop.channels.discard(audience)
+                stopped = True
+                if not stop.channels:
+                    freed.append(key[1])  # (stays stopped until moved, under the lock)
+        self._background(self._restart_clocks(match, audience, freed, since, at, stopped))
+
+    async def _restart_clocks(self, match: LiveMatch, audience: str, keys: Sequence[str],
+                              since: datetime, at: datetime, stopped: bool) -> None:
+        async with match.lock:
+            clocks = []
+            for key in keys:
+                stop = self._stopped.get((match.id, key))
+                if stop is None:
+                    continue  # (moved already: the channel was made again, `repost`)
+                # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
+                end = min(at, match.paused_at) if match.paused_at is not None else at
+                gap = max(timedelta(0), end - stop.since)
+                if stop.channels:  # down again meanwhile: stopped from now on
+                    stop.since = at
+                else:
+                    del self._stopped[(match.id, key)]
+                clock = match.clocks.get(key)
+                if clock is not None and clock.status == "armed" and match.prompt_pending(key):
+                    clock.shifted(gap)
+                    clocks.append(clock)
+            outbox = []
+            seconds = (at - since).total_seconds()
+            if seconds >= REPORT_DOWN_AFTER:
+                what = ("the clocks waiting on it were stopped for that time" if stopped else
+                        "no clock was waiting on it")
+                line = (f"📶 Match #{match.id}: {_place_name(audience)} could not be reached "
+                        f"for {round(seconds)} s; {what}.")
+                if audience == "umpire":  # not in the log that failed: in the log file
+                    log.warning("%s", render_names(line, match.names))
+                elif match.status in ("active", "paused"):
+                    outbox.append(OutboxData("umpire", line))
+            if clocks or outbox:
+                await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                                     clocks_changed=clocks), self.now())
+            self._arm(match)
+
+    def _channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
+        """The transport holds a channel's messages (its readers are wrong, or the bot lost
+        access): tell the hosts at once, in the host log (in the log file when the held
+        channel is the host log itself). Nothing of the held channel goes anywhere else."""
+        match = self.matches.get(info.id)
+        if audience == "umpire" or match is None or match.status not in ("active", "paused"):
+            log.warning("match %s: messages to %s are held: %s", info.id, audience, for_hosts)
+            return
+        self._tell_hosts(match, (
+            f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
+            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
+            "the decisions waiting on it are stopped until then."))
+
+    def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
+        """The message as it is posted now: each deadline it shows (`{until:...}`) as the
+        decision's clock will have it if the message arrives now (a late or held prompt's
+        clock starts, or goes on, from its arrival), not as it was when it was written."""
+        match = self.matches.get(info.id)
+        if match is None or "{until:" not in message.text or match.status != "active":
+            return message
+        deadlines = deadline_keys(message.payload)
+        if not deadlines:
+            return message
+        now = self.now()
+        moved: dict[str, str] = {}
+        for shown, keys in deadlines.items():
+            live = [d for k in keys if (d := self._deadline_if_seen(match, k, now)) is not None]
+            if not live:
+                continue
+            real = min(live)
+            try:
+                if abs((real - datetime.fromisoformat(shown)).total_seconds()) >= 1:
+                    moved[shown] = real.isoformat()
+            except ValueError:
+                continue
+        if not moved:
+            return message
+        return dataclasses.replace(message, text=moved_deadlines(message.text, moved))
+
+    def _deadline_if_seen(self, match: LiveMatch, key: str, now: datetime) -> datetime | None:
+        """The limit of a decision's clock if its prompt reached the player now."""
+        clock = match.clocks.get(key)
+        if clock is None or clock.status != "armed" or clock.limit_at is None:
+            return None
+        limit = clock.limit_at
+        if (match.id, key) in self._held:  # undelivered: a late arrival starts it anew
+            late = now - clock.started_at
+            if late.total_seconds() > self.delivery_grace:
+                limit += late
+        return limit + self.stopped_for(match.id, key, now)
+
+    def stopped_for(self, match_id: int, key: str, now: datetime) -> timedelta:
+        """How long the decision's clock has been stopped so far (its channel is down): not
+        charged, e.g. not in the seconds a decision took (`command.elapsed`)."""
+        stop = self._stopped.get((match_id, key))
+        return max(timedelta(0), now - stop.since) if stop is not None else timedelta(0)
 
     def _background(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -678,7 +888,8 @@ class MatchService:
         for key, clock in match.clocks.items():
             token = (match.id, key)
             prompt = prompts.get(key)
-            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None:
+            if match.status != "active" or clock.status not in LIVE_CLOCKS or prompt is None \
+                    or self._clock_stopped(match.id, key):
                 self.scheduler.set(token, None)
                 continue
             in_break = clock.status == "break"
@@ -687,8 +898,8 @@ class MatchService:
     async def _on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None or (match_id, key) in self._held:
-            return  # not delivered yet: delivery re-arms it (`_delivered`)
+        if match is None or (match_id, key) in self._held or self._clock_stopped(match_id, key):
+            return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
             clock = match.clocks.get(key)
             prompt = next((p for p in match.prompts if p.key == key), None)
@@ -829,6 +1040,9 @@ class MatchService:
             gap = now - match.paused_at
             for clock in match.clocks.values():
                 clock.shifted(gap)
+            for (match_id, _), stop in self._stopped.items():  # a down channel's stop: the
+                if match_id == match.id:  # pause is moved for already, not again at its end
+                    stop.since = min(stop.since + gap, now)
             match.status, match.paused_at = "active", None
             await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
@@ -902,6 +1116,14 @@ class MatchService:
                       and c.status in LIVE_CLOCKS]
             for clock in clocks:
                 clock.shifted(gap)
+            for clock in clocks:  # the gap covers the lost channel's down time: not twice
+                stop = self._stopped.get((match.id, clock.key))
+                if stop is not None:
+                    stop.channels.discard(audience)
+                    if stop.channels:
+                        stop.since = now
+                    else:
+                        del self._stopped[(match.id, clock.key)]
             # The room's message also says whose private decisions it waits for, as before.
             outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))
@@ -956,7 +1178,7 @@ class MatchService:
                 clock.status = "done"
             head = "🛑 The hosts aborted the match" if winner is None else \
                 f"🏁 The hosts awarded the match to {{P{winner}}}"
-            line = (f"{head} ({reason}). The seed was `{match.seed}`.")
+            line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             await self._commit(match, MatchWrite(match.id, match.seq,
                                                  outbox=[OutboxData("public", line)],
                                                  clocks_changed=list(match.clocks.values()),
@@ -999,7 +1221,9 @@ class MatchService:
             if clock and clock.status == "break":
                 left = ", after the break between rounds"
             elif clock and clock.limit_at:
-                secs = int((clock.limit_at - self.now()).total_seconds())
+                now = self.now()  # (a stopped or undelivered decision's clock: as it will be)
+                limit = self._deadline_if_seen(match, p.key, now) or clock.limit_at
+                secs = int((limit - now).total_seconds())
                 left = f", {max(0, secs)} s left" + (f" + bank {int(p.bank)} s" if p.bank else "")
             what = p.kind.replace("_", " ") + (" in their table channel" if p.private else "")
             lines.append(f"Waiting for {{P{p.seat}}}: {what}{left}.")
@@ -1048,6 +1272,7 @@ class MatchService:
             "players": [p.to_json() for p in match.players],
             "settings": match.settings.model_dump(mode="json"),
             "seed_commitment": match.commitment, "seed": match.seed if ended else None,
+            "seed_salt": match.salt if ended else None,
             "result": match.result,
             "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
                          "at": a.created_at.isoformat()} for a in actions] if ended else
@@ -1131,6 +1356,31 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
+
+
+@dataclass
+class _Stop:
+    """A decision's clock stopped: since when, and the down channels it waits for."""
+
+    since: datetime
+    channels: set[str] = dataclasses.field(default_factory=set)
+
+
+def _place(prompt: Prompt) -> str:
+    """The audience (channel) a decision is asked in."""
+    return f"seat{prompt.seat}" if prompt.private else "public"
+
+
+def _depends_on(prompt: Prompt, audience: str) -> bool:
+    """Whether a decision waits on a channel: the one it is asked in, and the game room for
+    every decision (what happens in the match is told there). Not the host log."""
+    return audience == "public" or audience == _place(prompt)
+
+
+def _place_name(audience: str) -> str:
+    """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
+    return {"public": "the game room", "umpire": "the host log"}.get(
+        audience, f"the table channel of {{P{audience[4:]}}}")
 
 
 def _row_info(row: Any) -> MatchInfo:

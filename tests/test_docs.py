@@ -2,7 +2,8 @@
 
 - No page (docs/**/*.md, README.md) points at files outside the repository (the project's
   working notes `../shared/...`: seeds, rulings, design).
-- Every game's rules page carries the "All games" rulings: seed commitment and reveal, hosts
+- Every game's rules page carries the "All games" rulings: salted seed commitment and reveal
+  (a host-chosen seed makes the match unrated), hosts
   may pause any timer, downtime never charged, first valid submission final unless the game
   says otherwise, private choices typed in public deleted and not applied.
 """
@@ -23,8 +24,10 @@ OUTSIDE = re.compile(r"shared/|RULINGS\.md|DESIGN\.md|seeds/[0-9]")
 ALL_GAMES_RULINGS = {
     "advantage named by the host": "the host names the player who holds the advantage",
     "seeded chance": "match's own seeded generator",
-    "seed commitment": "SHA-256 commitment of the seed",
-    "seed revealed": "it reveals the seed",
+    "seed commitment": "SHA-256 commitment of a secret random salt (128 bits) together with "
+                       "the seed",
+    "seed revealed": "it reveals the seed and the salt",
+    "host-chosen seed": "A seed chosen by a host makes the match unrated",
     "hosts pause any timer": "Hosts may pause any timer at any time",
     "downtime never charged": "never charged to a",
     "last valid submission only where the game says": "last valid submission counts",

@@ -1,20 +1,20 @@
 """Match records at hand: `umpire matches`, `umpire export ID`, `umpire verify RECORD.json`.
 
-`verify` checks an exported record the way a suspicious player would: the revealed seed
-hashes to the commitment, the commitment is the one published when the match started, and
+`verify` checks an exported record the way a suspicious player would: the revealed salt and
+seed hash to the commitment (the seed alone for a match stored before salting), the commitment is the one published when the match started, and
 replaying every recorded action from that seed with the game's own rules is accepted step
 by step, tells what the record says was told, and ends with the recorded result.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from bot.transport import render_names
 from games.core import IllegalMove
+from games.core.chance import seed_commitment
 from games.registry import get_game
 
 COMMITMENT = re.compile(r"\b([0-9a-f]{64})\b")
@@ -60,13 +60,23 @@ def match_rows(rows: Sequence[Any]) -> str:
         for r in [head, *table])
 
 
+def salt_words(record: dict[str, Any]) -> str:
+    """The salt line of a transcript: the salt, or why there is none."""
+    if record.get("seed_salt"):
+        return str(record["seed_salt"])
+    if record.get("seed"):
+        return "none (the match was stored before commitments were salted)"
+    return "revealed with the seed when the match ends"
+
+
 def transcript(record: dict[str, Any]) -> str:
     """A readable transcript of an exported record: every message, where it went, in order."""
     names = [p["name"] for p in record["players"]]
     head = [f"Match #{record['match']}: {record['game']}, {names[0]} vs {names[1]}",
             f"Status: {record['status']}; result: {result_words(record.get('result'), names)}",
             f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
-            f"Seed: {record.get('seed') or 'not revealed yet (the match is not over)'}", ""]
+            f"Seed: {record.get('seed') or 'not revealed yet (the match is not over)'}",
+            f"Salt: {salt_words(record)}", ""]
     places = {"public": "room", "umpire": "host log"}
     body = []
     for m in record.get("messages", []):
@@ -95,10 +105,12 @@ def verify(record: dict[str, Any]) -> str:
     if not seed:
         raise RecordError("the seed is not revealed in this record (the match was not over "
                           "when it was exported): export it again after the match ends.")
-    digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    salt = record.get("seed_salt")
+    digest = seed_commitment(seed, salt)
     if digest != commitment:
+        what = f"{seed!r}" if salt is None else f"{salt}:{seed} (salt:seed)"
         raise RecordError(f"the revealed seed does not match the commitment: SHA-256 of "
-                          f"{seed!r} is {digest}, the record's commitment is {commitment}.")
+                          f"{what} is {digest}, the record's commitment is {commitment}.")
     published = next((COMMITMENT.search(m["text"]) for m in messages
                       if m["audience"] == "public" and COMMITMENT.search(m["text"])), None)
     if published is None:
@@ -150,9 +162,12 @@ def verify(record: dict[str, Any]) -> str:
                               f"{result_words(recorded, names)}, the replay gives "
                               f"{result_words(replayed, names)}.")
     return (f"verified: match #{record['match']} ({game.title}, {names[0]} vs {names[1]}): "
-            f"the seed matches the commitment published at the start, and replaying its "
+            f"the {'seed' if salt is None else 'salt and seed'} match the commitment "
+            f"published at the start, and replaying its "
             f"{len(actions)} actions gives the same messages and result: "
-            f"{result_words(result, names)}.")
+            f"{result_words(result, names)}." +
+            (" This match predates salted commitments: its commitment is SHA-256 of the seed "
+             "alone, which a short seed does not hide." if salt is None else ""))
 
 
 def _outcome_words(outcome: Any, names: Sequence[str]) -> str:

@@ -24,10 +24,11 @@ log = logging.getLogger(__name__)
 
 GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
 Resettable = Literal["host_role", "log_channel", "friendly_matches", "channel_mode",
-                     "archive_delay", "game_settings"]
+                     "archive_delay", "game_settings", "challenge_cooldown"]
 RESET_COLUMNS = {"host_role": "host_role_id", "log_channel": "log_channel_id",
                  "friendly_matches": "friendly_matches", "channel_mode": "channel_mode",
-                 "archive_delay": "archive_delay_minutes", "game_settings": "game_settings"}
+                 "archive_delay": "archive_delay_minutes", "game_settings": "game_settings",
+                 "challenge_cooldown": "challenge_cooldown_seconds"}
 
 
 class SettingsCog(commands.Cog, name="Settings"):
@@ -49,6 +50,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         archive_delay="minutes after a match ends before its channels are archived",
         game="the game whose default settings (timers) `game_settings` sets",
         game_settings="default settings for `game`, e.g. decision_seconds=60 (\"clear\": none)",
+        challenge_cooldown="seconds a member waits between two /challenge (0: none)",
         reset="put one setting back to the bot's default")
     async def settings(self, interaction: discord.Interaction,
                        host_role: discord.Role | None = None,
@@ -58,12 +60,15 @@ class SettingsCog(commands.Cog, name="Settings"):
                        archive_delay: app_commands.Range[int, 0, 10080] | None = None,
                        game: GameName | None = None,  # type: ignore[valid-type]
                        game_settings: str | None = None,
-                       reset: Resettable | None = None) -> None:
+                       reset: Resettable | None = None,
+                       challenge_cooldown: app_commands.Range[int, 0, 86400] | None = None,
+                       ) -> None:
         if not interaction.response.is_done():  # the tree acknowledges first (client.py)
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             text = await self._settings(interaction, host_role, log_channel, friendly_matches,
-                                        channel_mode, archive_delay, game, game_settings, reset)
+                                        channel_mode, archive_delay, game, game_settings, reset,
+                                        challenge_cooldown)
         except Exception as exc:  # a user's mistake is a sentence, never a traceback
             text = error_text(exc) or ""
             if not text:
@@ -76,7 +81,8 @@ class SettingsCog(commands.Cog, name="Settings"):
     async def _settings(self, interaction: discord.Interaction, host_role: discord.Role | None,
                         log_channel: discord.TextChannel | None, friendly_matches: bool | None,
                         channel_mode: str | None, archive_delay: int | None, game: str | None,
-                        game_settings: str | None, reset: str | None) -> str:
+                        game_settings: str | None, reset: str | None,
+                        challenge_cooldown: int | None = None) -> str:
         guild = interaction.guild
         member = interaction.user
         if guild is None or not isinstance(member, discord.Member):
@@ -114,6 +120,8 @@ class SettingsCog(commands.Cog, name="Settings"):
             changes["channel_mode"] = channel_mode
         if archive_delay is not None:
             changes["archive_delay_minutes"] = archive_delay
+        if challenge_cooldown is not None:
+            changes["challenge_cooldown_seconds"] = challenge_cooldown
         if game_settings is not None and game is None:
             problems.append("game_settings needs `game`: the game they are for.")
         elif game is not None and game_settings is None:

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import re
 import secrets
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,7 +27,7 @@ from bot.discord.channels import sees_everything
 from bot.discord.components import ack, tell
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.launch import launch
-from bot.discord.render import player_ref, user_id_of
+from bot.discord.render import player_ref, shown, user_id_of
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -50,6 +51,70 @@ def _lock(key: str) -> asyncio.Lock:
     return _locks.setdefault(key, asyncio.Lock())
 
 
+def running_friendly(bot: UmpireBot, guild_id: int, a: int, b: int) -> int | None:
+    """The id of a running friendly match of members `a` and `b` on this server, if any."""
+    pair = {f"discord:{a}", f"discord:{b}"}
+    for match in bot.service.matches.values():
+        if match.status in ("active", "paused") and match.transport.get("friendly") and \
+                match.transport.get("guild") == guild_id and \
+                {p.id for p in match.players} == pair:
+            return match.id
+    return None
+
+
+class ChallengeLimits:
+    """The open challenge of each pair of members and when each member last challenged, per
+    server (kept by the bot's ChallengeCog: a restart forgets them, and a challenge posted
+    before it is then no longer counted as open; an Accept still finds a running friendly
+    match of the pair and starts nothing)."""
+
+    #: An open challenge stops blocking a new one of the same pair after this long (its
+    #: message may have been deleted, or simply forgotten).
+    PENDING_SECONDS = 3600.0
+
+    def __init__(self) -> None:
+        self.pending: dict[tuple[int, frozenset[int]], tuple[str, int, float]] = {}
+        self.last: dict[tuple[int, int], float] = {}
+
+    def refusal(self, bot: UmpireBot, guild_id: int, challenger: discord.abc.User,
+                opponent: discord.abc.User, cooldown: float) -> str | None:
+        """Why `challenger` may not challenge `opponent` now (said to the challenger only),
+        or None: a friendly match of the two still running, a challenge between them still
+        open, or the challenger's last challenge too recent (the server's cooldown)."""
+        running = running_friendly(bot, guild_id, challenger.id, opponent.id)
+        if running is not None:
+            return (f"You and {shown(opponent)} already play friendly match #{running}: "
+                    "finish it before starting another.")
+        open_ = self.pending.get((guild_id, frozenset((challenger.id, opponent.id))))
+        if open_ is not None and time.monotonic() - open_[2] < self.PENDING_SECONDS:
+            link, by, _ = open_
+            if by == challenger.id:
+                return (f"Your challenge to {shown(opponent)} is still open ({link}): wait "
+                        "for their answer, or withdraw it there (Decline) before challenging "
+                        "again.")
+            return (f"{shown(opponent)} has already challenged you ({link}): accept or "
+                    "decline it there.")
+        last = self.last.get((guild_id, challenger.id))
+        if last is not None and (wait := last + cooldown - time.monotonic()) > 0:
+            return (f"You challenged someone {cooldown - wait:.0f} s ago; this server allows "
+                    f"one challenge every {cooldown:.0f} s per member: try again in "
+                    f"{wait:.0f} s.")
+        return None
+
+    def opened(self, guild_id: int, challenger: int, opponent: int, link: str) -> None:
+        self.pending[(guild_id, frozenset((challenger, opponent)))] = (link, challenger,
+                                                                        time.monotonic())
+        self.last[(guild_id, challenger)] = time.monotonic()
+
+    def closed(self, guild_id: int, challenger: int, opponent: int) -> None:
+        self.pending.pop((guild_id, frozenset((challenger, opponent))), None)
+
+
+def limits_of(bot: Any) -> ChallengeLimits:
+    cog = bot.get_cog("Challenge")
+    return cog.limits if isinstance(cog, ChallengeCog) else ChallengeLimits()
+
+
 def coin_flip(seed: str) -> int:
     """0 or 1 from the match seed: the first byte of SHA-256("<seed>:advantage"), even means
     the first named player holds the advantage. Anyone can check it once the seed is out."""
@@ -71,9 +136,14 @@ async def start_friendly(bot: UmpireBot, guild: discord.Guild, game_slug: str,
     config = await bot.guild_config(guild.id)
     if not config.friendly_matches:
         raise Refusal(NO_FRIENDLIES)
+    ids = [m.id for m, _ in players if m is not None]
+    running = running_friendly(bot, guild.id, *ids) if len(ids) == 2 else None
+    if running is not None:
+        raise Refusal(f"{players[0][1].name} and {players[1][1].name} already play friendly "
+                      f"match #{running}: finish it before starting another.")
     for member, _ in players:
         if member is not None and sees_everything(member):
-            raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+            raise Refusal(f"{shown(member)} owns this server or has the Administrator "
                           "permission, which sees every channel (the opponent's table and the "
                           "host log): umpired matches need players without it.")
     game = get_game(game_slug)
@@ -127,14 +197,15 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if message.id in _answered or not message.components:
                 raise Refusal("This challenge was already answered.")
             a, b = guild.get_member(self.challenger), guild.get_member(self.opponent)
-            names = [m.display_name if m else "?" for m in (a, b)]
+            names = [shown(m) if m else "?" for m in (a, b)]
             if self.act == "d":
                 verb = "withdrew" if user.id == self.challenger else "declined"
                 await interaction.edit_original_response(
                     content=f"⚔️ {names[0]} challenged {names[1]} to "
-                            f"{get_game(self.game).title}: {user.display_name} {verb}.",
+                            f"{get_game(self.game).title}: {shown(user)} {verb}.",
                     view=None, allowed_mentions=discord.AllowedMentions.none())
                 _answered.add(message.id)
+                limits_of(bot).closed(guild.id, self.challenger, self.opponent)
                 return
             if a is None or b is None:
                 raise Refusal("The challenger is no longer in this server.")
@@ -143,6 +214,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 [(a, player_ref(a.id, a.display_name)), (b, player_ref(b.id, b.display_name))],
                 {}, {"challenge": message.id})
             _answered.add(message.id)
+            limits_of(bot).closed(guild.id, self.challenger, self.opponent)
             await interaction.edit_original_response(
                 content=f"⚔️ {names[1]} accepted {names[0]}'s challenge. {text}", view=None,
                 allowed_mentions=discord.AllowedMentions.none())
@@ -253,6 +325,7 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
 class ChallengeCog(commands.Cog, name="Challenge"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
+        self.limits = ChallengeLimits()
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
@@ -273,10 +346,14 @@ class ChallengeCog(commands.Cog, name="Challenge"):
         if member.id == ctx.author.id:
             raise Refusal("Challenge someone else.")
         if member.bot:
-            raise Refusal(f"{member.display_name} is a Discord bot account.")
+            raise Refusal(f"{shown(member)} is a Discord bot account.")
         config = await self.bot.guild_config(ctx.guild.id)
         if not config.friendly_matches:
             raise Refusal(NO_FRIENDLIES)
+        cooldown = config.challenge_cooldown_seconds
+        refusal = self.limits.refusal(self.bot, ctx.guild.id, ctx.author, member, cooldown)
+        if refusal is not None:
+            raise Refusal(refusal)
         view = discord.ui.View(timeout=None)
         view.add_item(ChallengeButton(game, ctx.author.id, member.id, "a"))
         view.add_item(ChallengeButton(game, ctx.author.id, member.id, "d"))
@@ -284,10 +361,11 @@ class ChallengeCog(commands.Cog, name="Challenge"):
         if not isinstance(channel, discord.abc.Messageable):
             raise Refusal("Use /challenge in a text channel.")
         posted = await channel.send(
-            f"⚔️ {ctx.author.display_name} challenges {member.mention} to a friendly match of "
-            f"{get_game(game).title}. {member.display_name}: Accept or Decline? (The advantage "
+            f"⚔️ {shown(ctx.author)} challenges {member.mention} to a friendly match of "
+            f"{get_game(game).title}. {shown(member)}: Accept or Decline? (The advantage "
             "goes by a coin flip.)", view=view,
             allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False))
+        self.limits.opened(ctx.guild.id, ctx.author.id, member.id, posted.jump_url)
         if ctx.interaction is not None:  # the slash command's own (private) answer
             await ctx.send(f"Challenge posted: {posted.jump_url}", ephemeral=True)
 

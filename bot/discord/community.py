@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.errors import Refusal, answer_error
-from bot.discord.render import render_plain
+from bot.discord.render import render_plain, shown
 from bot.ratings import history, ordinal, standings
 from games.registry import all_games, get_game
 
@@ -27,6 +27,14 @@ async def defer(ctx: commands.Context[Any], *, ephemeral: bool) -> None:
     """Acknowledge a slash command at once (Discord's 3-second limit), then work."""
     if ctx.interaction is not None and not ctx.interaction.response.is_done():
         await ctx.defer(ephemeral=ephemeral)
+
+
+def read_cooldown(ctx: commands.Context[Any]) -> commands.Cooldown | None:
+    """One use per member every `read_cooldown_seconds` (config) of each public read command:
+    a spectator cannot flood a room with boards or the database with reads. A refused use is
+    answered privately (errors.py)."""
+    per = ctx.bot.settings.discord.read_cooldown_seconds
+    return commands.Cooldown(1, per) if per > 0 else None
 
 
 def history_text(name: str, lines: list[Any], ratings: list[Any]) -> str:
@@ -54,6 +62,7 @@ class CommunityCog(commands.Cog, name="Community"):
     def engine(self) -> Any:
         return self.bot.service.repo.engine
 
+    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="history", description="A member's matches and ratings here")
     @app_commands.describe(member="whose history (you if left out)", game="only this game")
     @app_commands.guild_only()
@@ -70,9 +79,10 @@ class CommunityCog(commands.Cog, name="Community"):
         for slug in games:
             found = await standings(self.engine, ctx.guild.id, slug, [pid])
             ratings += [(slug, s) for s in found]
-        text = history_text(who.display_name, lines, ratings)
+        text = history_text(shown(who), lines, ratings)
         await ctx.send(text[:2000], ephemeral=True, allowed_mentions=NONE)
 
+    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="leaderboard", description="This server's ratings of a game")
     @app_commands.describe(game="the game")
     @app_commands.guild_only()
@@ -90,6 +100,7 @@ class CommunityCog(commands.Cog, name="Community"):
             lines.append("No rated match of this game in this server yet.")
         await ctx.send("\n".join(lines)[:2000], ephemeral=True, allowed_mentions=NONE)
 
+    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="board", description="The public state of this room's match")
     @app_commands.guild_only()
     async def board(self, ctx: commands.Context[Any]) -> None:

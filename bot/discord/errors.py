@@ -4,6 +4,7 @@ logged for the operator, never shown as a stack trace."""
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import discord
@@ -47,6 +48,9 @@ def error_text(error: BaseException) -> str | None:
         if isinstance(link, USER_FACING):
             return str(link)
     root = root_cause(error)
+    if isinstance(root, commands.CommandOnCooldown):
+        return (f"You used this command a moment ago; each member may use it once every "
+                f"{root.cooldown.per:.0f} s: try again in {math.ceil(root.retry_after)} s.")
     if isinstance(error, commands.CheckFailure | app_commands.CheckFailure):
         return str(error) or "You may not use this command."
     if isinstance(root, commands.UserInputError | app_commands.TransformerError):

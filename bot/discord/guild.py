@@ -36,6 +36,11 @@ class GuildConfig:
         value = self.stored.archive_delay_minutes
         return self.defaults.archive_delay_minutes if value is None else value
 
+    @property
+    def challenge_cooldown_seconds(self) -> int:
+        value = self.stored.challenge_cooldown_seconds
+        return self.defaults.challenge_cooldown_seconds if value is None else value
+
     def game_settings(self, slug: str) -> dict[str, Any]:
         """The server's default match settings for a game (config defaults, then the server's
         own), which a host's `settings` option on /match start overrides key by key."""
@@ -110,6 +115,8 @@ class GuildConfig:
             f"- channel mode: {self.channel_mode}{mark(s.channel_mode is not None)}",
             f"- archive delay: {self.archive_delay_minutes} min"
             f"{mark(s.archive_delay_minutes is not None)}",
+            f"- challenge cooldown: {self.challenge_cooldown_seconds} s between two "
+            f"/challenge of a member{mark(s.challenge_cooldown_seconds is not None)}",
             "- default game settings:" + ("" if game_lines else " none"),
             *game_lines,
         ]

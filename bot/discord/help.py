@@ -1,6 +1,6 @@
 """`/help` (every command and game) and the autocomplete helpers of the slash commands:
-match ids of this server (from the database, so they survive a restart) and built-in bots
-of the chosen game. Members are picked with Discord's own member picker; games are a fixed
+match ids of this server (from memory, with older ones read from the database:
+bot/discord/match_index.py) and built-in bots of the chosen game. Members are picked with Discord's own member picker; games are a fixed
 list of choices."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.store.guilds import matches_of_guild
+from bot.discord.match_index import index_of
 from games.registry import all_games
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ async def match_choices(interaction: discord.Interaction, current: str
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     if interaction.guild_id is None:
         return []
-    found = await matches_of_guild(bot.service.repo.engine, interaction.guild_id,
-                                   starts_with=current, limit=MAX_CHOICES)
+    # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).
+    found = await index_of(bot.service).find(interaction.guild_id, current, MAX_CHOICES)
     return [app_commands.Choice(name=f"#{m.id} {m.game}: {' vs '.join(m.names)} "
                                 f"({m.status})"[:100], value=m.id) for m in found]
 

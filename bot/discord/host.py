@@ -11,14 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.console.records import salt_words
 from bot.discord.channels import (
     sees_everything,
 )
+from bot.discord.checks import host_check, not_a_player
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import player_ref, render_plain
+from bot.discord.render import escape, player_ref, render_plain, shown
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
 from bot.store.repository import transport_merge
@@ -47,14 +49,7 @@ class HostCog(commands.Cog, name="Host"):
 
     # --- who may --------------------------------------------------------------------------
     async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
-        if ctx.guild is None:
-            raise commands.CheckFailure("Match commands work in a server, not in direct messages.")
-        config = await self.bot.guild_config(ctx.guild.id)
-        if not config.is_host(ctx.author):
-            raise commands.CheckFailure(
-                f"Only hosts can run matches: you need the {config.host_role_label(ctx.guild)} "
-                "role or the Manage Server permission.")
-        return True
+        return await host_check(self.bot, ctx)
 
     async def cog_before_invoke(self, ctx: commands.Context[Any]) -> None:
         """Acknowledge a slash command at once (only the host sees the answer), then work:
@@ -68,13 +63,8 @@ class HostCog(commands.Cog, name="Host"):
     def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         """The named match, else the match of this channel, else the only running one here.
         Only matches of this server: another server's match gets the same answer as an
-        unknown id. A host who plays a running match cannot act on it (another host can)."""
-        live = self._find(ctx, match_id)
-        if live.status in ("active", "paused") and \
-                live.seat_of(f"discord:{ctx.author.id}") is not None:
-            raise Refusal(f"You play in match #{live.id}: another host must run this command "
-                          "while it is on.")
-        return live
+        unknown id. A host who plays the match cannot act on it, ever (another host can)."""
+        return not_a_player(self._find(ctx, match_id), ctx.author.id)
 
     def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         matches = self.service.matches
@@ -112,7 +102,7 @@ class HostCog(commands.Cog, name="Host"):
         bot="seat a built-in bot instead of player2 (e.g. heuristic)",
         advantage="who holds the advantage (seat 0): 1 = player1, 2 = the other",
         settings="key=value pairs or JSON, e.g. decision_seconds=20",
-        seed="seed for a reproducible match (published when it ends)",
+        seed="seed for a rehearsal or replay: the match is then unrated (revealed at the end)",
         room="use this channel as the game room", table1="use this as player1's table",
         table2="use this as player2's table")
     async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
@@ -135,7 +125,7 @@ class HostCog(commands.Cog, name="Host"):
             raise Refusal(f"{found.title} has no bot {bot_name!r}; bots: {', '.join(bots)}.")
         for member in (player1, player2):
             if member is not None and member.bot:
-                raise Refusal(f"{member.display_name} is a Discord bot account; seat a built-in "
+                raise Refusal(f"{shown(member)} is a Discord bot account; seat a built-in "
                               "bot with the `bot` option instead.")
         if player2 is not None and player2.id == player1.id:
             raise Refusal("The two players must be different people.")
@@ -152,12 +142,15 @@ class HostCog(commands.Cog, name="Host"):
             given_tables.reverse()
         for member in members:
             if member is not None and sees_everything(member):
-                raise Refusal(f"{member.display_name} owns this server or has the Administrator "
+                raise Refusal(f"{shown(member)} owns this server or has the Administrator "
                               "permission, which sees every channel: they would see the "
                               "opponent's table and the host log. Umpired matches need players "
                               "without it.")
+        # A seed a host chose (a rehearsal, a replay) could be known to a player: unrated,
+        # and announced as host-chosen with the commitment.
+        chosen = {"host_seed": True, "unrated": True} if seed is not None else {}
         live, channels = await launch(self.bot, ctx.guild, found, members, refs, parsed, seed,
-                                      room=room, given_tables=given_tables)
+                                      room=room, given_tables=given_tables, extra=chosen)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
                                                                       strict=True) if t)
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
@@ -188,7 +181,7 @@ class HostCog(commands.Cog, name="Host"):
         if player is not None:
             seat = live.seat_of(f"discord:{player.id}")
             if seat is None:
-                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+                raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         await self.service.extend(live.id, float(seconds), seat=seat)
         await ctx.send(f"Match #{live.id}: {seconds} s more.", ephemeral=True)
 
@@ -202,7 +195,7 @@ class HostCog(commands.Cog, name="Host"):
     async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
                     reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
-        await self.service.abort(live.id, reason)
+        await self.service.abort(live.id, escape(reason))  # posted in the room
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
     @match.command(name="award", description="Award a match (or its running bout) to a player")
@@ -218,12 +211,12 @@ class HostCog(commands.Cog, name="Host"):
         if player is not None:
             winner = live.seat_of(f"discord:{player.id}")
             if winner is None:
-                raise Refusal(f"{player.display_name} does not play match #{live.id}.")
+                raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         elif seat is not None:
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, reason, unit=part)  # UmpireError: user-facing
+        await self.service.award(live.id, winner, escape(reason), unit=part)  # UmpireError: user-facing
         what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
         await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 
@@ -281,7 +274,7 @@ class HostCog(commands.Cog, name="Host"):
                 await self.service.load(match)
             except UmpireError as exc:
                 raise Refusal(NO_SUCH_MATCH) from exc
-        live = self._find(ctx, match)
+        live = self.resolve(ctx, match)
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
 
@@ -303,7 +296,7 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
             await cog.service.load(match_id)
         except UmpireError as exc:
             raise Refusal(NO_SUCH_MATCH) from exc
-    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, while it runs
+    live = cog.resolve(ctx, match_id)  # a host who plays it cannot, ever
     if live.status in ("active", "paused"):  # the mark and the room's line: one transaction
         await cog.service.announce(live.id, UNRATED_LINE,
                                    also=[transport_merge(live.id, {"unrated": True})])
@@ -345,7 +338,8 @@ def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> s
             f"Status: {record['status']}; result: {record.get('result')}",
             f"Settings: {record.get('settings')}",
             f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
-            f"Seed: {record.get('seed') or '(revealed when the match ends)'}", ""]
+            f"Seed: {record.get('seed') or '(revealed when the match ends)'}",
+            f"Salt: {salt_words(record)}", ""]
     body = []
     for m in record.get("messages", []):
         place = PLACES.get(m["audience"], m["audience"]).format(*names)

@@ -25,6 +25,7 @@ from bot.discord.channels import (
 from bot.discord.errors import Refusal
 from bot.discord.options import validate_settings
 from bot.discord.preflight import missing_permissions, missing_text, missing_thread_permissions
+from bot.discord.render import shown
 from bot.live import LiveMatch
 from bot.transport import PlayerRef
 from games.core.contract import Game
@@ -43,6 +44,32 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                  extra: Mapping[str, Any] | None = None) -> tuple[LiveMatch, MatchChannels]:
     """Start `found` with `refs` in seat order (seat 0 = the advantage) on `guild`; `extra`
     goes into the match's transport data (e.g. that it is a friendly match)."""
+    named = [("room", room), *((f"table{seat + 1}", t) for seat, t in enumerate(given_tables))]
+    held = held_channel_problems(bot, named)
+    if held:
+        raise Refusal("A channel serves one match at a time:\n- " + "\n- ".join(held))
+    claimed = {ch.id for _, ch in named if ch is not None}
+    if claimed & _starting:  # another start under way named it first
+        raise Refusal("Another match is being started in a channel you named; wait for it, "
+                      "then name another channel.")
+    _starting.update(claimed)
+    try:
+        return await _launch(bot, guild, found, members, refs, parsed, seed, room=room,
+                             given_tables=given_tables, extra=extra)
+    finally:
+        _starting.difference_update(claimed)
+
+
+#: Channels named by starts under way (not yet indexed as a running match's).
+_starting: set[int] = set()
+
+
+async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
+                  members: Sequence[discord.Member | None], refs: Sequence[PlayerRef],
+                  parsed: Mapping[str, Any], seed: str | None, *,
+                  room: discord.TextChannel | None,
+                  given_tables: Sequence[discord.TextChannel | None],
+                  extra: Mapping[str, Any] | None) -> tuple[LiveMatch, MatchChannels]:
     members, given_tables, parsed = list(members), list(given_tables), dict(parsed)
     settings_d = bot.settings.discord
     config = await bot.guild_config(guild.id)
@@ -125,6 +152,36 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
     return live, channels
 
 
+def held_channel_problems(bot: UmpireBot,
+                          named: Sequence[tuple[str, discord.TextChannel | None]]) -> list[str]:
+    """The named channels that already belong to a running match (its room, a table, or a
+    thread of its room), each with the match that holds it: a second match there would take
+    the first one's moves and buttons."""
+    out = []
+    for label, channel in named:
+        if channel is None:
+            continue
+        holder = holding_match(bot, channel.id)
+        if holder is not None:
+            match_id, what = holder
+            out.append(f"{channel.mention} ({label}) is {what} of match #{match_id}, which is "
+                       "still running: name another channel, or leave it out and I create one.")
+    return out
+
+
+def holding_match(bot: UmpireBot, channel_id: int) -> tuple[int, str] | None:
+    """(match id, "the room" | "a table") of the running match a channel belongs to."""
+    for match in bot.service.matches.values():
+        if match.status not in ("active", "paused"):
+            continue
+        t = match.transport
+        if t.get("room") and int(t["room"]) == channel_id:
+            return match.id, "the room"
+        if any(t.get(f"table{s}") and int(t[f"table{s}"]) == channel_id for s in (0, 1)):
+            return match.id, "a table"
+    return None
+
+
 def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
                room: discord.TextChannel | None,
                given_tables: Sequence[discord.TextChannel | None],
@@ -143,7 +200,7 @@ def table_mode(guild: discord.Guild, setting: str, *, explicit: bool,
         readers = [m for m in members if m is not None and room is not None
                    and room.permissions_for(m).manage_threads]
         if readers:  # Manage Threads reads every private thread of the room
-            names = ", ".join(m.display_name for m in readers)
+            names = ", ".join(shown(m) for m in readers)
             raise Refusal(f"{names} {'has' if len(readers) == 1 else 'have'} Manage Threads "
                           f"in {room.mention}, so they could read their opponent's private "
                           "table thread there: deny it to them in that channel, or leave "

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import shlex
 from typing import Any
 
 from pydantic import ValidationError
 
+from bot.config import field_words
 from games.core.contract import Game
 
 
@@ -46,16 +48,59 @@ def parse_settings(text: str | None) -> dict[str, Any]:
     return out
 
 
+#: The longest time a timer setting may have (one day, like `/match extend`): a longer one
+#: is surely a typo, and beyond what a clock can count from now.
+MAX_SECONDS = 86400
+
+
+def is_duration(name: str) -> bool:
+    """Whether a game setting is a time in seconds (by the games' naming: `bet_seconds`,
+    `turn_time`, `time_bank`, `reminders`)."""
+    return name.endswith(("_seconds", "_time")) or name in ("time_bank", "reminders")
+
+
+def setting_words(game: Game[Any], name: str) -> str:
+    """What setting `name` of `game` accepts, in words, with its range."""
+    field = game.settings_model.model_fields[name]
+    if not is_duration(name):
+        return field_words(field)
+    return field_words(field, at_most=MAX_SECONDS, at_least=0) + " (seconds)"
+
+
 def validate_settings(game: Game[Any], text: str | None) -> dict[str, Any]:
-    """The settings as the game's model accepts them (JSON-ready), or SettingsError naming
-    every problem and the settings the game has."""
+    """The settings as the game's model accepts them (JSON-ready), or SettingsError with one
+    sentence per problem, each naming the setting and what it accepts."""
     data = parse_settings(text)
+    known = game.settings_model.model_fields
+    problems: list[str] = []
+    model = None
     try:
         model = game.load_settings(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in e['loc']) or 'settings'}: {e['msg']}" for e in exc.errors())
-        known = ", ".join(game.settings_model.model_fields)
-        raise SettingsError(f"Bad settings for {game.title}: {problems}. "
-                            f"Settings: {known}.") from exc
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else ""
+            problems.append(_problem(game, name, data.get(name, error.get("input")),
+                                     error["msg"]))
+    for name, value in data.items():  # times the model lets through but no clock can run
+        values = value if isinstance(value, list | tuple) else [value]
+        if name in known and is_duration(name) and any(
+                isinstance(v, int | float) and not (math.isfinite(v) and 0 <= v <= MAX_SECONDS)
+                for v in values):
+            problems.append(_problem(game, name, value, ""))
+    if problems:
+        raise SettingsError(f"Bad settings for {game.title}: " + " ".join(dict.fromkeys(problems))
+                            + f" (Settings: {', '.join(known)}.)")
+    assert model is not None
     return {k: v for k, v in model.model_dump(mode="json").items() if k in data}
+
+
+def _problem(game: Game[Any], name: str, value: Any, message: str) -> str:
+    """One sentence: which setting, what was given, what it accepts."""
+    if name not in game.settings_model.model_fields:
+        return f"`{name or '?'}` is not a setting of {game.title}."
+    return f"`{name}={_shown(value)}` is not allowed: {name} must be {setting_words(game, name)}."
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,10 +1,13 @@
-"""Turning the service's text into Discord text: mentions, relative timestamps, 2000-char parts."""
+"""Turning the service's text into Discord text: mentions, relative timestamps, 2000-char parts,
+and members' names made safe to repeat (escaped once, when the bot reads them)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+
+import discord
 
 from bot.transport import MatchInfo, PlayerRef, render_text
 
@@ -19,8 +22,22 @@ def user_id_of(player: PlayerRef) -> int | None:
     return None
 
 
+def escape(text: str) -> str:
+    """User text (a nickname, a host's reason) as the bot may repeat it in a message, an embed
+    or a file: markdown escaped (a nickname `[gift](https://...)` is no masked link, `**x**`
+    no bold) and mentions defused (`@everyone` pings no one even where mentions are allowed)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def shown(member: discord.abc.User) -> str:
+    """A member's display name, escaped (see `escape`)."""
+    return escape(member.display_name)
+
+
 def player_ref(user_id: int, name: str) -> PlayerRef:
-    return PlayerRef(id=f"{DISCORD_PREFIX}{user_id}", name=name)
+    """A member's seat. The name is escaped here, once, so that every place that repeats a
+    player's name ({P0}/{P1} in plain text, the board, ratings, transcripts) repeats it safely."""
+    return PlayerRef(id=f"{DISCORD_PREFIX}{user_id}", name=escape(name))
 
 
 def mention(player: PlayerRef) -> str:

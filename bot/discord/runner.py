@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import discord
@@ -65,20 +67,26 @@ async def run(settings: Settings, token: str) -> int:
     keeper: ShardKeeper | None = None
     try:
         collect_less()
-        await service.start()  # migrate, recover active matches, resend the outbox
-        if shards.enabled:  # take this process's shards and resume their matches
+        # migrate, recover active matches, queue the outbox; the clocks wait for the login
+        await service.start(hold_clocks=True)
+        if shards.enabled:
             keeper = ShardKeeper(
                 service, Leases(engine, process_name(), timedelta(seconds=shards.lease_seconds)),
                 shard_count=shards.count, preferred=shards.preferred,
                 renew_seconds=min(settings.clock.heartbeat_seconds, shards.lease_seconds / 3))
-            await keeper.start()
         settle_after_start()
         bot = UmpireBot(service, settings, transport)
         if keeper is not None:
             keeper.on_adopt.append(bot.shards_adopted)
+
+        async def logged_in() -> None:
+            await service.run_clocks()  # charge no one for the downtime, login included
+            if keeper is not None:  # take this process's shards (their clocks shift then)
+                await keeper.start()
+
         async with bot:
             try:
-                await bot.start(token)
+                await run_after_login(bot.start(token), transport.ready, logged_in)
             except discord.LoginFailure:
                 print("Discord refused the token (LoginFailure): check [discord] token or "
                       "DISCORD_TOKEN.", file=sys.stderr)
@@ -95,3 +103,23 @@ async def run(settings: Settings, token: str) -> int:
         if keeper is not None:
             await keeper.release()
         await engine.dispose()
+
+
+async def run_after_login(client: Awaitable[None], ready: asyncio.Event,
+                          logged_in: Callable[[], Awaitable[None]]) -> None:
+    """Run the client (`client`: log in, then serve until it closes) and call `logged_in`
+    once it is `ready` (connected: players can see and play again). The clocks are shifted
+    for the downtime there, not before the login: the time it takes is nobody's fault."""
+    serving = asyncio.ensure_future(client)
+    waiting = asyncio.create_task(ready.wait())
+    try:
+        await asyncio.wait({serving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if waiting.done() and not serving.done():
+            await logged_in()
+        await serving
+    finally:
+        for task in (waiting, serving):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task

@@ -17,7 +17,7 @@ from bot.store.repository import Repository
 
 #: The columns a host may change, with None meaning "back to the default".
 FIELDS = ("host_role_id", "log_channel_id", "friendly_matches", "game_settings", "channel_mode",
-          "archive_delay_minutes")
+          "archive_delay_minutes", "challenge_cooldown_seconds")
 
 
 @dataclass
@@ -31,6 +31,7 @@ class StoredGuild:
     game_settings: dict[str, Any] = field(default_factory=dict)
     channel_mode: str | None = None
     archive_delay_minutes: int | None = None
+    challenge_cooldown_seconds: int | None = None
 
 
 class GuildStore:

@@ -59,6 +59,9 @@ class MatchRow(Base):
     settings: Mapped[dict[str, Any]]
     seed: Mapped[str] = mapped_column(String(128))
     seed_commitment: Mapped[str] = mapped_column(String(64))
+    #: The random salt the commitment covers with the seed (hex; revealed with the seed at the
+    #: end). None for a match stored before commitments were salted (SHA-256 of the seed alone).
+    seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     players: Mapped[list[Any]]  # [{"id", "name", "bot"}], seat order (seat 0 = advantage)
     status: Mapped[str] = mapped_column(String(16), index=True)  # active|paused|finished|aborted
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -169,6 +172,8 @@ class GuildSettingsRow(Base):
     game_settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # slug -> settings
     channel_mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
     archive_delay_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Seconds a member waits between two `/challenge`s (None: the config default).
+    challenge_cooldown_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     updated_at: Mapped[datetime]
 
 

@@ -10,6 +10,7 @@ fixed by this file rather than by the Python version.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -27,9 +28,23 @@ def seed_to_int(seed: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def seed_commitment(seed: str) -> str:
-    """The SHA-256 commitment published when a match starts (the seed is revealed at the end)."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+#: Bytes of random salt in a seed commitment (128 bits: a short or guessable seed cannot be
+#: found by hashing candidates, since every candidate must be tried with every salt).
+SALT_BYTES = 16
+
+
+def new_salt() -> str:
+    """A fresh random salt for a seed commitment, as hex (kept secret until the match ends)."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def seed_commitment(seed: str, salt: str | None = None) -> str:
+    """The SHA-256 commitment published when a match starts: of the UTF-8 text
+    `<salt>:<seed>` (both revealed at the end, so anyone can recompute it). Without a salt
+    (matches stored before salting) it is SHA-256 of the seed alone, which a short seed does
+    not hide: only `verify` of such old records uses that form."""
+    text = seed if salt is None else f"{salt}:{seed}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Chance(BaseModel):

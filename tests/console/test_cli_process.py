@@ -3,6 +3,7 @@ resuming a match, and match records (list, export, verify)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import signal
@@ -246,13 +247,40 @@ def test_verify_rejects_another_seed(record: Path, capsys) -> None:
 
 
 def test_verify_rejects_a_commitment_other_than_the_one_published(record: Path, capsys) -> None:
-    import hashlib
+    from games.core.chance import seed_commitment
 
-    def change(d: dict) -> None:
+    def change(d: dict) -> None:  # a consistent seed, salt and commitment, not the published one
         d["seed"] = "chosen-later"
-        d["seed_commitment"] = hashlib.sha256(b"chosen-later").hexdigest()
+        d["seed_commitment"] = seed_commitment("chosen-later", d["seed_salt"])
     code, err = _tamper(record, change, capsys)
     assert code == 1 and "the commitment published at the start" in err
+
+
+def test_verify_checks_the_salt(record: Path, capsys) -> None:
+    data = json.loads(record.read_text())
+    assert len(bytes.fromhex(data["seed_salt"])) >= 16  # at least 128 bits, revealed at the end
+    code, err = _tamper(record, lambda d: d.update(seed_salt="00" * 16), capsys)
+    assert code == 1 and "the revealed seed does not match the commitment" in err
+    code, err = _tamper(record, lambda d: d.update(seed_salt=None), capsys)
+    assert code == 1 and "the revealed seed does not match the commitment" in err
+
+
+def test_verify_accepts_an_unsalted_record_from_before_salting_and_says_so(
+        record: Path, capsys) -> None:
+    def old(d: dict) -> None:  # as exported before salting: no salt, SHA-256 of the seed
+        commitment = hashlib.sha256(d["seed"].encode()).hexdigest()
+        for m in d["messages"]:
+            m["text"] = m["text"].replace(d["seed_commitment"], commitment)
+        d["seed_commitment"] = commitment
+        d.pop("seed_salt")
+    data = json.loads(record.read_text())
+    old(data)
+    record.write_text(json.dumps(data))
+    capsys.readouterr()
+    code = cli_main(["verify", str(record)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert out.out.startswith("verified:") and "predates salted commitments" in out.out
 
 
 def test_verify_rejects_a_changed_result(record: Path, capsys) -> None:

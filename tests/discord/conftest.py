@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +79,9 @@ class Umpire:
 
 @contextlib.asynccontextmanager
 async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIterator[Umpire]:
-    """The service on the world's SQLite file and the bot connected to the fake."""
+    """The service on the world's SQLite file and the bot connected to the fake. The read
+    commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py)."""
+    discord.setdefault("read_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
     transport = DiscordTransport()
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
@@ -143,6 +146,11 @@ def is_rematch_offer(message: Any) -> bool:
                for c in message.iter_components())
 
 
+def _no_times(text: str) -> str:
+    """A post with its Discord timestamps (`<t:UNIX:R>`) blanked out."""
+    return re.sub(r"<t:-?\d+:R>", "<t:…:R>", text)
+
+
 async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatch,
                                        extra_ok: bool = False) -> dict[str, int]:
     """Every outbox message is in its audience's channel exactly once (nonce = outbox id; a
@@ -154,12 +162,13 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
         if channel_for(match.transport, audience) is None:
             continue
         channel = channel_of(world, match, audience)
-        expected = [(f"{m.id}.{i}" if i else str(m.id), part) for m in outbox
+        # (deadlines aside: a prompt shows its deadline as it is when posted, later if late)
+        expected = [(f"{m.id}.{i}" if i else str(m.id), _no_times(part)) for m in outbox
                     if m.audience == audience
                     for i, part in enumerate(parts_of(render(m.text, match.players)))]
         ids = {m_id for m_id, _ in expected}
         posts = bot_posts(world, channel)
-        got = [(m.nonce, read_mark(m.content)[0]) for m in posts if m.nonce in ids]
+        got = [(m.nonce, _no_times(read_mark(m.content)[0])) for m in posts if m.nonce in ids]
         assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
             f"{audience}: a post without its outbox marker"
         assert got == expected, f"{audience}: channel differs from the outbox"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+
+from bot.transport import UNTIL
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -75,6 +79,12 @@ async def test_a_sustained_rate_limit_then_recovery_loses_nothing_and_charges_no
         assert (posted.timestamp - asked.created_at).total_seconds() >= 40 * 0.05
         started = match.clocks[next_key].started_at
         assert 0 <= (started - posted.timestamp).total_seconds() < 1.0
+        # ...and the prompt shows the deadline it really has, not the one it was written with
+        shown = int(re.search(r"<t:(\d+):R>", posted.content).group(1))  # type: ignore[union-attr]
+        limit = match.clocks[next_key].limit_at
+        assert limit is not None and abs(shown - limit.timestamp()) <= 1
+        written = datetime.fromisoformat(UNTIL.search(asked.text).group(1))  # type: ignore[union-attr]
+        assert shown - written.timestamp() >= 1, "later than written: it arrived 2 s late"
         told = [m.content for m in bot_posts(world, log) if "nothing has gone through" in m.content]
         assert len(told) == 1 and "table channel of" in told[0]
 

@@ -150,7 +150,8 @@ async def test_a_player_nicknamed_everyone_pings_nobody_and_names_are_never_temp
         inter = await fake.slash_command(world.host, world.general, "match start",
                                          game="rps-poker", player1=mallory, player2=world.bob)
         started = await answer(fake, inter)
-        assert "@everyone {P1} (advantage) vs bob" in started
+        shown = "@\u200beveryone {P1}"  # the name as typed, its mention defused (escaped)
+        assert f"{shown} (advantage) vs bob" in started
         [match] = up.service.matches.values()
         await up.idle(fake)
         table0, room = channel_of(world, match, "seat0"), channel_of(world, match, "public")
@@ -158,7 +159,7 @@ async def test_a_player_nicknamed_everyone_pings_nobody_and_names_are_never_temp
         await fake.send_user_message(mallory, room, "@everyone look")
         status = await answer(fake, await fake.slash_command(world.host, world.general,
                                                              "match status"))
-        assert "@everyone {P1} vs bob" in status and "Waiting for @everyone {P1}" in status
+        assert f"{shown} vs bob" in status and f"Waiting for {shown}" in status
         await up.service.abort(match.id, "test over")
         await up.idle(fake)
         sends = _bot_sends(fake)

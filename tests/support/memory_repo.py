@@ -47,11 +47,13 @@ class MemoryRepository:
 
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
-                           transport: dict[str, Any], now: datetime) -> int:
+                           transport: dict[str, Any], now: datetime,
+                           salt: str | None = None) -> int:
         match_id = len(self.matches) + 1
         self.matches[match_id] = dict(
             id=match_id, game=game, settings=copy.deepcopy(settings), seed=seed,
-            seed_commitment=commitment, players=copy.deepcopy(players), status="active",
+            seed_commitment=commitment, seed_salt=salt, players=copy.deepcopy(players),
+            status="active",
             result=None, transport=dict(transport), action_count=0, created_at=now,
             updated_at=now, paused_at=None, ended_at=None)
         self.actions_[match_id] = []
