@@ -42,9 +42,9 @@ class DatabaseSettings(BaseModel):
         "only the messages still kept; its actions are kept forever.")
 
     store_wait_seconds: float = Field(
-        5.0, gt=0, le=60, description="How long a move waits for a database that cannot take "
-        "it (an SQLite file another process holds locked: a backup, `umpire vacuum`) before "
-        "it is refused and the player asked to send it again. Other matches play on meanwhile.")
+        5.0, gt=0, le=60, description="How long a move waits for an SQLite file another "
+        "process holds locked (a backup, `umpire vacuum`) before it is refused and the player "
+        "asked to send it again. Other matches play on meanwhile.")
 
     @property
     def outbox_retention(self) -> timedelta | None:
