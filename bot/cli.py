@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import sys
+from datetime import timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -96,16 +97,38 @@ def build_parser() -> argparse.ArgumentParser:
                             "and check it against the commitment published at the start")
     verify.add_argument("record", metavar="RECORD.json")
 
-    vacuum = sub.add_parser("vacuum", help="prune delivered messages and old snapshots, then "
-                            "give the space back (SQLite VACUUM)")
+    vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
+                            "and clock rows of ended matches, then give the space back "
+                            "(SQLite VACUUM)")
     vacuum.add_argument("--db", help="database path or URL (default: the configured one)")
-    vacuum.add_argument("--retention-days", type=float, help="delete messages delivered more "
-                        "than this many days ago (default: database.outbox_retention_days)")
+    vacuum.add_argument("--retention-days", type=_retention_days, metavar="DAYS|forever",
+                        default=_CONFIGURED,
+                        help="delete messages delivered more than DAYS days ago (0: every "
+                        "delivered message; forever: none). Default: "
+                        "database.outbox_retention_days, where 0 keeps them forever")
 
     arena = sub.add_parser("arena", help="RPS Poker bot tournament (umpire arena --help)",
                            add_help=False)
     arena.add_argument("args", nargs=argparse.REMAINDER)
     return parser
+
+
+#: --retention-days not given: the configured retention applies.
+_CONFIGURED = object()
+
+
+def _retention_days(value: str) -> float | None:
+    """--retention-days: a number of days (0 or more), or "forever" (None)."""
+    if value.strip().lower() == "forever":
+        return None
+    try:
+        days = float(value)
+    except ValueError:
+        days = -1.0
+    if not days >= 0 or days == float("inf"):
+        raise argparse.ArgumentTypeError(f"{value!r} is neither a number of days (0 or more) "
+                                         "nor 'forever'")
+    return days
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,8 +190,9 @@ def _main(argv: list[str]) -> int:
         return _database(_migrate(url), url)
     if args.command == "vacuum":
         days = args.retention_days
-        return _database(_vacuum(url, settings.database.outbox_retention_days
-                                 if days is None else days), url, must_exist=True)
+        retention = (settings.database.outbox_retention if days is _CONFIGURED
+                     else None if days is None else timedelta(days=days))
+        return _database(_vacuum(url, retention), url, must_exist=True)
     if args.command == "matches":
         return _database(_matches(url, args.limit), url, must_exist=True)
     if args.command == "export":
@@ -374,15 +398,15 @@ def _run(settings: Any) -> int:
         raise
 
 
-async def _vacuum(url: str, retention_days: float) -> int:
-    from datetime import UTC, datetime, timedelta
+async def _vacuum(url: str, retention: timedelta | None) -> int:
+    """Prune (`retention` None: keep every delivered message), then VACUUM."""
+    from datetime import UTC, datetime
 
     from bot.store.housekeeping import vacuum
 
-    retention = timedelta(days=retention_days) if retention_days > 0 else None
     pruned = await vacuum(url, retention, datetime.now(UTC))
-    print(f"Deleted {pruned.messages} delivered messages and {pruned.snapshots} old snapshots; "
-          f"vacuumed {shown_url(url)}")
+    print(f"Deleted {pruned.messages} delivered messages, and {pruned.snapshots} old snapshots "
+          f"and {pruned.clocks} clock rows of ended matches; vacuumed {shown_url(url)}")
     return 0
 
 

@@ -41,6 +41,11 @@ class DatabaseSettings(BaseModel):
         "ago (hourly, and on `umpire vacuum`); 0 keeps them forever. A match's export lists "
         "only the messages still kept; its actions are kept forever.")
 
+    store_wait_seconds: float = Field(
+        5.0, gt=0, le=60, description="How long a move waits for an SQLite file another "
+        "process holds locked (a backup, `umpire vacuum`) before it is refused and the player "
+        "asked to send it again. Other matches play on meanwhile.")
+
     @property
     def outbox_retention(self) -> timedelta | None:
         return timedelta(days=self.outbox_retention_days) if self.outbox_retention_days else None

@@ -212,9 +212,9 @@ class MatchService:
         before would hide the downtime)."""
         self.scheduler.start()
         self._heartbeat = asyncio.create_task(self._beat(), name="umpire-heartbeat")
-        if self.outbox_retention is not None:
-            self._pruner = asyncio.create_task(
-                prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
+        # (without a retention only the ended matches' old snapshots and clocks go)
+        self._pruner = asyncio.create_task(
+            prune_forever(self.repo, self.outbox_retention, self.now), name="umpire-prune")
 
     async def adopt(self, shards: set[int]) -> None:
         """Umpire the matches of these shards from now on: taken on start, or over from a
@@ -422,10 +422,15 @@ class MatchService:
         commitment = seed_commitment(seed, salt)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
-        match_id = await self.repo.reserve_match(
-            game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
-            players=[p.to_json() for p in ordered], transport=dict(transport or {}), now=now,
-            salt=salt)
+        try:
+            match_id = await self.repo.reserve_match(
+                game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
+                players=[p.to_json() for p in ordered], transport=dict(transport or {}),
+                now=now, salt=salt)
+        except Exception as exc:
+            if _store_error(exc):
+                raise _not_started(exc) from exc
+            raise
         match = LiveMatch(id=match_id, game=game, settings=parsed, seed=seed,
                           commitment=commitment, players=ordered, state=state, seq=0,
                           status="active", transport=dict(transport or {}), salt=salt)
@@ -438,9 +443,11 @@ class MatchService:
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
-            except BaseException:
+            except BaseException as exc:
                 self.matches.pop(match_id, None)
                 self.repo.forget_match(match_id)
+                if _store_error(exc):
+                    raise _not_started(exc) from exc
                 raise
         return match
 
@@ -1278,6 +1285,29 @@ class MatchService:
 
     def export_json(self, record: dict[str, Any]) -> str:
         return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+#: What the host is told when the store could not take a new match (a full disk...).
+NOT_STARTED = ("The match could not be started because the database could not store it "
+               "(the bot's log says why); nothing was started, so try again in a moment.")
+
+
+def _store_error(exc: BaseException) -> bool:
+    """Did the database (not the rules) fail: SQLAlchemy, the drivers, the disk, a lock?"""
+    import sqlite3
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.store.errors import StoreUnavailable
+
+    return isinstance(exc, SQLAlchemyError | sqlite3.Error | StoreUnavailable | OSError) or \
+        type(exc).__module__.startswith("asyncpg")
+
+
+def _not_started(exc: BaseException) -> UmpireError:
+    """A start the store failed, as the one sentence its host sees (the cause: in the log)."""
+    log.error("could not store a new match", exc_info=exc)
+    return UmpireError(NOT_STARTED)
 
 
 def _break_seconds(match: LiveMatch, events: Sequence[Any]) -> float:

@@ -59,6 +59,7 @@ async def run(settings: Settings, token: str) -> int:
     transport = DiscordTransport()
     repo = Repository(engine, shard_count=shards.count,
                       shards=set() if shards.enabled else None)
+    repo.writer.wait = settings.database.store_wait_seconds
     service = MatchService(repo, transport, bot_think=settings.bots.think_seconds,
                            snapshot_every=settings.database.snapshot_every,
                            heartbeat_seconds=settings.clock.heartbeat_seconds,

@@ -48,12 +48,19 @@ def sync_writer_engine(url: str) -> Engine | None:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
+    # (timeout: the driver's busy timeout while the connection is set up, before the pragmas)
     engine = sa_create_engine(parsed.set(drivername="sqlite+pysqlite"), pool_size=2,
-                              max_overflow=0, connect_args={"check_same_thread": False})
+                              max_overflow=0,
+                              connect_args={"check_same_thread": False, "timeout": 0.002})
     event.listen(engine, "connect", _sqlite_pragmas)
-    event.listen(engine, "connect", _no_autocheckpoint)
+    event.listen(engine, "connect", _writer_pragmas)
     return engine
 
 
-def _no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
+def _writer_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """No automatic checkpoints, and no waiting for a lock: the writer commits on the event
+    loop, so a file locked by another process must fail its transaction at once (nothing
+    stored), and the writer tries again after an asyncio pause (writer.py). The checkpoint
+    thread's PASSIVE checkpoints never wait for a lock either way."""
     dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
+    dbapi_connection.execute("PRAGMA busy_timeout=0")

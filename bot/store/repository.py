@@ -110,6 +110,7 @@ class Pruned:
 
     messages: int = 0
     snapshots: int = 0
+    clocks: int = 0
 
 
 @dataclass
@@ -453,8 +454,9 @@ class Repository:
         self._delivered_at = now
 
     async def flush_delivered(self) -> None:
-        """Store queued delivery marks now, if no other transaction has taken them."""
-        if self._delivered:
+        """Store queued delivery marks now, if no other transaction has taken them; marks
+        riding in a transaction under way are waited for (an empty job runs after it)."""
+        if self._delivered or self.writer.busy:
             await self.writer.run(lambda conn: None)
 
     def _take_delivered(self) -> Extra | None:
@@ -481,8 +483,10 @@ class Repository:
     async def prune(self, delivered_before: datetime | None, *, batch: int = 2000) -> Pruned:
         """Delete outbox rows delivered before `delivered_before` (None: none; the newest
         outbox row always stays, because SQLite numbers new rows after it and an id must
-        never be used twice), and every snapshot of an ended match but its latest. In
-        transactions of at most `batch` rows, so that no single one holds the writer long."""
+        never be used twice), every snapshot of an ended match but its latest, and every
+        clock row of an ended match (one per decision ever made; nothing reads them once
+        the match is over). In transactions of at most `batch` rows, so that no single one
+        holds the writer long."""
         def outbox(conn: Connection) -> int:
             newest = select(func.max(OutboxRow.id)).correlate(None).scalar_subquery()
             doomed = (select(OutboxRow.id).where(OutboxRow.delivered_at.is_not(None),
@@ -499,6 +503,13 @@ class Repository:
             return int(conn.execute(delete(SnapshotRow).where(
                 SnapshotRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
 
+        def clocks(conn: Connection) -> int:
+            ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
+            doomed = (select(DeadlineRow.id).where(DeadlineRow.match_id.in_(
+                ended.scalar_subquery())).limit(batch).correlate(None))
+            return int(conn.execute(delete(DeadlineRow).where(
+                DeadlineRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
+
         pruned = Pruned()
         while delivered_before is not None:
             done = await self.writer.run(outbox)
@@ -508,6 +519,11 @@ class Repository:
         while True:
             done = await self.writer.run(snapshots)
             pruned.snapshots += done
+            if done < batch:
+                break
+        while True:
+            done = await self.writer.run(clocks)
+            pruned.clocks += done
             if done < batch:
                 break
         return pruned

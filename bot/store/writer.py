@@ -20,6 +20,14 @@ at once, without the two waits in the loop's queue a trip through the writer tas
 other writes queue and share one transaction (`_can_store_now`). WAL checkpoints, the one
 slow part, run in their own thread (`checkpoint.py`).
 
+Another process may hold the file's write lock (a backup, `umpire vacuum`, a second bot).
+The writer's connection therefore waits for no lock (`busy_timeout=0`, database.py): a
+transaction that finds the file locked fails at once, having stored nothing, and the writer
+task tries it again after a pause (`asyncio.sleep`, 2 ms doubling to 50 ms), so the loop
+keeps serving every other match; writes made meanwhile queue behind it. A write still not
+stored `wait` seconds (database.store_wait_seconds) after it was made is answered with
+`StoreUnavailable`; nothing of it was stored. The path without a lock costs nothing more.
+
 Elsewhere (PostgreSQL) a batch of plain writes is one autocommitted statement
 (`one_statement`: single_statement.py), one round trip to the server instead of about
 seven; any other batch runs through `AsyncConnection.run_sync`.
@@ -30,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,11 +49,16 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.checkpoint import WalCheckpointer
+from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 #: A transaction on the event loop taking longer than this is logged: every match waited.
 SLOW_COMMIT_SECONDS = 0.1
+#: How long a write waits for a database file another process holds locked, by default.
+STORE_WAIT_SECONDS = 5.0
+#: The first and the longest pause between two tries while the file is locked.
+LOCKED_PAUSE_FIRST, LOCKED_PAUSE_MOST = 0.002, 0.05
 
 T = TypeVar("T")
 W = TypeVar("W")
@@ -86,8 +100,11 @@ class BatchWriter(Generic[W]):
                  max_batch: int = 500,
                  key: Callable[[Any], Any] = lambda item: item[0].match_id,
                  extras: Callable[[], Extra | None] = lambda: None,
-                 one_statement: OneStatement | None = None) -> None:
+                 one_statement: OneStatement | None = None,
+                 wait: float = STORE_WAIT_SECONDS) -> None:
         self.engine = engine
+        #: Seconds a write may wait for a locked file before it is refused (StoreUnavailable).
+        self.wait = wait
         self.one_statement = one_statement
         self.extras = extras
         self.sync_engine = sync_engine
@@ -100,8 +117,10 @@ class BatchWriter(Generic[W]):
         self._queue: list[Job] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._made: dict[asyncio.Future[Any], float] = {}  # queued writes: when made
         self.batches = 0
         self.items = 0
+        self.refused = 0  # writes refused after waiting `wait` s for a locked file
 
     async def write(self, item: W, *, at_once: bool = False) -> Any:
         """Store `item`; return its result once committed. `at_once`: someone is waiting
@@ -115,16 +134,21 @@ class BatchWriter(Generic[W]):
     async def _enqueue(self, kind: str, payload: Any, at_once: bool) -> Any:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        if at_once and self._can_store_now():
-            self._store_now((kind, payload, future))
+        if at_once and self._can_store_now() and self._store_now((kind, payload, future)):
             return future.result()
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._loop(), name="umpire-store-writer")
+        self._made[future] = time.monotonic()
         self._queue.append((kind, payload, future))
         assert self._wake is not None
         self._wake.set()
         return await future
+
+    @property
+    def busy(self) -> bool:
+        """Writes are queued or a batch is being stored (delivery marks may ride in it)."""
+        return self._busy or bool(self._queue)
 
     def _can_store_now(self) -> bool:
         """On SQLite, unless a batch or a checkpoint's last step is under way, a write
@@ -138,9 +162,10 @@ class BatchWriter(Generic[W]):
         return (self.sync_engine is not None and not self._busy
                 and not (self.checkpointer is not None and self.checkpointer.restart_due))
 
-    def _store_now(self, job: Job) -> None:
+    def _store_now(self, job: Job) -> bool:
         """Store one job in the caller's task, at once (SQLite: the transaction is
-        synchronous), and settle its future."""
+        synchronous), and settle its future. False: the file is locked and nothing was
+        stored; the job should queue (the writer task waits for the lock without the loop)."""
         extra = self.extras()
         self._busy = True
         try:
@@ -150,11 +175,14 @@ class BatchWriter(Generic[W]):
                 extra.undo()  # put the ride-along work back for the next transaction
             if not isinstance(exc, Exception):
                 raise
+            if _locked(exc):
+                return False
             _settle(job[2], exc=exc)
-            return
+            return True
         finally:
             self._busy = False
         self._answer([job], results)
+        return True
 
     async def close(self) -> None:
         """Finish what is queued (and the batch under way), then stop."""
@@ -187,7 +215,10 @@ class BatchWriter(Generic[W]):
                         await self._finish_checkpoint()
                     batch = self._queue[: self.max_batch]
                     del self._queue[: self.max_batch]
+                    futures = [future for _, _, future in batch]
                     await self._commit(batch)
+                    for future in futures:  # answered
+                        self._made.pop(future, None)
                 finally:
                     self._busy = False
 
@@ -237,9 +268,54 @@ class BatchWriter(Generic[W]):
                         "slow, or another process holds the database", len(batch), took * 1000)
         return results
 
+    async def _sqlite_waiting(self, batch: list[Job], extra: Extra | None) -> list[Any]:
+        """`_sqlite_transaction`, tried again after a pause on the loop while another
+        process holds the file locked. Each try stores the whole batch (and `extra`) or
+        nothing. A write not stored `wait` s after it was made, or whose caller gave up, is
+        taken out of `batch` (answered StoreUnavailable); once none is left, this raises
+        StoreUnavailable."""
+        pause, since = LOCKED_PAUSE_FIRST, None
+        while True:
+            try:
+                results = self._sqlite_transaction(batch, extra)
+            except Exception as exc:
+                if not _locked(exc):
+                    raise
+            else:
+                if since is not None:
+                    log.warning("the database file was locked by another process: %d writes "
+                                "waited %.1f s for it", len(batch), time.monotonic() - since)
+                return results
+            now = time.monotonic()
+            if since is None:
+                since = now
+                log.warning("the database file is locked by another process; writes wait up "
+                            "to %.1f s for it", self.wait)
+            self._refuse_overdue(batch, now)
+            if not batch:
+                raise StoreUnavailable(f"the database file stayed locked for {self.wait:g} s")
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LOCKED_PAUSE_MOST)
+
+    def _refuse_overdue(self, batch: list[Job], now: float) -> None:
+        """Take out of `batch` the jobs that waited `wait` s (answered StoreUnavailable) or
+        whose caller gave up: none of them was stored."""
+        keep = []
+        for job in batch:
+            future = job[2]
+            if future.done():
+                continue
+            if now - self._made.setdefault(future, now) >= self.wait:
+                self.refused += 1
+                _settle(future, exc=StoreUnavailable(
+                    f"the database file stayed locked for {self.wait:g} s; nothing was stored"))
+                continue
+            keep.append(job)
+        batch[:] = keep
+
     async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
         if self.sync_engine is not None:
-            return self._sqlite_transaction(batch, extra)
+            return await self._sqlite_waiting(batch, extra)
         items = self._plain_writes(batch)
         if items is not None:
             assert self.one_statement is not None
@@ -283,6 +359,8 @@ class BatchWriter(Generic[W]):
         except Exception as exc:
             if extra is not None:
                 extra.undo()  # put the ride-along work back for the next transaction
+            if not batch:  # each write waited out a locked file and was answered already
+                return
             if len(batch) == 1:
                 _settle(batch[0][2], exc=exc)
                 return
@@ -303,6 +381,15 @@ class BatchWriter(Generic[W]):
         self.items += len(batch)
         for (_, _, future), result in zip(batch, results, strict=True):
             _settle(future, result=result)
+
+
+def _locked(exc: BaseException) -> bool:
+    """Did SQLite refuse because another connection holds the lock (SQLITE_BUSY/LOCKED)?
+    Then nothing of the transaction was stored."""
+    orig = getattr(exc, "orig", exc)
+    code = getattr(orig, "sqlite_errorcode", None)
+    return isinstance(orig, sqlite3.OperationalError) and code is not None and \
+        code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _settle(future: asyncio.Future[Any], *, result: Any = None, exc: BaseException | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
@@ -87,3 +88,92 @@ def test_umpire_vacuum_prunes_and_gives_the_space_back(tmp_path, capsys):
     assert f"Deleted {outbox - 1} delivered messages" in capsys.readouterr().out
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA freelist_count").fetchone() == (0,)
+
+
+async def _live_match(url: str, moves: int) -> int:
+    """A match of two people left running after `moves` moves (its clocks: live and done)."""
+    engine = create_engine(url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    match = await service.start_match("rps-poker", [PlayerRef("c", "C"), PlayerRef("d", "D")],
+                                      seed="live")
+    rng = random.Random(1)
+    for _ in range(moves):
+        live = service.matches[match.id]
+        prompt = live.prompts[0]
+        reply = await service.submit_command(
+            match.id, prompt.seat, live.game.random_command(live.state, prompt, rng))
+        assert reply.accepted
+    await service.delivery.drain()
+    await service.stop()
+    await engine.dispose()
+    return match.id
+
+
+def _clock_rows(db: Path) -> dict[int, list[str]]:
+    """Each match's clock rows' statuses."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT match_id, status FROM deadlines ORDER BY id").fetchall()
+    out: dict[int, list[str]] = {}
+    for match_id, status in rows:
+        out.setdefault(match_id, []).append(status)
+    return out
+
+
+def test_vacuum_prunes_the_clock_rows_of_ended_matches_and_no_live_ones(tmp_path, capsys):
+    db = tmp_path / "umpire.db"
+    url = f"sqlite+aiosqlite:///{db}"
+    live = asyncio.run(_live_match(url, 4))
+    ended = asyncio.run(_played(url, 2))  # (its service pruned on start, before they ended)
+    before = _clock_rows(db)
+    assert all(before[m] for m in ended) and "done" in before[live]
+    dead = sum(len(before[m]) for m in ended)
+    assert cli_main(["vacuum", "--db", url, "--retention-days", "1"]) == 0
+    assert _clock_rows(db) == {live: before[live]}
+    assert f"and {dead} clock rows of ended matches" in capsys.readouterr().out
+
+
+async def test_the_service_prunes_the_clock_rows_of_ended_matches(tmp_path):
+    """Also without a message retention (messages kept forever)."""
+    db = tmp_path / "umpire.db"
+    url = f"sqlite+aiosqlite:///{db}"
+    live = await _live_match(url, 4)
+    ended = await _played(url, 2)  # (its service pruned on start, before they ended)
+    before = _clock_rows(db)
+    assert all(before[m] for m in ended)
+    outbox = _counts(db)[0]
+    engine = create_engine(url)
+    service = MatchService(Repository(engine), RecordingTransport())
+    await service.start()
+    for _ in range(100):  # the first round runs as soon as the service has started
+        if set(_clock_rows(db)) == {live}:
+            break
+        await asyncio.sleep(0.05)
+    await service.stop()
+    await engine.dispose()
+    assert _clock_rows(db) == {live: before[live]}
+    assert _counts(db)[0] == outbox, "no retention: every message is kept"
+
+
+def _delivered(db: Path) -> tuple[int, int]:
+    """(delivered, undelivered) outbox rows."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(delivered_at), count(*) - count(delivered_at) "
+                            "FROM outbox").fetchone()
+
+
+def test_retention_zero_deletes_every_delivered_message_and_forever_none(tmp_path, capsys):
+    db = tmp_path / "umpire.db"
+    url = f"sqlite+aiosqlite:///{db}"
+    asyncio.run(_played(url, 2))
+    with sqlite3.connect(db) as conn:  # a message not delivered yet, newest of all
+        conn.execute("INSERT INTO outbox (match_id, seq, audience, text, payload, created_at, "
+                     "attempts) SELECT 1, 0, 'public', 'late', '{}', created_at, 0 FROM outbox "
+                     "LIMIT 1")
+    delivered, undelivered = _delivered(db)
+    assert delivered > 0 and undelivered == 1
+    assert cli_main(["vacuum", "--db", url, "--retention-days", "forever"]) == 0
+    assert _delivered(db) == (delivered, 1), "forever: nothing deleted"
+    assert cli_main(["vacuum", "--db", url, "--retention-days", "0"]) == 0
+    assert _delivered(db) == (0, 1), "0: every delivered message, none undelivered"
+    assert f"Deleted {delivered} delivered messages" in capsys.readouterr().out

@@ -13,7 +13,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.models import ActionRow, MatchRow
-from bot.store.repository import LIVE_CLOCKS, ClockData, MatchWrite, StoredMatch, StoredMessage
+from bot.store.repository import (
+    LIVE_CLOCKS,
+    ClockData,
+    MatchWrite,
+    Pruned,
+    StoredMatch,
+    StoredMessage,
+)
 
 
 class MemoryRepository:
@@ -149,3 +156,7 @@ class MemoryRepository:
 
     async def beat(self, now: datetime) -> None:
         self.heartbeat = now
+
+    async def prune(self, delivered_before: datetime | None) -> Pruned:
+        """The service's hourly pruning: this store keeps everything (tests read it all)."""
+        return Pruned()
