@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import gc
 import json
@@ -19,7 +20,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +34,7 @@ from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, outcome_line, reminder_times
 from bot.ratings import result_statement
+from bot.store.errors import StoreUnavailable
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
     LIVE_CLOCKS,
@@ -64,6 +66,22 @@ WAITED_ON = frozenset({"player", "host"})
 
 class UmpireError(Exception):
     """A request the service refuses; the message is for the person who made it."""
+
+
+class NotStored(UmpireError):
+    """The store could not take a write (the database is down, locked or failing): nothing
+    of it took effect, the live match is exactly as it was. A player is told where they
+    typed; a clock or a bot tries again after `STORE_RETRY_SECONDS`."""
+
+
+#: What a host is told when their action could not be stored.
+NOT_STORED = ("The umpire could not store that: the database did not answer. Nothing "
+              "changed; please try again in a moment.")
+#: What a player is told, where they typed, when their move could not be stored.
+NOT_RECORDED = ("The umpire could not record that move: the database did not answer. "
+                "Nothing was applied; please send it again.")
+#: A clock that fell due or a bot's move whose write failed is tried again after this long.
+STORE_RETRY_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -331,6 +349,8 @@ class MatchService:
             await asyncio.sleep(self.heartbeat_seconds)
             try:
                 await self.repo.beat(self.now())
+            except StoreUnavailable as exc:
+                log.warning("heartbeat not stored: %s", exc)
             except Exception:
                 log.exception("heartbeat failed")
 
@@ -396,7 +416,10 @@ class MatchService:
         if seat is None:
             return Reply(False, ignored=True)
         async with match.lock:
-            reply = await self._submit(match, seat, text, table_of, prompt_key)
+            try:
+                reply = await self._submit(match, seat, text, table_of, prompt_key)
+            except NotStored:
+                reply = Reply(False, NOT_RECORDED)
         return _rendered(match, reply)
 
     async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
@@ -438,7 +461,10 @@ class MatchService:
             refusal = self._refuse_now(match, seat)
             if refusal:
                 return _rendered(match, Reply(False, refusal))
-            return _rendered(match, await self._accept(match, seat, command, source))
+            try:
+                return _rendered(match, await self._accept(match, seat, command, source))
+            except NotStored:
+                return Reply(False, NOT_RECORDED)
 
     def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
         if match.status == "paused":
@@ -454,7 +480,9 @@ class MatchService:
         return None
 
     async def _accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
-        """Check, apply, store, deliver. The caller holds the match lock."""
+        """Check, apply to a copy of the state, store, then make the copy live (`_record`).
+        The caller holds the match lock. Raises `NotStored` when the write failed: the live
+        match is then exactly as it was (the callers tell the person, or try again later)."""
         now = self.now()
         clock = _oldest_clock(match, seat)
         if clock is not None and not isinstance(command, Timeout):
@@ -464,30 +492,31 @@ class MatchService:
             match.game.check(match.state, seat, command)
         except IllegalMove as exc:
             return Reply(False, str(exc))
-        events = match.game.apply(match.state, seat, command)
-        try:
-            await self._record(match, (seat, command, source), events, now=now)
-        except Exception:
-            log.exception("could not store a command of match %s; reloading it", match.id)
-            await self._reload(match)
-            return Reply(False, "The umpire could not record that move; nothing was applied. "
-                                "Please send it again.")
+        state = match.draft()
+        events = match.game.apply(state, seat, command)
+        await self._record(match, (seat, command, source), events, now=now, state=state)
         return Reply(True)
 
     # --- recording ------------------------------------------------------------------------
     async def _record(self, match: LiveMatch, action: tuple[int, Command, str] | None,
                       events: Sequence[Any], *, now: datetime,
-                      header: Sequence[tuple[str, str]] = ()) -> None:
-        """Store what one step caused (one transaction), then hand it to delivery."""
+                      header: Sequence[tuple[str, str]] = (),
+                      state: Any = None) -> None:
+        """Store what one step caused (one transaction), then make it live and hand it to
+        delivery. `state` is the state after the step, a copy of the live one (`_accept`);
+        None: the live state already is (a match's opening). Nothing of the live match
+        changes before the write is stored: a failed write raises `NotStored` and leaves
+        state, prompts, clocks, status, result, seq, timers and bots as they were."""
+        state = match.state if state is None else state
+        game = match.game
         before = {p.key for p in match.prompts}
-        outcome = match.outcome()
-        if outcome is not None:
-            match.status = "finished"
-        match.refresh_prompts()
-        after = {p.key: p for p in match.prompts}
-        closed = [c for k, c in match.clocks.items() if k not in after]
-        for c in closed:
-            c.status = "done"
+        outcome = game.outcome(state)
+        status = "finished" if outcome is not None else match.status
+        prompts = game.prompts(state) if status in ("active", "paused") else []
+        after = {p.key: p for p in prompts}
+        # (copies: the live clocks change only once the write is stored)
+        closed = [dataclasses.replace(c, status="done")
+                  for k, c in match.clocks.items() if k not in after]
         new_prompts = [p for k, p in after.items() if k not in before]
         pause = _break_seconds(match, events)
         start = now + timedelta(seconds=pause)  # a break between rounds: clocks start after it
@@ -498,27 +527,30 @@ class MatchService:
         clocks = {c.key: c for c in new_clocks}
         footer: list[tuple[str, str]] = []
         fields: dict[str, Any] = {}
+        result = match.result
         if outcome is not None:
-            match.result = {"winner": outcome.winner, "reason": outcome.reason,
-                            "score": list(outcome.score) if outcome.score else None}
-            fields.update(status="finished", result=match.result, ended_at=now)
+            result = {"winner": outcome.winner, "reason": outcome.reason,
+                      "score": list(outcome.score) if outcome.score else None}
+            fields.update(status="finished", result=result, ended_at=now)
             footer.append(("public", outcome_line(outcome, match.seed)))
         seq = match.seq + (1 if action else 0)
-        status = match.game.status(match.state) if outcome is None else None
+        shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
         write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
                                                          header=header, footer=footer,
-                                                         status=status),
+                                                         status=shown),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
         if outcome is not None:  # history and ratings, in the result's own transaction
-            write.also.append(result_statement(match, now))
+            write.also.append(result_statement(_as_ended(match, status, result), now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
-            if match.game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
-                write.snapshot = match.state.model_dump_json()
-        await self._commit(match, write, now)
-        match.seq = seq
+            if game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
+                write.snapshot = state.model_dump_json()
+        await self._store(match, write, now)
+        # Stored: the step takes effect.
+        match.state, match.seq, match.status, match.result = state, seq, status, result
+        match.prompts = prompts
         for c in closed:
             match.clocks.pop(c.key, None)
             self.scheduler.set((match.id, c.key), None)
@@ -529,6 +561,18 @@ class MatchService:
         if outcome is not None:
             async with self._finished:
                 self._finished.notify_all()
+
+    async def _store(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
+        """`_commit`, or `NotStored` (a sentence for the person) when the store could not
+        take the write: the caller has changed nothing of the live match yet."""
+        try:
+            await self._commit(match, write, now)
+        except Exception as exc:
+            if isinstance(exc, StoreUnavailable):
+                log.warning("match %s: a write was not stored: %s", match.id, exc)
+            else:
+                log.exception("match %s: a write was not stored", match.id)
+            raise NotStored(NOT_STORED) from exc
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
@@ -546,15 +590,6 @@ class MatchService:
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
-
-    async def _reload(self, match: LiveMatch) -> None:
-        stored = await self.repo.load_match(match.id)
-        if stored is None:
-            self.matches.pop(match.id, None)
-            return
-        fresh = LiveMatch.from_store(stored)
-        fresh.lock = match.lock
-        self.matches[match.id] = fresh
 
     async def _info(self, match_id: int) -> Any:
         stored = await self.repo.load_match(match_id)
@@ -682,61 +717,72 @@ class MatchService:
         if match is None or (match_id, key) in self._held:
             return  # not delivered yet: delivery re-arms it (`_delivered`)
         async with match.lock:
-            clock = match.clocks.get(key)
-            prompt = next((p for p in match.prompts if p.key == key), None)
-            if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
-                    or prompt is None:
-                return  # stale: the decision was made, or the match paused or ended
-            now = self.now()
-            if clock.status == "break":
-                if clock.started_at > now:
-                    self._arm(match)  # the break was extended (pause, extend): not yet
-                else:
-                    await self._end_break(match, now)
-                return
-            due = _next_due(prompt, clock)
-            if due is None or due > now:
-                self._arm(match)  # re-armed since (pause, extend): not yet
-                return
-            reminders = reminder_times(prompt, clock)
-            if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
-                await self._remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)
-                return
-            if prompt.on_timeout == OnTimeout.NOTHING:
-                clock.status = "expired"
-                notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
-                                              f"for {prompt.kind}; you may award the bout or match.")
-                await self._commit(match, MatchWrite(match.id, match.seq, outbox=[notice],
-                                                     clocks_changed=[clock]), now)
-                return
-            reply = await self._accept(match, prompt.seat, Timeout(prompt_key=key), "timeout")
-            if not reply.accepted:  # the engine refused its own timeout: never fire again
-                log.error("match %s refused the timeout of %s: %s", match.id, key, reply.message)
-                clock.status = "expired"
-                await self._commit(match, MatchWrite(match.id, match.seq,
-                                                     clocks_changed=[clock]), now)
+            try:
+                await self._due(match, key)
+            except NotStored:  # nothing took effect: the clock falls due again a bit later
+                self.scheduler.set(token, self.now() + timedelta(seconds=STORE_RETRY_SECONDS))
+
+    async def _due(self, match: LiveMatch, key: str) -> None:
+        """`_on_due` under the match lock: end a break, send a reminder, or time out."""
+        clock = match.clocks.get(key)
+        prompt = next((p for p in match.prompts if p.key == key), None)
+        if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
+                or prompt is None:
+            return  # stale: the decision was made, or the match paused or ended
+        now = self.now()
+        if clock.status == "break":
+            if clock.started_at > now:
+                self._arm(match)  # the break was extended (pause, extend): not yet
+            else:
+                await self._end_break(match, now)
+            return
+        due = _next_due(prompt, clock)
+        if due is None or due > now:
+            self._arm(match)  # re-armed since (pause, extend): not yet
+            return
+        reminders = reminder_times(prompt, clock)
+        if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
+            await self._remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)
+            return
+        if prompt.on_timeout == OnTimeout.NOTHING:
+            expired = dataclasses.replace(clock, status="expired")
+            notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
+                                          f"for {prompt.kind}; you may award the bout or match.")
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[notice],
+                                                clocks_changed=[expired]), now)
+            match.clocks[key] = expired
+            return
+        reply = await self._accept(match, prompt.seat, Timeout(prompt_key=key), "timeout")
+        if not reply.accepted:  # the engine refused its own timeout: never fire again
+            log.error("match %s refused the timeout of %s: %s", match.id, key, reply.message)
+            expired = dataclasses.replace(clock, status="expired")
+            await self._store(match, MatchWrite(match.id, match.seq,
+                                                clocks_changed=[expired]), now)
+            match.clocks[key] = expired
 
     async def _end_break(self, match: LiveMatch, now: datetime) -> None:
         """The break between rounds is over: post the decisions it held back; their clocks
         run from now (they were created to start at the break's end)."""
-        ended = [c for c in match.clocks.values() if c.status == "break" and c.started_at <= now]
-        for c in ended:
-            c.status = "armed"
+        ended = [dataclasses.replace(c, status="armed") for c in match.clocks.values()
+                 if c.status == "break" and c.started_at <= now]
         keys = {c.key for c in ended}
         prompts = [p for p in match.prompts if p.key in keys]
         outbox = compose((), prompts, {c.key: c for c in ended},
                          status=match.game.status(match.state))
-        await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
-                                             clocks_changed=ended), now)
+        await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                            clocks_changed=ended), now)
+        match.clocks.update((c.key, c) for c in ended)
         self._arm(match)
         self._schedule_bots(match)
 
     async def _remind(self, match: LiveMatch, prompt: Prompt, clock: ClockData, text: str,
                       now: datetime) -> None:
-        clock.reminders_sent += 1
+        reminded = dataclasses.replace(clock, reminders_sent=clock.reminders_sent + 1)
         place = f"seat{prompt.seat}" if prompt.private else "public"
-        await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(place, text)],
-                                             clocks_changed=[clock]), now)
+        await self._store(match, MatchWrite(match.id, match.seq,
+                                            outbox=[OutboxData(place, text)],
+                                            clocks_changed=[reminded]), now)
+        match.clocks[clock.key] = reminded
         self._arm(match)
 
     # --- built-in bots --------------------------------------------------------------------
@@ -748,16 +794,17 @@ class MatchService:
             key = (match.id, prompt.key)
             if player.bot is None or key in self._bot_tasks or _in_break(match, prompt.seat):
                 continue
-            task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
-            self._bot_tasks[key] = task
-            task.add_done_callback(
-                lambda t, k=key: self._bot_tasks.pop(k) if self._bot_tasks.get(k) is t else None)
+            self._start_bot(match.id, prompt.key, player.bot, self.bot_think)
 
-    async def _bot_move(self, match_id: int, key: str, bot_name: str) -> None:
-        if self.bot_think:
-            await asyncio.sleep(self.bot_think)
-        else:
-            await asyncio.sleep(0)
+    def _start_bot(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
+        task = asyncio.create_task(self._bot_move(match_id, key, bot_name, delay))
+        token = (match_id, key)
+        self._bot_tasks[token] = task
+        task.add_done_callback(
+            lambda t, k=token: self._bot_tasks.pop(k) if self._bot_tasks.get(k) is t else None)
+
+    async def _bot_move(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
+        await asyncio.sleep(delay)
         match = self.matches.get(match_id)
         if match is None:
             return
@@ -770,14 +817,23 @@ class MatchService:
                 return  # (a bot held back by the break is scheduled when it ends)
             tries = self._bot_tries.get((match_id, key), 0) + 1
             self._bot_tries[(match_id, key)] = tries
-            rng = random.Random(f"{match.seed}:{match.seq}:{key}")
-            command = self._bot_command(match, prompt, bot_name, rng) if tries <= 3 else None
-            reply = await self._accept(match, prompt.seat, command, "bot") if command else None
-            # A bot that cannot settle a decision gets the decision's timeout outcome rather
-            # than leaving the match waiting.
-            stuck = reply is None or not reply.accepted
-            if stuck and prompt.on_timeout != OnTimeout.NOTHING and match.prompt_pending(key):
-                await self._accept(match, prompt.seat, Timeout(prompt_key=key), "bot")
+            try:
+                await self._bot_step(match, prompt, bot_name, tries)
+            except NotStored:  # nothing took effect: the bot tries the same move again later
+                self._bot_tries[(match_id, key)] = tries - 1
+                self._start_bot(match_id, key, bot_name, STORE_RETRY_SECONDS)
+
+    async def _bot_step(self, match: LiveMatch, prompt: Prompt, bot_name: str,
+                        tries: int) -> None:
+        """The bot's move for `prompt` (under the match lock), or the decision's timeout
+        outcome when a bot cannot settle it, rather than leaving the match waiting."""
+        key = prompt.key
+        rng = random.Random(f"{match.seed}:{match.seq}:{key}")
+        command = self._bot_command(match, prompt, bot_name, rng) if tries <= 3 else None
+        reply = await self._accept(match, prompt.seat, command, "bot") if command else None
+        stuck = reply is None or not reply.accepted
+        if stuck and prompt.on_timeout != OnTimeout.NOTHING and match.prompt_pending(key):
+            await self._accept(match, prompt.seat, Timeout(prompt_key=key), "bot")
 
     def _bot_command(self, match: LiveMatch, prompt: Prompt, bot_name: str,
                      rng: random.Random) -> Command | None:
@@ -806,10 +862,10 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is {match.status}; only a running match "
                                   "can be paused.")
             now = self.now()
-            match.status, match.paused_at = "paused", now
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "⏸ The hosts paused the match: every clock is stopped.")],
                 match_fields={"status": "paused", "paused_at": now}), now)
+            match.status, match.paused_at = "paused", now
             self._arm(match)
 
     async def resume(self, match_id: int) -> None:
@@ -819,13 +875,13 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is not paused.")
             now = self.now()
             gap = now - match.paused_at
-            for clock in match.clocks.values():
-                clock.shifted(gap)
-            match.status, match.paused_at = "active", None
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            clocks = [_shifted(c, gap) for c in match.clocks.values()]
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
-                clocks_changed=list(match.clocks.values()),
+                clocks_changed=clocks,
                 match_fields={"status": "active", "paused_at": None}), now)
+            match.clocks.update((c.key, c) for c in clocks)
+            match.status, match.paused_at = "active", None
             self._arm(match)
             self._schedule_bots(match)
 
@@ -839,16 +895,16 @@ class MatchService:
         async with match.lock:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is over.")
-            clocks = [c for c in match.clocks.values() if seat is None or c.seat == seat]
+            clocks = [_shifted(c, timedelta(seconds=seconds)) for c in match.clocks.values()
+                      if seat is None or c.seat == seat]
             if not clocks:
                 raise UmpireError("No clock is running for that.")
-            for clock in clocks:
-                clock.shifted(timedelta(seconds=seconds))
             who = "everyone" if seat is None else f"{{P{seat}}}"
             now = self.now()
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", f"⏱ The hosts gave {who} {int(seconds)} s more.")],
                 clocks_changed=clocks), now)
+            match.clocks.update((c.key, c) for c in clocks)
             self._arm(match)
 
     async def announce(self, match_id: int, text: str, *,
@@ -859,7 +915,7 @@ class MatchService:
         async with match.lock:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is over.")
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", text)], also=list(also)), self.now())
 
     async def expire(self, match_id: int) -> None:
@@ -890,10 +946,8 @@ class MatchService:
                       if getattr(match.clocks.get(p.key), "status", "") != "break"]
             prompts = [p for p in posted
                        if (f"seat{p.seat}" if p.private else "public") == audience]
-            clocks = [c for p in prompts if (c := match.clocks.get(p.key)) is not None
-                      and c.status in LIVE_CLOCKS]
-            for clock in clocks:
-                clock.shifted(gap)
+            clocks = [_shifted(c, gap) for p in prompts
+                      if (c := match.clocks.get(p.key)) is not None and c.status in LIVE_CLOCKS]
             # The room's message also says whose private decisions it waits for, as before.
             outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))
@@ -903,7 +957,12 @@ class MatchService:
             if not outbox and not clocks:
                 return
             write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
-            ids = await self.repo.commit(write, now)
+            try:
+                ids = await self.repo.commit(write, now)
+            except Exception as exc:
+                log.warning("match %s: a repost was not stored: %s", match.id, exc)
+                raise NotStored(NOT_STORED) from exc
+            match.clocks.update((c.key, c) for c in clocks)
             for message_id, data in zip(ids, write.outbox, strict=True):
                 # the clocks were extended by the gap: no second restart on delivery
                 self.delivery.enqueue(match.info, StoredMessage(
@@ -942,20 +1001,21 @@ class MatchService:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is already over.")
             now = self.now()
-            match.status = status
-            match.result = {"winner": winner, "reason": reason, "score": None, "host": True}
-            for clock in match.clocks.values():
-                clock.status = "done"
+            result = {"winner": winner, "reason": reason, "score": None, "host": True}
+            done = [dataclasses.replace(c, status="done") for c in match.clocks.values()]
             head = "🛑 The hosts aborted the match" if winner is None else \
                 f"🏁 The hosts awarded the match to {{P{winner}}}"
             line = (f"{head} ({reason}). The seed was `{match.seed}`.")
-            await self._commit(match, MatchWrite(match.id, match.seq,
-                                                 outbox=[OutboxData("public", line)],
-                                                 clocks_changed=list(match.clocks.values()),
-                                                 match_fields={"status": status,
-                                                               "result": match.result,
-                                                               "ended_at": now},
-                                                 also=[result_statement(match, now)]), now)
+            ended = _as_ended(match, status, result)
+            await self._store(match, MatchWrite(match.id, match.seq,
+                                                outbox=[OutboxData("public", line)],
+                                                clocks_changed=done,
+                                                match_fields={"status": status,
+                                                              "result": result,
+                                                              "ended_at": now},
+                                                also=[result_statement(ended, now)]), now)
+            match.status, match.result = status, result
+            match.clocks.update((c.key, c) for c in done)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
@@ -1017,7 +1077,8 @@ class MatchService:
         if match is None:
             if not 0 < match_id < 2**63:  # beyond any stored id (and the database's integers)
                 raise UmpireError(f"There is no match #{match_id}.")
-            stored = await self.repo.load_match(match_id)
+            with _reading():
+                stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
             if stored.row.status in ("active", "paused") and \
@@ -1033,8 +1094,9 @@ class MatchService:
         secrets only once the match has ended."""
         match = await self.load(match_id)
         ended = match.status in ("finished", "aborted")
-        actions = await self.repo.actions(match_id)
-        messages = await self.repo.messages(match_id)
+        with _reading():
+            actions = await self.repo.actions(match_id)
+            messages = await self.repo.messages(match_id)
         return {
             "match": match.id, "game": match.game.slug, "status": match.status,
             "players": [p.to_json() for p in match.players],
@@ -1060,6 +1122,31 @@ def _break_seconds(match: LiveMatch, events: Sequence[Any]) -> float:
     if all(p.bot is not None for p in match.players):
         return 0.0
     return max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+
+
+@contextlib.contextmanager
+def _reading() -> Iterator[None]:
+    """A read the store could not answer becomes one sentence for the person who asked."""
+    try:
+        yield
+    except StoreUnavailable as exc:
+        raise UmpireError("The umpire cannot reach its database right now; please try again "
+                          "in a moment.") from exc
+
+
+def _as_ended(match: LiveMatch, status: str, result: dict[str, Any] | None) -> LiveMatch:
+    """The match as it will be once its end is stored, for the result's statement (which
+    reads status and result), while the live match stays as it is until then."""
+    ended = copy.copy(match)
+    ended.status, ended.result = status, result
+    return ended
+
+
+def _shifted(clock: ClockData, delta: timedelta) -> ClockData:
+    """A copy of `clock` moved `delta` later (the live clock changes once it is stored)."""
+    moved = dataclasses.replace(clock)
+    moved.shifted(delta)
+    return moved
 
 
 def _in_break(match: LiveMatch, seat: int) -> bool:
