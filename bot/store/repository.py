@@ -7,11 +7,12 @@ transaction: either everything a command caused is stored, or nothing is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Text,
@@ -30,7 +31,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
-from bot.store.database import sync_writer_engine
+from bot.store.database import reconnecting, sync_writer_engine
 from bot.store.leases import shard_of
 from bot.store.migrate import migrate
 from bot.store.models import (
@@ -43,6 +44,9 @@ from bot.store.models import (
 )
 from bot.store.single_statement import SingleStatementWrites, ids_per_write
 from bot.store.writer import BatchWriter, Extra
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 ACTIVE_STATUSES = ("active", "paused")
 LIVE_CLOCKS = ("armed", "break")  # clocks reloaded on start; "break": runs once a break ends
@@ -136,6 +140,15 @@ def transport_merge(match_id: int, changes: dict[str, Any]) -> Callable[[Connect
     return merge
 
 
+def _reading(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A read retried while the database server cannot be reached, then refused as
+    `StoreUnavailable` (one sentence for the service to pass on, never a traceback)."""
+    @functools.wraps(method)
+    async def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await reconnecting(lambda: method(*args, **kwargs))
+    return read
+
+
 class Repository:
     def __init__(self, engine: AsyncEngine, *, shard_count: int = 1,
                  shards: set[int] | None = None) -> None:
@@ -204,6 +217,7 @@ class Repository:
     def forget_match(self, match_id: int) -> None:
         self._unborn.pop(match_id, None)
 
+    @_reading
     async def _new_match_id(self) -> int:
         async with self.engine.connect() as conn:
             if conn.dialect.name != "sqlite":
@@ -273,6 +287,7 @@ class Repository:
                 statement(conn)
         return ids_per_write(items, all_ids)
 
+    @_reading
     async def load_active(self) -> list[StoredMatch]:
         """Every active or paused match (of the shards owned) with its latest snapshot,
         later actions and clocks (four queries in all, however many matches)."""
@@ -300,6 +315,7 @@ class Repository:
             )).all()
         return _assemble(rows, snap_of, actions, clocks)
 
+    @_reading
     async def active_ids(self, shards: set[int] | None = None) -> list[int]:
         """Ids of every active or paused match of `shards` (default: those owned), in order."""
         async with self.engine.connect() as conn:
@@ -308,6 +324,7 @@ class Repository:
                                           self._in_scope(shards))
                 .order_by(MatchRow.id))).scalars()]
 
+    @_reading
     async def load_many(self, ids: list[int]) -> list[StoredMatch]:
         """These matches (any status) with their latest snapshot, later actions and armed
         clocks, in four queries however many there are: resume loads active matches in
@@ -323,6 +340,7 @@ class Repository:
             clocks = (await conn.execute(_LOAD_CLOCKS, batch)).all()
         return _assemble(rows, snap_of, actions, clocks)
 
+    @_reading
     async def match_rows(self, ids: list[int]) -> list[MatchRow]:
         """Just the rows of these matches (who plays, where): no state is loaded."""
         if not ids:
@@ -357,6 +375,7 @@ class Repository:
         if micro > 0 and (scope is None or scope):
             conn.execute(_shift_statement(conn.dialect.name, micro, scope))
 
+    @_reading
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(MatchRow).where(MatchRow.id == match_id))).first()
@@ -384,17 +403,20 @@ class Repository:
             clocks=[_clock(c) for c in clocks],
         )
 
+    @_reading
     async def find_match_by_transport(self, key: str, value: Any) -> list[MatchRow]:
         """Matches whose transport data has `key` == value (e.g. a Discord channel id)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id.desc()))).all()
         return [MatchRow(**r._mapping) for r in rows if (r.transport or {}).get(key) == value]
 
+    @_reading
     async def list_matches(self, limit: int = 50) -> list[MatchRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id.desc()).limit(limit))).all()
         return [MatchRow(**r._mapping) for r in rows]
 
+    @_reading
     async def ended_with_open_places(self, flag: str = "closed") -> list[MatchRow]:
         """Ended (finished or aborted) matches whose transport data has no true `flag`: their
         places (e.g. Discord channels) were never closed, say because the bot stopped between
@@ -416,12 +438,14 @@ class Repository:
         return await self.writer.run(transport_merge(match_id, changes))
 
     # --- the record ---------------------------------------------------------------------
+    @_reading
     async def actions(self, match_id: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(ActionRow).where(ActionRow.match_id == match_id)
                                        .order_by(ActionRow.seq))).all()
         return [ActionRow(**r._mapping) for r in rows]
 
+    @_reading
     async def messages(self, match_id: int) -> list[StoredMessage]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(OutboxRow).where(OutboxRow.match_id == match_id)
@@ -429,6 +453,7 @@ class Repository:
         return [_message(r) for r in rows]
 
     # --- outbox -------------------------------------------------------------------------
+    @_reading
     async def undelivered(self, shards: set[int] | None = None) -> list[StoredMessage]:
         """Messages not yet delivered, of the matches of `shards` (default: those owned)."""
         query = select(OutboxRow).where(OutboxRow.delivered_at.is_(None))
@@ -470,6 +495,7 @@ class Repository:
 
         return Extra(apply, undo, data=(ids, now))
 
+    @_reading
     async def count_undelivered(self) -> int:
         async with self.engine.connect() as conn:
             return int((await conn.execute(
@@ -523,6 +549,7 @@ class Repository:
                 await auto.exec_driver_sql("VACUUM (ANALYZE)")
 
     # --- the service's heartbeat --------------------------------------------------------
+    @_reading
     async def last_heartbeat(self) -> datetime | None:
         """The service's last beat. None when sharded: a shard's downtime is measured from
         its lease's last renewal, when the lease is taken (bot/store/leases.py)."""

@@ -40,6 +40,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.checkpoint import WalCheckpointer
+from bot.store.database import UNREACHABLE_WAIT_SECONDS, reconnecting
+from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +104,8 @@ class BatchWriter(Generic[W]):
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.items = 0
+        #: How long a batch waits for a database server that cannot be reached.
+        self.unreachable_wait = UNREACHABLE_WAIT_SECONDS
 
     async def write(self, item: W, *, at_once: bool = False) -> Any:
         """Store `item`; return its result once committed. `at_once`: someone is waiting
@@ -240,6 +244,13 @@ class BatchWriter(Generic[W]):
     async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
         if self.sync_engine is not None:
             return self._sqlite_transaction(batch, extra)
+        # A server that cannot be reached is retried for a few seconds, each time on a new
+        # connection; then every write of the batch is refused (StoreUnavailable).
+        return await reconnecting(lambda: self._server_transaction(batch, extra),
+                                  self.unreachable_wait)
+
+    async def _server_transaction(self, batch: list[Job], extra: Extra | None) -> list[Any]:
+        """The batch on a database server (PostgreSQL): one statement, or a transaction."""
         items = self._plain_writes(batch)
         if items is not None:
             assert self.one_statement is not None
@@ -283,8 +294,9 @@ class BatchWriter(Generic[W]):
         except Exception as exc:
             if extra is not None:
                 extra.undo()  # put the ride-along work back for the next transaction
-            if len(batch) == 1:
-                _settle(batch[0][2], exc=exc)
+            if len(batch) == 1 or isinstance(exc, StoreUnavailable):
+                for job in batch:  # (the store is out of reach: no write alone would go)
+                    _settle(job[2], exc=exc)
                 return
             log.warning("a shared commit of %d writes failed (%s); retrying them one by one",
                         len(batch), exc)
