@@ -558,6 +558,8 @@ class MatchService:
         match.clocks.update(clocks)
         self._arm(match)
         self._schedule_bots(match)
+        # the next step's copy of the state, made once this one has answered
+        asyncio.get_running_loop().call_soon(match.prepare_draft)
         if outcome is not None:
             async with self._finished:
                 self._finished.notify_all()
