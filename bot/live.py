@@ -99,8 +99,10 @@ class LiveMatch:
         `prepare_draft` made once the loop was free after the last step, when there is one
         (so a move does not wait for it); else one made now. Either way it is used once.
 
-        Copied through its JSON, the way a snapshot is stored and loaded: 2 to 4 times
-        faster than `model_copy(deep=True)` for four of the five games (bench/state_copy.py).
+        Copied as a round trip through Python objects (`model_dump`, `model_validate`):
+        faster than `model_copy(deep=True)` (2 to 5 times for four of the five games) and
+        than a JSON round trip, whose parser also keeps the strings it reads in a cache
+        (bench/state_copy.py; tests/bot/test_memory_flat.py).
         Nothing changes a live state in place (every step goes through a copy), so a copy
         of the same state object is still equal to it."""
         spare, self._spare = self._spare, None
@@ -115,7 +117,7 @@ class LiveMatch:
             self._spare = (self._state, self._copy())
 
     def _copy(self) -> BaseModel:
-        return self.game.load_state(self.state.model_dump_json())
+        return self.game.load_state(self.state.model_dump())
 
     @property
     def settings(self) -> BaseModel:
