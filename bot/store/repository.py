@@ -168,7 +168,8 @@ class Repository:
         self.writer = BatchWriter(
             engine, self._apply_writes, sync_engine=sync_engine, extras=self._take_delivered,
             one_statement=(SingleStatementWrites(engine, self._unborn.__contains__)
-                           if engine.dialect.name == "postgresql" else None))
+                           if engine.dialect.name == "postgresql" else None),
+            landed=self._landed if sync_engine is None else None)
 
     async def close(self) -> None:
         await self.writer.close()
@@ -238,6 +239,37 @@ class Repository:
         ids = await self.writer.write((write, now), at_once=at_once)
         self._unborn.pop(write.match_id, None)
         return ids
+
+    async def _landed(self, items: list[tuple[MatchWrite, datetime]]) -> list[list[int]] | None:
+        """Whether this batch of writes is stored (a connection lost mid-batch may have lost
+        only the server's answer): each write's outbox ids if so, else None. A batch is
+        stored whole or not at all, and each write sets its match's `updated_at` to its own
+        moment, which no other write of the match can have changed since: its match waits."""
+        ids = sorted({w.match_id for w, _ in items})
+        async with self.engine.connect() as conn:
+            updated = dict((await conn.execute(select(MatchRow.id, MatchRow.updated_at)
+                                               .where(MatchRow.id.in_(ids)))).all())
+            if any(updated.get(w.match_id) != now for w, now in items):
+                return None
+            rows = (await conn.execute(
+                select(OutboxRow.id, OutboxRow.match_id, OutboxRow.seq, OutboxRow.audience,
+                       OutboxRow.text, OutboxRow.created_at)
+                .where(OutboxRow.match_id.in_(ids)).where(OutboxRow.created_at.in_(
+                    sorted({now for _, now in items}))).order_by(OutboxRow.id))).all()
+        unused = list(rows)
+        out: list[list[int]] = []
+        for w, now in items:
+            mine = []
+            for message in w.outbox:  # (messages alike in every column: either id fits)
+                row = next((r for r in unused if (r.match_id, r.seq, r.audience, r.text,
+                                                  r.created_at) ==
+                            (w.match_id, w.seq, message.audience, message.text, now)), None)
+                if row is None:  # (pruned meanwhile: cannot tell)
+                    return None
+                unused.remove(row)
+                mine.append(int(row.id))
+            out.append(mine)
+        return out
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
         """Store several writes in one transaction (e.g. clock shifts on start)."""

@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.checkpoint import WalCheckpointer
-from bot.store.database import UNREACHABLE_WAIT_SECONDS, reconnecting
+from bot.store.database import UNREACHABLE_WAIT_SECONDS, reconnecting, unreachable
 from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -88,9 +88,14 @@ class BatchWriter(Generic[W]):
                  max_batch: int = 500,
                  key: Callable[[Any], Any] = lambda item: item[0].match_id,
                  extras: Callable[[], Extra | None] = lambda: None,
-                 one_statement: OneStatement | None = None) -> None:
+                 one_statement: OneStatement | None = None,
+                 landed: Callable[[list[Any]], Awaitable[list[Any] | None]] | None = None,
+                 ) -> None:
         self.engine = engine
         self.one_statement = one_statement
+        #: On a database server: whether a batch of writes is stored already (each write's
+        #: result if so, else None), asked after a connection was lost mid-batch.
+        self.landed = landed
         self.extras = extras
         self.sync_engine = sync_engine
         self.checkpointer = WalCheckpointer(sync_engine) if sync_engine is not None else None
@@ -245,9 +250,27 @@ class BatchWriter(Generic[W]):
         if self.sync_engine is not None:
             return self._sqlite_transaction(batch, extra)
         # A server that cannot be reached is retried for a few seconds, each time on a new
-        # connection; then every write of the batch is refused (StoreUnavailable).
-        return await reconnecting(lambda: self._server_transaction(batch, extra),
-                                  self.unreachable_wait)
+        # connection; then every write of the batch is refused (StoreUnavailable). A lost
+        # connection may have lost only the answer: before the batch is sent again, the
+        # store is asked whether it holds it already (`landed`).
+        in_doubt = False
+
+        async def attempt() -> list[Any]:
+            nonlocal in_doubt
+            if in_doubt and self.landed is not None and all(k == "write" for k, _, _ in batch):
+                stored = await self.landed([payload for _, payload, _ in batch])
+                if stored is not None:
+                    log.warning("a batch of %d writes was stored although its answer was "
+                                "lost", len(batch))
+                    return stored
+            in_doubt = False
+            try:
+                return await self._server_transaction(batch, extra)
+            except Exception as exc:
+                in_doubt = unreachable(exc)
+                raise
+
+        return await reconnecting(attempt, self.unreachable_wait)
 
     async def _server_transaction(self, batch: list[Job], extra: Extra | None) -> list[Any]:
         """The batch on a database server (PostgreSQL): one statement, or a transaction."""

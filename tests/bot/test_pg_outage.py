@@ -18,12 +18,14 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bench.service import installed_games, timed_settings
 from bot.live import LiveMatch
 from bot.store.database import UNREACHABLE_WAIT_SECONDS, create_engine
 from bot.store.repository import Repository
+from bot.store.single_statement import SingleStatementWrites
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot import pg_server
@@ -163,4 +165,73 @@ async def test_postgresql_stopped_for_5_s_mid_play(server: StoppableServer) -> N
             assert _picture(await revived.load(match_id)) == pictures[match_id]
     finally:
         await revived.stop()
+        await engine.dispose()
+
+
+class _AnswerLost:
+    """An asyncpg connection whose next statement runs, then loses its answer (the
+    connection closes before the server's reply arrives): a crash or a network cut right
+    at a COMMIT."""
+
+    def __init__(self, driver: Any) -> None:
+        self._driver = driver
+
+    async def fetch(self, *args: Any) -> Any:
+        await self._driver.fetch(*args)
+        await self._driver.close()
+        raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of "
+                                                  "operation")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+
+@pytest.mark.parametrize("game", ["rps-poker", "decoder"])
+async def test_a_write_whose_answer_is_lost_is_found_stored(pg_url: str, game: str,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    engine = create_engine(pg_url)
+    repo = Repository(engine)
+    service = MatchService(repo, RecordingTransport())
+    await service.start()
+    try:
+        match = await service.start_match(game, [PlayerRef("u:a", "Ann"),
+                                                 PlayerRef("u:b", "Bob")], seed="lost",
+                                          settings=timed_settings(game, 600, short=False))
+        rng = random.Random(3)
+
+        async def move() -> Any:
+            prompt = rng.choice(match.prompts)
+            command = match.game.random_command(match.state, prompt, rng)
+            return await service.submit_command(match.id, prompt.seat, command)
+
+        assert (await move()).accepted  # the statement path is warm
+        writes = repo.writer.one_statement
+        assert isinstance(writes, SingleStatementWrites)
+        driver = writes._driver
+        lost = 0
+
+        async def losing() -> Any:
+            nonlocal lost
+            lost += 1
+            return _AnswerLost(await driver()) if lost == 1 else await driver()
+
+        monkeypatch.setattr(writes, "_driver", losing)
+        seq = match.seq
+        reply = await move()
+        assert lost == 1, "the store was asked, and the write was not sent again"
+        assert reply.accepted, reply.message
+        assert match.seq == seq + 1
+        stored = await repo.load_match(match.id)
+        assert stored is not None
+        assert _picture(LiveMatch.from_store(stored)) == _picture(match)
+        for _ in range(5):  # no unique key trips over it later
+            assert (await move()).accepted
+        stored = await repo.load_match(match.id)
+        assert stored is not None
+        assert _picture(LiveMatch.from_store(stored)) == _picture(match)
+        assert [m.id for m in await repo.messages(match.id)] == sorted(
+            {m.id for m in await repo.messages(match.id)}), "no message stored twice"
+    finally:
+        await service.stop()
         await engine.dispose()
