@@ -198,19 +198,24 @@ async def test_a_bots_move_whose_store_fails_is_tried_again(flaky):
     await assert_replays(service, repo, match.id)
 
 
-@pytest.mark.parametrize("action", ["pause", "extend", "abort", "announce"])
+@pytest.mark.parametrize("action", ["pause", "resume", "extend", "abort", "award", "announce"])
 async def test_a_host_action_that_is_not_stored_changes_nothing(flaky, action):
     service, _, repo = flaky
     match = await service.start_match("duel", [ANN, BOB])
-    before = _picture(match)
+    if action == "resume":
+        await service.pause(match.id)
+        await asyncio.sleep(5)
+    before, paused_at = _picture(match), match.paused_at
     repo.refuse = lambda write: True
     calls = {"pause": lambda: service.pause(match.id),
+             "resume": lambda: service.resume(match.id),
              "extend": lambda: service.extend(match.id, 60),
              "abort": lambda: service.abort(match.id),
+             "award": lambda: service.award(match.id, 1),
              "announce": lambda: service.announce(match.id, "hello")}
     with pytest.raises(UmpireError, match="could not store that"):
         await calls[action]()
-    assert _picture(match) == before and match.paused_at is None
+    assert _picture(match) == before and match.paused_at == paused_at
     repo.refuse = lambda write: False
     await assert_replays(service, repo, match.id)
     await calls[action]()  # and it goes through once the store takes it
