@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import gc
 import json
@@ -19,7 +20,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -41,6 +42,7 @@ from bot.messages import (
     seed_reveal,
 )
 from bot.ratings import result_statement
+from bot.store.errors import StoreUnavailable
 from bot.store.housekeeping import prune_forever
 from bot.store.repository import (
     LIVE_CLOCKS,
@@ -76,6 +78,22 @@ REPORT_DOWN_AFTER = 1.0
 
 class UmpireError(Exception):
     """A request the service refuses; the message is for the person who made it."""
+
+
+class NotStored(UmpireError):
+    """The store could not take a write (the database is down, locked or failing): nothing
+    of it took effect, the live match is exactly as it was. A player is told where they
+    typed; a clock or a bot tries again after `STORE_RETRY_SECONDS`."""
+
+
+#: What a host is told when their action could not be stored.
+NOT_STORED = ("The umpire could not store that: the database did not answer. Nothing "
+              "changed; please try again in a moment.")
+#: What a player is told, where they typed, when their move could not be stored.
+NOT_RECORDED = ("The umpire could not record that move: the database did not answer. "
+                "Nothing was applied; please send it again.")
+#: A clock that fell due or a bot's move whose write failed is tried again after this long.
+STORE_RETRY_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -389,6 +407,8 @@ class MatchService:
             await asyncio.sleep(self.heartbeat_seconds)
             try:
                 await self.repo.beat(self.now())
+            except StoreUnavailable as exc:
+                log.warning("heartbeat not stored: %s", exc)
             except Exception:
                 log.exception("heartbeat failed")
 
@@ -464,7 +484,10 @@ class MatchService:
         if seat is None:
             return Reply(False, ignored=True)
         async with match.lock:
-            reply = await self._submit(match, seat, text, table_of, prompt_key)
+            try:
+                reply = await self._submit(match, seat, text, table_of, prompt_key)
+            except NotStored:
+                reply = Reply(False, NOT_RECORDED)
         return _rendered(match, reply)
 
     async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
@@ -506,7 +529,10 @@ class MatchService:
             refusal = self._refuse_now(match, seat)
             if refusal:
                 return _rendered(match, Reply(False, refusal))
-            return _rendered(match, await self._accept(match, seat, command, source))
+            try:
+                return _rendered(match, await self._accept(match, seat, command, source))
+            except NotStored:
+                return Reply(False, NOT_RECORDED)
 
     def _refuse_now(self, match: LiveMatch, seat: int) -> str | None:
         if match.status == "paused":
@@ -522,40 +548,44 @@ class MatchService:
         return None
 
     async def _accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
-        """Check, apply, store, deliver. The caller holds the match lock."""
+        """Check, apply to a copy of the state, store, then make the copy live (`_record`).
+        The caller holds the match lock. Raises `NotStored` when the write failed: the live
+        match is then exactly as it was (the callers tell the person, or try again later)."""
         now = self.now()
         clock = _oldest_clock(match, seat)
         if clock is not None and not isinstance(command, Timeout):
-            elapsed = round((now - clock.started_at).total_seconds(), 3)
+            taken = now - clock.started_at - self.stopped_for(match.id, clock.key, now)
+            elapsed = round(taken.total_seconds(), 3)  # (a stop for a down channel is free)
             command = command.model_copy(update={"elapsed": max(0.0, elapsed)})
         try:
             match.game.check(match.state, seat, command)
         except IllegalMove as exc:
             return Reply(False, str(exc))
-        events = match.game.apply(match.state, seat, command)
-        try:
-            await self._record(match, (seat, command, source), events, now=now)
-        except Exception:
-            log.exception("could not store a command of match %s; reloading it", match.id)
-            await self._reload(match)
-            return Reply(False, "The umpire could not record that move; nothing was applied. "
-                                "Please send it again.")
+        state = match.draft()
+        events = match.game.apply(state, seat, command)
+        await self._record(match, (seat, command, source), events, now=now, state=state)
         return Reply(True)
 
     # --- recording ------------------------------------------------------------------------
     async def _record(self, match: LiveMatch, action: tuple[int, Command, str] | None,
                       events: Sequence[Any], *, now: datetime,
-                      header: Sequence[tuple[str, str]] = ()) -> None:
-        """Store what one step caused (one transaction), then hand it to delivery."""
+                      header: Sequence[tuple[str, str]] = (),
+                      state: Any = None) -> None:
+        """Store what one step caused (one transaction), then make it live and hand it to
+        delivery. `state` is the state after the step, a copy of the live one (`_accept`);
+        None: the live state already is (a match's opening). Nothing of the live match
+        changes before the write is stored: a failed write raises `NotStored` and leaves
+        state, prompts, clocks, status, result, seq, timers and bots as they were."""
+        state = match.state if state is None else state
+        game = match.game
         before = {p.key for p in match.prompts}
-        outcome = match.outcome()
-        if outcome is not None:
-            match.status = "finished"
-        match.refresh_prompts()
-        after = {p.key: p for p in match.prompts}
-        closed = [c for k, c in match.clocks.items() if k not in after]
-        for c in closed:
-            c.status = "done"
+        outcome = game.outcome(state)
+        status = "finished" if outcome is not None else match.status
+        prompts = game.prompts(state) if status in ("active", "paused") else []
+        after = {p.key: p for p in prompts}
+        # (copies: the live clocks change only once the write is stored)
+        closed = [dataclasses.replace(c, status="done")
+                  for k, c in match.clocks.items() if k not in after]
         new_prompts = [p for k, p in after.items() if k not in before]
         pause = _break_seconds(match, events)
         start = now + timedelta(seconds=pause)  # a break between rounds: clocks start after it
@@ -566,27 +596,30 @@ class MatchService:
         clocks = {c.key: c for c in new_clocks}
         footer: list[tuple[str, str]] = []
         fields: dict[str, Any] = {}
+        result = match.result
         if outcome is not None:
-            match.result = {"winner": outcome.winner, "reason": outcome.reason,
-                            "score": list(outcome.score) if outcome.score else None}
-            fields.update(status="finished", result=match.result, ended_at=now)
+            result = {"winner": outcome.winner, "reason": outcome.reason,
+                      "score": list(outcome.score) if outcome.score else None}
+            fields.update(status="finished", result=result, ended_at=now)
             footer.append(("public", outcome_line(outcome, match.seed, match.salt)))
         seq = match.seq + (1 if action else 0)
-        status = match.game.status(match.state) if outcome is None else None
+        shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
         write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
                                                          header=header, footer=footer,
-                                                         status=status),
+                                                         status=shown),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
         if outcome is not None:  # history and ratings, in the result's own transaction
-            write.also.append(result_statement(match, now))
+            write.also.append(result_statement(_as_ended(match, status, result), now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
-            if match.game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
-                write.snapshot = match.state.model_dump_json()
-        await self._commit(match, write, now)
-        match.seq = seq
+            if game.snapshots and (seq % self.snapshot_every == 0 or outcome is not None):
+                write.snapshot = state.model_dump_json()
+        await self._store(match, write, now)
+        # Stored: the step takes effect.
+        match.state, match.seq, match.status, match.result = state, seq, status, result
+        match.prompts = prompts
         for c in closed:
             match.clocks.pop(c.key, None)
             self.scheduler.set((match.id, c.key), None)
@@ -594,9 +627,23 @@ class MatchService:
         match.clocks.update(clocks)
         self._arm(match)
         self._schedule_bots(match)
+        # the next step's copy of the state, made once this one has answered
+        asyncio.get_running_loop().call_soon(match.prepare_draft)
         if outcome is not None:
             async with self._finished:
                 self._finished.notify_all()
+
+    async def _store(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
+        """`_commit`, or `NotStored` (a sentence for the person) when the store could not
+        take the write: the caller has changed nothing of the live match yet."""
+        try:
+            await self._commit(match, write, now)
+        except Exception as exc:
+            if isinstance(exc, StoreUnavailable):
+                log.warning("match %s: a write was not stored: %s", match.id, exc)
+            else:
+                log.exception("match %s: a write was not stored", match.id)
+            raise NotStored(NOT_STORED) from exc
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
@@ -614,15 +661,6 @@ class MatchService:
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
-
-    async def _reload(self, match: LiveMatch) -> None:
-        stored = await self.repo.load_match(match.id)
-        if stored is None:
-            self.matches.pop(match.id, None)
-            return
-        fresh = LiveMatch.from_store(stored)
-        fresh.lock = match.lock
-        self.matches[match.id] = fresh
 
     async def _info(self, match_id: int) -> Any:
         stored = await self.repo.load_match(match_id)
@@ -698,21 +736,30 @@ class MatchService:
         return clock if late else None
 
     async def _start_late(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
+        """Late prompts' clocks start from their arrival `at`: stored, then made live (a
+        write that fails is tried again after `STORE_RETRY_SECONDS`)."""
         async with match.lock:
-            clocks = [c for k in keys if (c := self._late(match, k, at)) is not None]
-            notes = []
+            late = [c for k in keys if (c := self._late(match, k, at)) is not None]
+            clocks = [_shifted(c, at - c.started_at) for c in late]
             kinds = {p.key: p.kind for p in match.prompts}
-            for clock in clocks:
-                delay = at - clock.started_at
-                clock.shifted(delay)
-                notes.append(OutboxData("umpire", (
-                    f"⏱ The decision of {{P{clock.seat}}} ({kinds.get(clock.key, clock.key)}) "
-                    f"reached its channel {int(delay.total_seconds())} s late: its clock "
-                    "starts from then.")))
+            notes = [OutboxData("umpire", (
+                f"⏱ The decision of {{P{c.seat}}} ({kinds.get(c.key, c.key)}) reached its "
+                f"channel {int((at - old.started_at).total_seconds())} s late: its clock "
+                "starts from then.")) for c, old in zip(clocks, late, strict=True)]
             if clocks:
-                await self._commit(match, MatchWrite(match.id, match.seq, outbox=notes,
-                                                     clocks_changed=clocks), self.now())
+                try:
+                    await self._store(match, MatchWrite(match.id, match.seq, outbox=notes,
+                                                        clocks_changed=clocks), self.now())
+                except NotStored:
+                    self._background(self._later(self._start_late(match, keys, at)))
+                    return
+                match.clocks.update((c.key, c) for c in clocks)
             self._arm(match)
+
+    async def _later(self, work: Awaitable[None]) -> None:
+        """`work` after `STORE_RETRY_SECONDS`: a clock write the store could not take."""
+        await asyncio.sleep(STORE_RETRY_SECONDS)
+        await work
 
     def _stalled(self, info: Any, audience: str, seconds: float) -> None:
         """A channel has been failing for a while: tell the hosts once (in the host log,
@@ -730,9 +777,12 @@ class MatchService:
         """A line in the host log of the match, stored and delivered like every message."""
         async def tell() -> None:
             async with match.lock:
-                await self._commit(match, MatchWrite(match.id, match.seq,
-                                                     outbox=[OutboxData("umpire", text)]),
-                                   self.now())
+                try:
+                    await self._store(match, MatchWrite(match.id, match.seq,
+                                                        outbox=[OutboxData("umpire", text)]),
+                                      self.now())
+                except NotStored:
+                    self._background(self._later(tell()))
         self._background(tell())
 
     # --- channels that fail: clocks stopped, hosts told -------------------------------------
@@ -787,8 +837,11 @@ class MatchService:
 
     async def _restart_clocks(self, match: LiveMatch, audience: str, keys: Sequence[str],
                               since: datetime, at: datetime, stopped: bool) -> None:
+        """The clocks `keys` go on, moved later by the time they were stopped: stored, then
+        made live; a write the store could not take is tried again after
+        `STORE_RETRY_SECONDS`, the clocks still stopped meanwhile."""
         async with match.lock:
-            clocks = []
+            clocks, done = [], []
             for key in keys:
                 stop = self._stopped.get((match.id, key))
                 if stop is None:
@@ -796,14 +849,10 @@ class MatchService:
                 # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
                 end = min(at, match.paused_at) if match.paused_at is not None else at
                 gap = max(timedelta(0), end - stop.since)
-                if stop.channels:  # down again meanwhile: stopped from now on
-                    stop.since = at
-                else:
-                    del self._stopped[(match.id, key)]
+                done.append((key, stop))
                 clock = match.clocks.get(key)
                 if clock is not None and clock.status == "armed" and match.prompt_pending(key):
-                    clock.shifted(gap)
-                    clocks.append(clock)
+                    clocks.append(_shifted(clock, gap))
             outbox = []
             seconds = (at - since).total_seconds()
             if seconds >= REPORT_DOWN_AFTER:
@@ -816,8 +865,19 @@ class MatchService:
                 elif match.status in ("active", "paused"):
                     outbox.append(OutboxData("umpire", line))
             if clocks or outbox:
-                await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
-                                                     clocks_changed=clocks), self.now())
+                try:
+                    await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                                        clocks_changed=clocks), self.now())
+                except NotStored:
+                    self._background(self._later(self._restart_clocks(
+                        match, audience, keys, since, at, stopped)))
+                    return
+            match.clocks.update((c.key, c) for c in clocks)
+            for key, stop in done:
+                if stop.channels:  # down again meanwhile: stopped from now on
+                    stop.since = at
+                else:
+                    del self._stopped[(match.id, key)]
             self._arm(match)
 
     def _channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
@@ -901,61 +961,72 @@ class MatchService:
         if match is None or (match_id, key) in self._held or self._clock_stopped(match_id, key):
             return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
-            clock = match.clocks.get(key)
-            prompt = next((p for p in match.prompts if p.key == key), None)
-            if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
-                    or prompt is None:
-                return  # stale: the decision was made, or the match paused or ended
-            now = self.now()
-            if clock.status == "break":
-                if clock.started_at > now:
-                    self._arm(match)  # the break was extended (pause, extend): not yet
-                else:
-                    await self._end_break(match, now)
-                return
-            due = _next_due(prompt, clock)
-            if due is None or due > now:
-                self._arm(match)  # re-armed since (pause, extend): not yet
-                return
-            reminders = reminder_times(prompt, clock)
-            if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
-                await self._remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)
-                return
-            if prompt.on_timeout == OnTimeout.NOTHING:
-                clock.status = "expired"
-                notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
-                                              f"for {prompt.kind}; you may award the bout or match.")
-                await self._commit(match, MatchWrite(match.id, match.seq, outbox=[notice],
-                                                     clocks_changed=[clock]), now)
-                return
-            reply = await self._accept(match, prompt.seat, Timeout(prompt_key=key), "timeout")
-            if not reply.accepted:  # the engine refused its own timeout: never fire again
-                log.error("match %s refused the timeout of %s: %s", match.id, key, reply.message)
-                clock.status = "expired"
-                await self._commit(match, MatchWrite(match.id, match.seq,
-                                                     clocks_changed=[clock]), now)
+            try:
+                await self._due(match, key)
+            except NotStored:  # nothing took effect: the clock falls due again a bit later
+                self.scheduler.set(token, self.now() + timedelta(seconds=STORE_RETRY_SECONDS))
+
+    async def _due(self, match: LiveMatch, key: str) -> None:
+        """`_on_due` under the match lock: end a break, send a reminder, or time out."""
+        clock = match.clocks.get(key)
+        prompt = next((p for p in match.prompts if p.key == key), None)
+        if match.status != "active" or clock is None or clock.status not in LIVE_CLOCKS \
+                or prompt is None:
+            return  # stale: the decision was made, or the match paused or ended
+        now = self.now()
+        if clock.status == "break":
+            if clock.started_at > now:
+                self._arm(match)  # the break was extended (pause, extend): not yet
+            else:
+                await self._end_break(match, now)
+            return
+        due = _next_due(prompt, clock)
+        if due is None or due > now:
+            self._arm(match)  # re-armed since (pause, extend): not yet
+            return
+        reminders = reminder_times(prompt, clock)
+        if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
+            await self._remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)
+            return
+        if prompt.on_timeout == OnTimeout.NOTHING:
+            expired = dataclasses.replace(clock, status="expired")
+            notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
+                                          f"for {prompt.kind}; you may award the bout or match.")
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[notice],
+                                                clocks_changed=[expired]), now)
+            match.clocks[key] = expired
+            return
+        reply = await self._accept(match, prompt.seat, Timeout(prompt_key=key), "timeout")
+        if not reply.accepted:  # the engine refused its own timeout: never fire again
+            log.error("match %s refused the timeout of %s: %s", match.id, key, reply.message)
+            expired = dataclasses.replace(clock, status="expired")
+            await self._store(match, MatchWrite(match.id, match.seq,
+                                                clocks_changed=[expired]), now)
+            match.clocks[key] = expired
 
     async def _end_break(self, match: LiveMatch, now: datetime) -> None:
         """The break between rounds is over: post the decisions it held back; their clocks
         run from now (they were created to start at the break's end)."""
-        ended = [c for c in match.clocks.values() if c.status == "break" and c.started_at <= now]
-        for c in ended:
-            c.status = "armed"
+        ended = [dataclasses.replace(c, status="armed") for c in match.clocks.values()
+                 if c.status == "break" and c.started_at <= now]
         keys = {c.key for c in ended}
         prompts = [p for p in match.prompts if p.key in keys]
         outbox = compose((), prompts, {c.key: c for c in ended},
                          status=match.game.status(match.state))
-        await self._commit(match, MatchWrite(match.id, match.seq, outbox=outbox,
-                                             clocks_changed=ended), now)
+        await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                            clocks_changed=ended), now)
+        match.clocks.update((c.key, c) for c in ended)
         self._arm(match)
         self._schedule_bots(match)
 
     async def _remind(self, match: LiveMatch, prompt: Prompt, clock: ClockData, text: str,
                       now: datetime) -> None:
-        clock.reminders_sent += 1
+        reminded = dataclasses.replace(clock, reminders_sent=clock.reminders_sent + 1)
         place = f"seat{prompt.seat}" if prompt.private else "public"
-        await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(place, text)],
-                                             clocks_changed=[clock]), now)
+        await self._store(match, MatchWrite(match.id, match.seq,
+                                            outbox=[OutboxData(place, text)],
+                                            clocks_changed=[reminded]), now)
+        match.clocks[clock.key] = reminded
         self._arm(match)
 
     # --- built-in bots --------------------------------------------------------------------
@@ -967,16 +1038,17 @@ class MatchService:
             key = (match.id, prompt.key)
             if player.bot is None or key in self._bot_tasks or _in_break(match, prompt.seat):
                 continue
-            task = asyncio.create_task(self._bot_move(match.id, prompt.key, player.bot))
-            self._bot_tasks[key] = task
-            task.add_done_callback(
-                lambda t, k=key: self._bot_tasks.pop(k) if self._bot_tasks.get(k) is t else None)
+            self._start_bot(match.id, prompt.key, player.bot, self.bot_think)
 
-    async def _bot_move(self, match_id: int, key: str, bot_name: str) -> None:
-        if self.bot_think:
-            await asyncio.sleep(self.bot_think)
-        else:
-            await asyncio.sleep(0)
+    def _start_bot(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
+        task = asyncio.create_task(self._bot_move(match_id, key, bot_name, delay))
+        token = (match_id, key)
+        self._bot_tasks[token] = task
+        task.add_done_callback(
+            lambda t, k=token: self._bot_tasks.pop(k) if self._bot_tasks.get(k) is t else None)
+
+    async def _bot_move(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
+        await asyncio.sleep(delay)
         match = self.matches.get(match_id)
         if match is None:
             return
@@ -989,14 +1061,23 @@ class MatchService:
                 return  # (a bot held back by the break is scheduled when it ends)
             tries = self._bot_tries.get((match_id, key), 0) + 1
             self._bot_tries[(match_id, key)] = tries
-            rng = random.Random(f"{match.seed}:{match.seq}:{key}")
-            command = self._bot_command(match, prompt, bot_name, rng) if tries <= 3 else None
-            reply = await self._accept(match, prompt.seat, command, "bot") if command else None
-            # A bot that cannot settle a decision gets the decision's timeout outcome rather
-            # than leaving the match waiting.
-            stuck = reply is None or not reply.accepted
-            if stuck and prompt.on_timeout != OnTimeout.NOTHING and match.prompt_pending(key):
-                await self._accept(match, prompt.seat, Timeout(prompt_key=key), "bot")
+            try:
+                await self._bot_step(match, prompt, bot_name, tries)
+            except NotStored:  # nothing took effect: the bot tries the same move again later
+                self._bot_tries[(match_id, key)] = tries - 1
+                self._start_bot(match_id, key, bot_name, STORE_RETRY_SECONDS)
+
+    async def _bot_step(self, match: LiveMatch, prompt: Prompt, bot_name: str,
+                        tries: int) -> None:
+        """The bot's move for `prompt` (under the match lock), or the decision's timeout
+        outcome when a bot cannot settle it, rather than leaving the match waiting."""
+        key = prompt.key
+        rng = random.Random(f"{match.seed}:{match.seq}:{key}")
+        command = self._bot_command(match, prompt, bot_name, rng) if tries <= 3 else None
+        reply = await self._accept(match, prompt.seat, command, "bot") if command else None
+        stuck = reply is None or not reply.accepted
+        if stuck and prompt.on_timeout != OnTimeout.NOTHING and match.prompt_pending(key):
+            await self._accept(match, prompt.seat, Timeout(prompt_key=key), "bot")
 
     def _bot_command(self, match: LiveMatch, prompt: Prompt, bot_name: str,
                      rng: random.Random) -> Command | None:
@@ -1025,10 +1106,10 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is {match.status}; only a running match "
                                   "can be paused.")
             now = self.now()
-            match.status, match.paused_at = "paused", now
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "⏸ The hosts paused the match: every clock is stopped.")],
                 match_fields={"status": "paused", "paused_at": now}), now)
+            match.status, match.paused_at = "paused", now
             self._arm(match)
 
     async def resume(self, match_id: int) -> None:
@@ -1038,16 +1119,16 @@ class MatchService:
                 raise UmpireError(f"Match #{match_id} is not paused.")
             now = self.now()
             gap = now - match.paused_at
-            for clock in match.clocks.values():
-                clock.shifted(gap)
-            for (match_id, _), stop in self._stopped.items():  # a down channel's stop: the
-                if match_id == match.id:  # pause is moved for already, not again at its end
+            clocks = [_shifted(c, gap) for c in match.clocks.values()]
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+                "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
+                clocks_changed=clocks,
+                match_fields={"status": "active", "paused_at": None}), now)
+            match.clocks.update((c.key, c) for c in clocks)
+            for (stopped_match, _), stop in self._stopped.items():  # a down channel's stop:
+                if stopped_match == match.id:  # the pause is moved for already, not again
                     stop.since = min(stop.since + gap, now)
             match.status, match.paused_at = "active", None
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
-                "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
-                clocks_changed=list(match.clocks.values()),
-                match_fields={"status": "active", "paused_at": None}), now)
             self._arm(match)
             self._schedule_bots(match)
 
@@ -1061,16 +1142,16 @@ class MatchService:
         async with match.lock:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is over.")
-            clocks = [c for c in match.clocks.values() if seat is None or c.seat == seat]
+            clocks = [_shifted(c, timedelta(seconds=seconds)) for c in match.clocks.values()
+                      if seat is None or c.seat == seat]
             if not clocks:
                 raise UmpireError("No clock is running for that.")
-            for clock in clocks:
-                clock.shifted(timedelta(seconds=seconds))
             who = "everyone" if seat is None else f"{{P{seat}}}"
             now = self.now()
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", f"⏱ The hosts gave {who} {int(seconds)} s more.")],
                 clocks_changed=clocks), now)
+            match.clocks.update((c.key, c) for c in clocks)
             self._arm(match)
 
     async def announce(self, match_id: int, text: str, *,
@@ -1081,7 +1162,7 @@ class MatchService:
         async with match.lock:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is over.")
-            await self._commit(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
+            await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", text)], also=list(also)), self.now())
 
     async def expire(self, match_id: int) -> None:
@@ -1112,18 +1193,8 @@ class MatchService:
                       if getattr(match.clocks.get(p.key), "status", "") != "break"]
             prompts = [p for p in posted
                        if (f"seat{p.seat}" if p.private else "public") == audience]
-            clocks = [c for p in prompts if (c := match.clocks.get(p.key)) is not None
-                      and c.status in LIVE_CLOCKS]
-            for clock in clocks:
-                clock.shifted(gap)
-            for clock in clocks:  # the gap covers the lost channel's down time: not twice
-                stop = self._stopped.get((match.id, clock.key))
-                if stop is not None:
-                    stop.channels.discard(audience)
-                    if stop.channels:
-                        stop.since = now
-                    else:
-                        del self._stopped[(match.id, clock.key)]
+            clocks = [_shifted(c, gap) for p in prompts
+                      if (c := match.clocks.get(p.key)) is not None and c.status in LIVE_CLOCKS]
             # The room's message also says whose private decisions it waits for, as before.
             outbox = [o for o in compose((), posted, dict(match.clocks),
                                          status=match.game.status(match.state))
@@ -1133,7 +1204,20 @@ class MatchService:
             if not outbox and not clocks:
                 return
             write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
-            ids = await self.repo.commit(write, now)
+            try:
+                ids = await self.repo.commit(write, now)
+            except Exception as exc:
+                log.warning("match %s: a repost was not stored: %s", match.id, exc)
+                raise NotStored(NOT_STORED) from exc
+            match.clocks.update((c.key, c) for c in clocks)
+            for clock in clocks:  # the gap covers the lost channel's down time: not twice
+                stop = self._stopped.get((match.id, clock.key))
+                if stop is not None:
+                    stop.channels.discard(audience)
+                    if stop.channels:
+                        stop.since = now
+                    else:
+                        del self._stopped[(match.id, clock.key)]
             for message_id, data in zip(ids, write.outbox, strict=True):
                 # the clocks were extended by the gap: no second restart on delivery
                 self.delivery.enqueue(match.info, StoredMessage(
@@ -1172,20 +1256,21 @@ class MatchService:
             if match.status not in ("active", "paused"):
                 raise UmpireError(f"Match #{match_id} is already over.")
             now = self.now()
-            match.status = status
-            match.result = {"winner": winner, "reason": reason, "score": None, "host": True}
-            for clock in match.clocks.values():
-                clock.status = "done"
+            result = {"winner": winner, "reason": reason, "score": None, "host": True}
+            done = [dataclasses.replace(c, status="done") for c in match.clocks.values()]
             head = "🛑 The hosts aborted the match" if winner is None else \
                 f"🏁 The hosts awarded the match to {{P{winner}}}"
             line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
-            await self._commit(match, MatchWrite(match.id, match.seq,
-                                                 outbox=[OutboxData("public", line)],
-                                                 clocks_changed=list(match.clocks.values()),
-                                                 match_fields={"status": status,
-                                                               "result": match.result,
-                                                               "ended_at": now},
-                                                 also=[result_statement(match, now)]), now)
+            ended = _as_ended(match, status, result)
+            await self._store(match, MatchWrite(match.id, match.seq,
+                                                outbox=[OutboxData("public", line)],
+                                                clocks_changed=done,
+                                                match_fields={"status": status,
+                                                              "result": result,
+                                                              "ended_at": now},
+                                                also=[result_statement(ended, now)]), now)
+            match.status, match.result = status, result
+            match.clocks.update((c.key, c) for c in done)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
@@ -1249,7 +1334,8 @@ class MatchService:
         if match is None:
             if not 0 < match_id < 2**63:  # beyond any stored id (and the database's integers)
                 raise UmpireError(f"There is no match #{match_id}.")
-            stored = await self.repo.load_match(match_id)
+            with _reading():
+                stored = await self.repo.load_match(match_id)
             if stored is None:
                 raise UmpireError(f"There is no match #{match_id}.")
             if stored.row.status in ("active", "paused") and \
@@ -1265,8 +1351,9 @@ class MatchService:
         secrets only once the match has ended."""
         match = await self.load(match_id)
         ended = match.status in ("finished", "aborted")
-        actions = await self.repo.actions(match_id)
-        messages = await self.repo.messages(match_id)
+        with _reading():
+            actions = await self.repo.actions(match_id)
+            messages = await self.repo.messages(match_id)
         return {
             "match": match.id, "game": match.game.slug, "status": match.status,
             "players": [p.to_json() for p in match.players],
@@ -1316,6 +1403,31 @@ def _break_seconds(match: LiveMatch, events: Sequence[Any]) -> float:
     if all(p.bot is not None for p in match.players):
         return 0.0
     return max((float(e.data.get("pause_seconds", 0)) for e in events), default=0.0)
+
+
+@contextlib.contextmanager
+def _reading() -> Iterator[None]:
+    """A read the store could not answer becomes one sentence for the person who asked."""
+    try:
+        yield
+    except StoreUnavailable as exc:
+        raise UmpireError("The umpire cannot reach its database right now; please try again "
+                          "in a moment.") from exc
+
+
+def _as_ended(match: LiveMatch, status: str, result: dict[str, Any] | None) -> LiveMatch:
+    """The match as it will be once its end is stored, for the result's statement (which
+    reads status and result), while the live match stays as it is until then."""
+    ended = copy.copy(match)
+    ended.status, ended.result = status, result
+    return ended
+
+
+def _shifted(clock: ClockData, delta: timedelta) -> ClockData:
+    """A copy of `clock` moved `delta` later (the live clock changes once it is stored)."""
+    moved = dataclasses.replace(clock)
+    moved.shifted(delta)
+    return moved
 
 
 def _in_break(match: LiveMatch, seat: int) -> bool:

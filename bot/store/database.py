@@ -1,14 +1,39 @@
-"""The async engine: SQLite (WAL, synchronous=FULL) by default, PostgreSQL by URL."""
+"""The async engine: SQLite (WAL, synchronous=FULL) by default, PostgreSQL by URL.
+
+A PostgreSQL server that cannot be reached (refused, restarting, shutting down, the
+connection lost) is retried for `UNREACHABLE_WAIT_SECONDS` (`reconnecting`), then reported
+as `StoreUnavailable`; every later statement gets a fresh connection (the pool pings each
+connection it hands out and drops the dead ones), so the store reconnects on its own.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
+import asyncpg
 from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as sa_create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+from bot.store.errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: How long a write or a read waits for an unreachable PostgreSQL server (retrying with a
+#: growing pause) before it is refused as `StoreUnavailable`: a move waits this long at most.
+UNREACHABLE_WAIT_SECONDS = 3.0
+#: How long opening one PostgreSQL connection may take (asyncpg's own default is 60 s).
+CONNECT_TIMEOUT_SECONDS = 2.0
+#: The pauses between two attempts: the first, and the longest.
+_FIRST_PAUSE, _LONGEST_PAUSE = 0.05, 0.5
 
 
 def is_sqlite(url: str) -> bool:
@@ -19,7 +44,8 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     """An engine for `url`. SQLite gets one connection (SQLite has one writer anyway, and a
     single connection makes transactions queue in asyncio instead of failing as busy)."""
     if not is_sqlite(url):
-        return create_async_engine(url, echo=echo, pool_pre_ping=True)
+        return create_async_engine(url, echo=echo, pool_pre_ping=True,
+                                   connect_args={"timeout": CONNECT_TIMEOUT_SECONDS})
     kwargs: dict[str, Any] = {}
     database = make_url(url).database
     if not database or database == ":memory:":
@@ -64,3 +90,58 @@ def _writer_pragmas(dbapi_connection: Any, _record: Any) -> None:
     thread's PASSIVE checkpoints never wait for a lock either way."""
     dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
     dbapi_connection.execute("PRAGMA busy_timeout=0")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether `exc` says the database server could not be reached or was lost (refused,
+    starting up, shutting down, the connection closed): worth retrying on a new connection.
+    A statement the server refused on a good connection (a constraint, a syntax error) is not."""
+    for cause in _causes(exc):
+        if isinstance(cause, DBAPIError) and cause.connection_invalidated:
+            return True
+        if isinstance(cause, asyncpg.PostgresConnectionError | asyncpg.CannotConnectNowError
+                      | asyncpg.AdminShutdownError | asyncpg.CrashShutdownError
+                      | asyncpg.TooManyConnectionsError | OSError | TimeoutError):
+            return True
+        if isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in str(cause):
+            return True
+    return False
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and what it wraps (SQLAlchemy's `orig`, `__cause__`, `__context__`)."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        cause = todo.pop()
+        if cause is None or id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        yield cause
+        orig = getattr(cause, "orig", None)
+        todo += [orig if isinstance(orig, BaseException) else None, cause.__cause__,
+                 cause.__context__]
+
+
+async def reconnecting(attempt: Callable[[], Awaitable[T]],
+                       wait: float = UNREACHABLE_WAIT_SECONDS) -> T:
+    """`attempt()`, tried again on a new connection while the server cannot be reached,
+    for `wait` seconds at most; then `StoreUnavailable`. A write is retried only when it
+    was not stored: the server aborts what it was running when it shuts down, and a
+    retried write that was stored after all is refused by the tables' unique keys."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    pause = _FIRST_PAUSE
+    while True:
+        try:
+            return await attempt()
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            left = deadline - loop.time()
+            if left <= 0:
+                raise StoreUnavailable(f"the database server cannot be reached: "
+                                       f"{type(exc).__name__}: {exc}") from exc
+            log.info("the database server cannot be reached (%s); trying again", exc)
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, _LONGEST_PAUSE)

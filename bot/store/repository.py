@@ -7,11 +7,12 @@ transaction: either everything a command caused is stored, or nothing is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Text,
@@ -30,7 +31,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
-from bot.store.database import sync_writer_engine
+from bot.store.database import reconnecting, sync_writer_engine
 from bot.store.leases import shard_of
 from bot.store.migrate import migrate
 from bot.store.models import (
@@ -43,6 +44,9 @@ from bot.store.models import (
 )
 from bot.store.single_statement import SingleStatementWrites, ids_per_write
 from bot.store.writer import BatchWriter, Extra
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 ACTIVE_STATUSES = ("active", "paused")
 LIVE_CLOCKS = ("armed", "break")  # clocks reloaded on start; "break": runs once a break ends
@@ -137,6 +141,15 @@ def transport_merge(match_id: int, changes: dict[str, Any]) -> Callable[[Connect
     return merge
 
 
+def _reading(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A read retried while the database server cannot be reached, then refused as
+    `StoreUnavailable` (one sentence for the service to pass on, never a traceback)."""
+    @functools.wraps(method)
+    async def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await reconnecting(lambda: method(*args, **kwargs))
+    return read
+
+
 class Repository:
     def __init__(self, engine: AsyncEngine, *, shard_count: int = 1,
                  shards: set[int] | None = None) -> None:
@@ -156,7 +169,8 @@ class Repository:
         self.writer = BatchWriter(
             engine, self._apply_writes, sync_engine=sync_engine, extras=self._take_delivered,
             one_statement=(SingleStatementWrites(engine, self._unborn.__contains__)
-                           if engine.dialect.name == "postgresql" else None))
+                           if engine.dialect.name == "postgresql" else None),
+            landed=self._landed if sync_engine is None else None)
 
     async def close(self) -> None:
         await self.writer.close()
@@ -206,6 +220,7 @@ class Repository:
     def forget_match(self, match_id: int) -> None:
         self._unborn.pop(match_id, None)
 
+    @_reading
     async def _new_match_id(self) -> int:
         async with self.engine.connect() as conn:
             if conn.dialect.name != "sqlite":
@@ -226,6 +241,37 @@ class Repository:
         ids = await self.writer.write((write, now), at_once=at_once)
         self._unborn.pop(write.match_id, None)
         return ids
+
+    async def _landed(self, items: list[tuple[MatchWrite, datetime]]) -> list[list[int]] | None:
+        """Whether this batch of writes is stored (a connection lost mid-batch may have lost
+        only the server's answer): each write's outbox ids if so, else None. A batch is
+        stored whole or not at all, and each write sets its match's `updated_at` to its own
+        moment, which no other write of the match can have changed since: its match waits."""
+        ids = sorted({w.match_id for w, _ in items})
+        async with self.engine.connect() as conn:
+            updated = dict((await conn.execute(select(MatchRow.id, MatchRow.updated_at)
+                                               .where(MatchRow.id.in_(ids)))).all())
+            if any(updated.get(w.match_id) != now for w, now in items):
+                return None
+            rows = (await conn.execute(
+                select(OutboxRow.id, OutboxRow.match_id, OutboxRow.seq, OutboxRow.audience,
+                       OutboxRow.text, OutboxRow.created_at)
+                .where(OutboxRow.match_id.in_(ids)).where(OutboxRow.created_at.in_(
+                    sorted({now for _, now in items}))).order_by(OutboxRow.id))).all()
+        unused = list(rows)
+        out: list[list[int]] = []
+        for w, now in items:
+            mine = []
+            for message in w.outbox:  # (messages alike in every column: either id fits)
+                row = next((r for r in unused if (r.match_id, r.seq, r.audience, r.text,
+                                                  r.created_at) ==
+                            (w.match_id, w.seq, message.audience, message.text, now)), None)
+                if row is None:  # (pruned meanwhile: cannot tell)
+                    return None
+                unused.remove(row)
+                mine.append(int(row.id))
+            out.append(mine)
+        return out
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
         """Store several writes in one transaction (e.g. clock shifts on start)."""
@@ -275,6 +321,7 @@ class Repository:
                 statement(conn)
         return ids_per_write(items, all_ids)
 
+    @_reading
     async def load_active(self) -> list[StoredMatch]:
         """Every active or paused match (of the shards owned) with its latest snapshot,
         later actions and clocks (four queries in all, however many matches)."""
@@ -302,6 +349,7 @@ class Repository:
             )).all()
         return _assemble(rows, snap_of, actions, clocks)
 
+    @_reading
     async def active_ids(self, shards: set[int] | None = None) -> list[int]:
         """Ids of every active or paused match of `shards` (default: those owned), in order."""
         async with self.engine.connect() as conn:
@@ -310,6 +358,7 @@ class Repository:
                                           self._in_scope(shards))
                 .order_by(MatchRow.id))).scalars()]
 
+    @_reading
     async def load_many(self, ids: list[int]) -> list[StoredMatch]:
         """These matches (any status) with their latest snapshot, later actions and armed
         clocks, in four queries however many there are: resume loads active matches in
@@ -325,6 +374,7 @@ class Repository:
             clocks = (await conn.execute(_LOAD_CLOCKS, batch)).all()
         return _assemble(rows, snap_of, actions, clocks)
 
+    @_reading
     async def match_rows(self, ids: list[int]) -> list[MatchRow]:
         """Just the rows of these matches (who plays, where): no state is loaded."""
         if not ids:
@@ -359,6 +409,7 @@ class Repository:
         if micro > 0 and (scope is None or scope):
             conn.execute(_shift_statement(conn.dialect.name, micro, scope))
 
+    @_reading
     async def load_match(self, match_id: int) -> StoredMatch | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(MatchRow).where(MatchRow.id == match_id))).first()
@@ -386,17 +437,20 @@ class Repository:
             clocks=[_clock(c) for c in clocks],
         )
 
+    @_reading
     async def find_match_by_transport(self, key: str, value: Any) -> list[MatchRow]:
         """Matches whose transport data has `key` == value (e.g. a Discord channel id)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id.desc()))).all()
         return [MatchRow(**r._mapping) for r in rows if (r.transport or {}).get(key) == value]
 
+    @_reading
     async def list_matches(self, limit: int = 50) -> list[MatchRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id.desc()).limit(limit))).all()
         return [MatchRow(**r._mapping) for r in rows]
 
+    @_reading
     async def ended_with_open_places(self, flag: str = "closed") -> list[MatchRow]:
         """Ended (finished or aborted) matches whose transport data has no true `flag`: their
         places (e.g. Discord channels) were never closed, say because the bot stopped between
@@ -418,12 +472,14 @@ class Repository:
         return await self.writer.run(transport_merge(match_id, changes))
 
     # --- the record ---------------------------------------------------------------------
+    @_reading
     async def actions(self, match_id: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(ActionRow).where(ActionRow.match_id == match_id)
                                        .order_by(ActionRow.seq))).all()
         return [ActionRow(**r._mapping) for r in rows]
 
+    @_reading
     async def messages(self, match_id: int) -> list[StoredMessage]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(OutboxRow).where(OutboxRow.match_id == match_id)
@@ -431,6 +487,7 @@ class Repository:
         return [_message(r) for r in rows]
 
     # --- outbox -------------------------------------------------------------------------
+    @_reading
     async def undelivered(self, shards: set[int] | None = None) -> list[StoredMessage]:
         """Messages not yet delivered, of the matches of `shards` (default: those owned)."""
         query = select(OutboxRow).where(OutboxRow.delivered_at.is_(None))
@@ -473,6 +530,7 @@ class Repository:
 
         return Extra(apply, undo, data=(ids, now))
 
+    @_reading
     async def count_undelivered(self) -> int:
         async with self.engine.connect() as conn:
             return int((await conn.execute(
@@ -540,6 +598,7 @@ class Repository:
                 await auto.exec_driver_sql("VACUUM (ANALYZE)")
 
     # --- the service's heartbeat --------------------------------------------------------
+    @_reading
     async def last_heartbeat(self) -> datetime | None:
         """The service's last beat. None when sharded: a shard's downtime is measured from
         its lease's last renewal, when the lease is taken (bot/store/leases.py)."""

@@ -183,4 +183,4 @@ def _server_refused(exc: BaseException) -> bool:
     """Whether `exc` is the server refusing the statement (the connection is still good),
     not a lost connection or a cancellation mid-statement."""
     return isinstance(exc, asyncpg.PostgresError) and not isinstance(
-        exc, asyncpg.PostgresConnectionError)
+        exc, asyncpg.PostgresConnectionError | asyncpg.OperatorInterventionError)

@@ -40,7 +40,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -49,6 +49,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.checkpoint import WalCheckpointer
+from bot.store.database import UNREACHABLE_WAIT_SECONDS, reconnecting, unreachable
 from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -101,11 +102,16 @@ class BatchWriter(Generic[W]):
                  key: Callable[[Any], Any] = lambda item: item[0].match_id,
                  extras: Callable[[], Extra | None] = lambda: None,
                  one_statement: OneStatement | None = None,
-                 wait: float = STORE_WAIT_SECONDS) -> None:
+                 wait: float = STORE_WAIT_SECONDS,
+                 landed: Callable[[list[Any]], Awaitable[list[Any] | None]] | None = None,
+                 ) -> None:
         self.engine = engine
         #: Seconds a write may wait for a locked file before it is refused (StoreUnavailable).
         self.wait = wait
         self.one_statement = one_statement
+        #: On a database server: whether a batch of writes is stored already (each write's
+        #: result if so, else None), asked after a connection was lost mid-batch.
+        self.landed = landed
         self.extras = extras
         self.sync_engine = sync_engine
         self.checkpointer = WalCheckpointer(sync_engine) if sync_engine is not None else None
@@ -121,6 +127,8 @@ class BatchWriter(Generic[W]):
         self.batches = 0
         self.items = 0
         self.refused = 0  # writes refused after waiting `wait` s for a locked file
+        #: How long a batch waits for a database server that cannot be reached.
+        self.unreachable_wait = UNREACHABLE_WAIT_SECONDS
 
     async def write(self, item: W, *, at_once: bool = False) -> Any:
         """Store `item`; return its result once committed. `at_once`: someone is waiting
@@ -316,6 +324,31 @@ class BatchWriter(Generic[W]):
     async def _transaction(self, batch: list[Job], extra: Extra | None = None) -> list[Any]:
         if self.sync_engine is not None:
             return await self._sqlite_waiting(batch, extra)
+        # A server that cannot be reached is retried for a few seconds, each time on a new
+        # connection; then every write of the batch is refused (StoreUnavailable). A lost
+        # connection may have lost only the answer: before the batch is sent again, the
+        # store is asked whether it holds it already (`landed`).
+        in_doubt = False
+
+        async def attempt() -> list[Any]:
+            nonlocal in_doubt
+            if in_doubt and self.landed is not None and all(k == "write" for k, _, _ in batch):
+                stored = await self.landed([payload for _, payload, _ in batch])
+                if stored is not None:
+                    log.warning("a batch of %d writes was stored although its answer was "
+                                "lost", len(batch))
+                    return stored
+            in_doubt = False
+            try:
+                return await self._server_transaction(batch, extra)
+            except Exception as exc:
+                in_doubt = unreachable(exc)
+                raise
+
+        return await reconnecting(attempt, self.unreachable_wait)
+
+    async def _server_transaction(self, batch: list[Job], extra: Extra | None) -> list[Any]:
+        """The batch on a database server (PostgreSQL): one statement, or a transaction."""
         items = self._plain_writes(batch)
         if items is not None:
             assert self.one_statement is not None
@@ -361,8 +394,9 @@ class BatchWriter(Generic[W]):
                 extra.undo()  # put the ride-along work back for the next transaction
             if not batch:  # each write waited out a locked file and was answered already
                 return
-            if len(batch) == 1:
-                _settle(batch[0][2], exc=exc)
+            if len(batch) == 1 or isinstance(exc, StoreUnavailable):
+                for job in batch:  # (the store is out of reach: no write alone would go)
+                    _settle(job[2], exc=exc)
                 return
             log.warning("a shared commit of %d writes failed (%s); retrying them one by one",
                         len(batch), exc)

@@ -105,6 +105,7 @@ async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> 
         assert 65 <= back - t0 <= 96
         await asyncio.sleep(0.5)
         # charged 10 s (from the start to the first failure), not the 55 s after it
+        clock = match.clocks["r1:s1"]  # (a clock is replaced once its change is stored)
         moved = (clock.limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - (back - t0 - 10)) < 0.01, moved
         umpire = transport.texts("umpire")
@@ -148,6 +149,25 @@ async def test_a_failing_table_alone_stops_its_clock_from_its_first_failure() ->
         assert len(table) == 1 and "the table channel of {P1}" in table[0]
         assert f"for {round(back - t0 - 15)} s" in table[0]
         await assert_nothing_lost(service, repo, transport, match.id)
+    finally:
+        await service.stop()
+
+
+async def test_a_move_made_while_its_table_is_down_is_not_charged_the_stop() -> None:
+    """Bob's table fails from his 15-s reminder on; he picks at 25 s (his messages still reach
+    the umpire): the seconds his decision took, stored with the move, leave out the 10 s his
+    clock was stopped."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(5)
+        transport.down.add("seat1")
+        await asyncio.sleep(20)  # t = 25: stopped since the reminder failed at 15
+        assert (await service.submit(match.id, BOB.id, "pick 3", table_of=1)).accepted
+        [action] = [a for a in await repo.actions(match.id) if a.seat == 1]
+        assert abs(action.command["elapsed"] - 15.0) < 0.1, action.command
     finally:
         await service.stop()
 

@@ -46,6 +46,21 @@ async def start_decoder(world: World, up: Umpire, seed: str, **settings: Any) ->
     return match
 
 
+class LiveSeat:
+    """A seat of the match's live state, read afresh at each use: every step makes a new
+    state live (store, then apply), so a seat object taken earlier keeps its old values."""
+
+    def __init__(self, match: LiveMatch, seat: int) -> None:
+        self._match, self._seat = match, seat
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._match.state.seats[self._seat], name)
+
+
+def live_seats(match: LiveMatch) -> tuple[LiveSeat, LiveSeat]:
+    return LiveSeat(match, 0), LiveSeat(match, 1)
+
+
 def player(world: World, seat: int) -> User:
     return (world.alice, world.bob)[seat]
 
@@ -146,7 +161,7 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         match = await start_decoder(world, up, "dec-keep", times=times)
         room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
         await ready_both(world, up, match)
-        alice, bob = match.state.seats
+        alice, bob = live_seats(match)
         assert (alice.extra_count, bob.extra_count) == (3, 1)
 
         # Rarities: one button per option in each table; alice takes one of each, bob a rare.
@@ -240,7 +255,7 @@ async def test_keep_menu_after_the_host_locks_setup_is_refused(world: World) -> 
         table0 = channel_of(world, match, "seat0")
         await ready_both(world, up, match)
         await typed(world, up, match, 0, "rarity", "2 common")
-        alice = match.state.seats[0]
+        alice = live_seats(match)[0]
         tiles = list(alice.setup_letters)
         message = with_key(world, table0, pending(match, 0, "hand").key)
         [menu] = message.iter_components()
@@ -263,7 +278,7 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
                                     items=[{"hand_insurance": 1}, {}])
         room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
         await setup_typed(world, up, match)
-        alice, bob = match.state.seats
+        alice, bob = live_seats(match)
         hand0 = list(alice.hand)
         wrong = next(ch for ch in reversed(ALPHABET) if ch not in bob.hand + alice.hand)
         await typed(world, up, match, 0, "turn", f"use Arithmetic Box guess {wrong}")
@@ -341,7 +356,7 @@ async def test_restore_menu_on_the_turn_restores_the_used_tanks(world: World) ->
         match = await start_decoder(world, up, "dec-menu", times=EVEN)
         room = channel_of(world, match, "public")
         await first_asks(world, up, match)
-        alice = match.state.seats[0]
+        alice = live_seats(match)[0]
 
         key = pending(match, 0, "turn").key
         message = with_key(world, room, key)
@@ -380,7 +395,7 @@ async def test_last_tank_button_restores_and_sabotage_buttons_after_a_right_tota
         match = await start_decoder(world, up, "dec-sabotage", times=times)
         room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
         await first_asks(world, up, match)
-        alice = match.state.seats[0]
+        alice = live_seats(match)[0]
         for name, word in zip(PUZZLES[1:6], ("CAT", "DOG", "BIRD", "FISH", "HORSE"), strict=True):
             await typed(world, up, match, 0, "turn", f"use {name} ask {word} not ANY")
             await typed(world, up, match, 1, "clue", "TWO")
@@ -442,7 +457,7 @@ async def test_unexpected_sabotage_clue_buttons_and_pass_button(world: World) ->
                                     items=[{}, {"unexpected_sabotage": 2}])
         room, table0, table1 = (channel_of(world, match, a) for a in ("public", "seat0", "seat1"))
         await setup_typed(world, up, match)
-        alice, bob = match.state.seats
+        alice, bob = live_seats(match)
         await typed(world, up, match, 0, "turn", "use Arithmetic Box ask DECODER not ANY")
 
         # The clue with or without the item, bob's only.
