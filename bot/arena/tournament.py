@@ -11,10 +11,11 @@ w, w+J, w+2J, ... in order (a fixed split, so a run is repeatable for the same -
 except when every bot is built-in (no state outside its instance): then each chunk goes to
 whichever worker is free (`worker_chunks`).
 
-Disqualification: the first match (in schedule order) in which a bot raises, returns an
-invalid index or runs past the per-call limit is recorded as lost 0-10 by that bot; none of
-its later matches count (a worker also stops playing the bot's matches once it has seen the
-failure itself).
+Disqualification: a bot that raises, returns an invalid index or runs past the per-call
+limit leaves the tournament: every match it played or would have played is void, for every
+opponent (so the table does not depend on the schedule). The first failing match in
+schedule order is the one reported; a worker stops playing the bot's matches once it has
+seen the failure itself.
 """
 
 from __future__ import annotations
@@ -274,8 +275,7 @@ class Results(Sequence[MatchResult]):
                  disqualified: dict[int, tuple[int, str]]) -> None:
         self.schedule = schedule
         self.scores = scores
-        self.disqualified = disqualified  # bot -> (match, reason)
-        self.culprit = {m: bot for bot, (m, _) in disqualified.items()}
+        self.disqualified = disqualified  # bot -> (match, reason): left the tournament
         self._numbers: list[int] | None = None
         self.interrupted = False  # stopped by Ctrl-C: only the matches played until then
 
@@ -285,9 +285,7 @@ class Results(Sequence[MatchResult]):
     def _result(self, m: int) -> MatchResult:
         a, b, _ = self.schedule.match(m)
         s0 = self.scores[m]
-        culprit = self.culprit.get(m)
-        return MatchResult(m, (a, b), (s0, POINTS - s0), culprit,
-                           "" if culprit is None else self.disqualified[culprit][1])
+        return MatchResult(m, (a, b), (s0, POINTS - s0))
 
     def __iter__(self) -> Iterator[MatchResult]:
         return (self._result(m) for m, s0 in enumerate(self.scores) if s0 != SKIPPED)
@@ -315,6 +313,26 @@ class Results(Sequence[MatchResult]):
                 if n:
                     yield a, b, s0, n
 
+    def rated(self, per_pair: int) -> Iterator[tuple[int, int, int, int]]:
+        """(deal, bot in seat 0, bot in seat 1, seat 0's score) of the first `per_pair`
+        counted matches of each pair, in deal order, half from each seating."""
+        seatings = self.schedule.seatings
+        twin = len(seatings)
+        for k, (a, b) in enumerate(seatings):
+            taken = 0
+            for deal, s0 in enumerate(self.scores[k::twin]):
+                if s0 != SKIPPED:
+                    yield deal, a, b, s0
+                    taken += 1
+                    if taken >= (per_pair + 1) // 2:
+                        break
+
+    def departures(self) -> Iterator[tuple[int, int, int, str]]:
+        """(bot, match, opponent, reason) of each disqualified bot."""
+        for bot, (m, reason) in self.disqualified.items():
+            a, b, _ = self.schedule.match(m)
+            yield bot, m, b if a == bot else a, reason
+
 
 def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) -> Results:
     """Apply the disqualification rule in schedule order: the first disqualification of a
@@ -330,14 +348,14 @@ def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) ->
         results.get(c, (b"", []))[0].ljust(min(CHUNK, schedule.matches - c * CHUNK),
                                            bytes([SKIPPED]))
         for c in range(total)))
+    # A disqualified bot leaves the tournament: every match of its pairs is void, played
+    # or not, before or after its failure (docs/arena.md, Disqualification).
     step = len(schedule.pairs)
-    for bot, (m, _) in dq_at.items():
+    for bot in dq_at:
         for p, pair in enumerate(schedule.pairs):
             if bot in pair:
-                start = m + 1 + (p - m - 1) % step  # the pair's first match after m
-                scores[start::step] = bytes([SKIPPED]) * len(range(start, len(scores), step))
-    counted = {bot: at for bot, at in dq_at.items() if scores[at[0]] != SKIPPED}
-    return Results(schedule, scores, counted)
+                scores[p::step] = bytes([SKIPPED]) * len(range(p, len(scores), step))
+    return Results(schedule, scores, dq_at)
 
 
 def default_jobs() -> int:
