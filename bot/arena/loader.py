@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bot.arena.names import plain
 from games.rps_poker.players import PLAYERS
 
 METHODS = ("draft_pick", "draft_receive", "main_play", "main_postprocess")
@@ -32,7 +33,8 @@ class BotLoadError(ValueError):
 
 
 def _norm(name: str) -> str:
-    return re.sub(r"[-_ ]", "", name.lower())
+    """A built-in name as typed, with or without the `arena:` prefix, in one spelling."""
+    return re.sub(r"[-_ ]", "", plain(name))
 
 
 BUILTIN = {_norm(k): k for k in PLAYERS}

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
             if (_INERT[getattr(target, m)] if isinstance(target, type)
                 and type(getattr(target, m)) is FunctionType
                 else _notice(getattr(target, m)) is None)]
-    send("ok " + json.dumps({"name": str(name), "skip": skip}))
+    send("ok " + json.dumps({"name": str(name), "skip": skip, "fresh": fresh}))
 
     failed: tuple[str, str] | None = None  # the first failure since the last answer
     bot: Any = None if fresh else target

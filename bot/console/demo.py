@@ -16,6 +16,7 @@ import textwrap
 from dataclasses import replace
 from typing import TextIO
 
+from bot.arena.names import registered_name
 from bot.console.records import result_words
 from bot.console.render import place_label, render_text
 from bot.console.runtime import local_service
@@ -77,7 +78,8 @@ def wrap(label: str, text: str, width: int) -> str:
 def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
     """The two players: the chosen bots, else the game's first two."""
     available = list(game.bots()) or ["random"]
-    chosen = bots or [available[0], available[1] if len(available) > 1 else available[0]]
+    chosen = [registered_name(available, b) for b in bots] if bots else \
+        [available[0], available[1] if len(available) > 1 else available[0]]
     for name in chosen:
         if name not in available:
             raise UmpireError(f"{game.title} has no bot {name!r}; its bots: "
