@@ -95,7 +95,8 @@ class PipeBot:
         self.name = hello["name"] if isinstance(hello, dict) else hello
         # a Python class: a fresh instance plays each match (JS bots: one object throughout)
         self.fresh_instances = bool(isinstance(hello, dict) and hello.get("fresh"))
-        for method in hello.get("skip", ()) if isinstance(hello, dict) else ():
+        self.skip = list(hello.get("skip", ())) if isinstance(hello, dict) else []
+        for method in self.skip:
             setattr(self, method, _nothing)  # a method that can do nothing: not sent
 
     def command(self, answer_fd: int) -> list[str]:

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, overload
 
-from bot.arena.loader import BotSpec
+from bot.arena.batch import batchable, play_batch
+from bot.arena.loader import BotSpec, Contestant
 from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
@@ -103,13 +104,18 @@ class Watchdog:
 
 
 def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: float,
-                chunks: Iterable[int], emit: Callable[[int, bytes, list[tuple]], None]) -> None:
+                chunks: Iterable[int], emit: Callable[[int, bytes, list[tuple]], None],
+                batch: bool = True) -> None:
     """Play the given chunks in order; emit(chunk, scores, disqualifications) after each.
 
     scores[k] is seat 0's score of match chunk*CHUNK+k (SKIPPED if not played);
-    disqualifications are (match, bot, reason).
+    disqualifications are (match, bot, reason). With bot files that start fresh each match,
+    the matches of a chunk are played many at a time (`batch.py`) unless `batch` is False.
     """
     contestants = [s.load(limit) for s in specs]
+    if batch and batchable(contestants):
+        _play_chunks_batched(contestants, schedule, seed, limit, chunks, emit)
+        return
     dead: set[int] = set()
     watchdog = Watchdog(limit)
     beat = watchdog.beat
@@ -154,6 +160,35 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
             c.close()
 
 
+def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed: int,
+                         limit: float, chunks: Iterable[int],
+                         emit: Callable[[int, bytes, list[tuple]], None]) -> None:
+    """`play_chunks` in batch mode: each chunk's matches many at a time."""
+    dead: set[int] = set()
+    chunk, scores, dqs = -1, bytearray(), []
+    try:
+        for chunk in chunks:
+            first = chunk * CHUNK
+            last = min(first + CHUNK, schedule.matches)
+            scores = bytearray([SKIPPED]) * (last - first)
+            dqs = []
+
+            def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
+                scores[m - first] = s0
+
+            play_batch(contestants, schedule, seed, limit, range(first, last), dead, SKIPPED,
+                       put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+            emit(chunk, bytes(scores), dqs)
+            chunk = -1
+    except KeyboardInterrupt:
+        if chunk >= 0:
+            emit(chunk, bytes(scores), dqs)
+        raise
+    finally:
+        for c in contestants:
+            c.close()
+
+
 class Claimed:
     """Chunk numbers handed out one at a time, to whichever worker asks first, from a
     counter shared by the workers (so a worker on a slower core simply plays fewer)."""
@@ -183,13 +218,14 @@ def worker_chunks(specs: list[BotSpec], total_chunks: int, jobs: int,
     return [list(range(w, total_chunks, jobs)) for w in range(jobs)]
 
 
-def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no cover - subprocess
+def _worker(specs, schedule, seed, limit, chunks, queue,  # pragma: no cover - subprocess
+            batch=True) -> None:
     # Our own process group: Ctrl-C in the terminal reaches the controller only, which
     # passes it on once (SIGINT) and collects what each worker played until then.
     os.setpgrp()
     try:
         play_chunks(specs, schedule, seed, limit, chunks,
-                    lambda c, s, d: queue.put(("chunk", c, s, d)))
+                    lambda c, s, d: queue.put(("chunk", c, s, d)), batch)
         queue.put(("done", None, None, None))
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -199,7 +235,7 @@ def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no 
 
 
 def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
-        progress: Callable[[int, int], None] | None = None) -> Results:
+        progress: Callable[[int, int], None] | None = None, batch: bool = True) -> Results:
     """Play the tournament; return the counted matches in schedule order. On Ctrl-C
     (KeyboardInterrupt) the matches played until then are returned, marked interrupted."""
     schedule = Schedule(len(specs), rounds)
@@ -218,14 +254,14 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
     interrupted = False
     if jobs == 1:
         try:
-            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect)
+            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect, batch)
         except KeyboardInterrupt:
             interrupted = True
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         queue = ctx.Queue()
         procs = [ctx.Process(target=_worker, daemon=True,
-                             args=(specs, schedule, seed, limit, chunks, queue))
+                             args=(specs, schedule, seed, limit, chunks, queue, batch))
                  for chunks in worker_chunks(specs, total_chunks, jobs, ctx)]
         for p in procs:
             p.start()
