@@ -83,7 +83,7 @@ class Remote:
         self.waited = waited  # [seconds this match spent waiting for answers]
         self.driver = driver
         self.pending: list[str] = []  # notifications sent since the last answer
-        self.calls: list[str] = []  # the calls the current answer is for
+        self.calls: tuple[list[str], str] = ([], "")  # the calls the answer is for
         names = host.bot.names
         self.name_of = lambda c: names.get(c, c)
         for method in getattr(host.bot, "skip", ()):
@@ -114,22 +114,26 @@ class Remote:
             raise BotProcessError("the process of the bot was stopped earlier")
         host.lines.append(line)
         host.waiting.append(self)
-        self.calls = [self.name_of(c) for c in (*self.pending, where)]
+        self.calls = (self.pending, where)  # named only if the bot hangs (`what`)
         self.pending = []
         start = perf_counter()
         text = self.driver.switch()
         self.waited[0] += perf_counter() - start
+        try:
+            return int(text)
+        except ValueError:
+            pass
         if text.startswith("E "):
             kind, _, sentence = text[2:].partition("\t")
             raise CallTimeout(sentence) if kind == "timeout" else BotProcessError(sentence)
         if text == "ok":
             return None
-        if text.startswith("X "):
-            return _Invalid(text[2:])
-        try:
-            return int(text)
-        except ValueError:
-            return _Invalid(text)
+        return _Invalid(text[2:] if text.startswith("X ") else text)
+
+    def what(self) -> str:
+        """The calls the pending answer is for, in the bot's language ("a or b")."""
+        pending, where = self.calls
+        return " or ".join(dict.fromkeys(self.name_of(c) for c in (*pending, where)))
 
 
 def _nothing(card: str) -> None:
@@ -270,7 +274,7 @@ def _hung(host: Host, running: dict[int, tuple[int, int]],
     """No answer for limit + SLACK: the call in progress never returned."""
     remote = host.waiting[0]
     took = perf_counter() - host.progress
-    what = " or ".join(dict.fromkeys(remote.calls))
+    what = remote.what()
     bot = _bot_of(host, remote, running)
     reason = (f"exceeded the time limit of {limit:g} s in {what}: no answer after "
               f"{took:.1f} s, so the bot was stopped")
