@@ -51,7 +51,7 @@ def _bot_object(spec: Any, limit: float) -> tuple[Any, Any]:
     from bot.arena.jsbot import JsBot
 
     js = JsBot(spec.arg, limit, capture_output=True)
-    return (lambda: js), js
+    return js.new_match, js
 
 
 def check(arg: str, limit: float = 1.0, seed: int = 0, deals: int = DEALS) -> CheckResult:

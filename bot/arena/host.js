@@ -120,12 +120,13 @@ rl.on('line', (line) => {
   }
   const b = slot.bot;
   switch (parts[0]) {
-    case 'n':
-      if (slot.batch) {
+    case 'n':  // a new match: a fresh object (the first one serves the first match)
+      if (slot.batch || slot.used) {
         try { slot.bot = Object.freeze(make()); } catch (ex) {
           slot.failed = 'error\tthrew ' + String(ex).replace(/\s+/g, ' ') + ' when the bot was made';
         }
       }
+      slot.used = true;
       break;
     case 'p': { const v = slot.failed ? undefined : call(slot, 'draftPick', () => b.draftPick([parts[1], parts[2]])); answer(slot, v); break; }
     case 'r': if (!slot.failed) call(slot, 'draftReceive', () => b.draftReceive(parts[1])); break;

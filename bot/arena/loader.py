@@ -59,7 +59,8 @@ class BotSpec:
             return Contestant(self.name, bot, fresh=False, for_match=bot.new_match)
         from bot.arena.jsbot import JsBot
 
-        return Contestant(self.name, JsBot(self.arg, limit, self.show_output), fresh=False)
+        js = JsBot(self.arg, limit, self.show_output)  # a fresh object per match (new_match)
+        return Contestant(self.name, js, fresh=False, for_match=js.new_match)
 
 
 class Contestant:

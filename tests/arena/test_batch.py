@@ -33,6 +33,18 @@ def _file(tmp_path: Path, name: str, play: str) -> str:
     return str(path)
 
 
+def _js(tmp_path: Path) -> str:
+    """A JavaScript bot whose answers depend on its state: each match must start it afresh
+    (a shared object would answer by what other matches did)."""
+    path = tmp_path / "count.js"
+    path.write_text("({name: 'CountJS', state: {n: 0},\n"
+                    " draftPick(c) { this.state.n++; return this.state.n % 2; },\n"
+                    " draftReceive(c) { this.state.n += 2; },\n"
+                    " mainPlay(c, b) { this.state.n++; return this.state.n % c.length; },\n"
+                    " mainPostprocess(c) { this.state.n += 3; }})")
+    return str(path)
+
+
 def test_batch_mode_gives_the_same_results_as_one_call_at_a_time(tmp_path: Path) -> None:
     bots = [
         _file(tmp_path, "Counter", "return len(self.seen) % len(cards)"),
@@ -41,6 +53,7 @@ def test_batch_mode_gives_the_same_results_as_one_call_at_a_time(tmp_path: Path)
         _file(tmp_path, "Picky", "return 5 if base == 'S7' and len(self.seen) > 14 else 0"),
         str(EXAMPLES / "simple.js"),
         "saver",
+        _js(tmp_path),
     ]
     specs = resolve_all(bots)
     for jobs in (1, 2):
@@ -50,7 +63,7 @@ def test_batch_mode_gives_the_same_results_as_one_call_at_a_time(tmp_path: Path)
         assert one.disqualified.keys() == many.disqualified.keys() == {2}
         assert one.disqualified[2][1] == many.disqualified[2][1]
         assert one.disqualified[2][1].startswith("returned an invalid index 5 from main_play")
-        assert len(one) == 6 * 40  # the four other bots' pairs, every cycle
+        assert len(one) == 10 * 40  # the five other bots' pairs, every cycle
 
 
 def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: Path) -> None:
