@@ -2,8 +2,8 @@
 
 A tournament's JSON (`--json`) records each match's seed (the key of its deal: the deal's
 shuffles) and the bots' sources. A match depends on nothing else for bots that start fresh
-each match (built-ins, Python classes), so the replay is the match as it was played. A bot
-that is one object for the whole tournament (a Python object or module, any JavaScript bot)
+each match (built-ins, Python classes, JavaScript bots), so the replay is the match as it
+was played. A bot that is one object for the whole tournament (a Python object or module)
 is replayed from a fresh start: what it had learnt from earlier matches is not there, which
 the replay says.
 """
@@ -90,7 +90,7 @@ def replay(path: str, match: int, limit: float | None = None) -> Replay:
         spec = resolve(info["source"], limit)
         contestant = spec.load(limit)
         closers.append(contestant)
-        if not contestant.fresh and not getattr(contestant.target, "fresh_instances", False):
+        if spec.kind == "python" and not getattr(contestant.target, "fresh_instances", True):
             shared.append(info["name"])
         players.append(Logged(contestant.for_match(), seat, info["name"], log))
     try:

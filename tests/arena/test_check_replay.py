@@ -138,3 +138,22 @@ def test_names_with_and_without_the_arena_prefix() -> None:
 
     players = demo_players(get_game("rps-poker"), ["saver", "arena:simple"])
     assert [p.bot for p in players] == ["arena:saver", "arena:simple"]
+
+
+def test_replay_says_when_a_bot_kept_one_object_for_the_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    obj = tmp_path / "obj.py"
+    obj.write_text("class _B:\n    name = 'Obj'\n"
+                   "    def draft_pick(self, cards): return 0\n"
+                   "    def draft_receive(self, card): pass\n"
+                   "    def main_play(self, cards, base): return 0\n"
+                   "    def main_postprocess(self, card): pass\nbot = _B()\n")
+    record = tmp_path / "t.json"
+    js = Path(__file__).resolve().parents[2] / "bot" / "arena" / "examples" / "simple.js"
+    assert main([str(obj), str(js), "--rounds", "2", "--seed", "1", "--jobs", "1",
+                 "--json", str(record), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["--replay", str(record), "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Note: Obj keeps one object for the whole tournament" in out
+    assert "Simple keeps" not in out and "(as recorded)" in out
