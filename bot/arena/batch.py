@@ -39,8 +39,9 @@ class Host:
     """A bot file's process in batch mode: the lines to send, the seats waiting for an
     answer (in order), and what has been read but not yet handed out."""
 
-    def __init__(self, bot: PipeBot) -> None:
+    def __init__(self, bot: PipeBot, index: int) -> None:
         self.bot = bot
+        self.index = index  # the bot's number in the tournament
         self.lines: list[str] = []
         self.waiting: list[Remote] = []
         self.buf = b""
@@ -157,7 +158,7 @@ def play_batch(contestants: list[Any], schedule: Any, seed: int, limit: float,
     failure (the bot is added to `dead` and its process stopped; its live matches are
     dropped as skipped)."""
     driver = greenlet.getcurrent()
-    hosts = {i: Host(c.target) for i, c in enumerate(contestants)
+    hosts = {i: Host(c.target, i) for i, c in enumerate(contestants)
              if isinstance(c.target, PipeBot)}
     twin = len(schedule.seatings)
     deals: dict[int, Deal] = {}
@@ -245,14 +246,14 @@ def play_batch(contestants: list[Any], schedule: Any, seed: int, limit: float,
 def _deliver(host: Host, lines: list[str] | None, running: dict[int, tuple[int, int]],
              fail: Callable[..., None]) -> None:
     """Hand each answer to the match waiting for it (in order); "+" only shows progress."""
-    if lines is None:  # the process ended
-        remote = host.waiting[0]
-        bot = _bot_of(host, remote, running)
-        reason = f"the process of the bot ended ({host.bot._ended()})"
-        if bot is None:
-            host.kill()
+    if lines is None:  # the process ended; its unwritten answers are lost, so which call
+        # ended it is not known: its earliest live match, as one call at a time finds it
+        live = [m for m, pair in running.items() if host.index in pair]
+        if live:
+            fail(min(live), host.index, f"the process of the bot ended ({host.bot._ended()})",
+                 hung=True)
         else:
-            fail(remote.slot, bot, reason, hung=True)
+            host.kill()
         return
     for line in lines:
         if line == "+" or not host.waiting:
@@ -262,23 +263,18 @@ def _deliver(host: Host, lines: list[str] | None, running: dict[int, tuple[int, 
             remote.greenlet.switch(line)  # the match runs until it waits again
 
 
-def _bot_of(host: Host, remote: Remote, running: dict[int, tuple[int, int]]) -> int | None:
-    pair = running.get(remote.slot)
-    if pair is None:
-        return None
-    return pair[remote.seat]
-
-
 def _hung(host: Host, running: dict[int, tuple[int, int]],
           fail: Callable[..., None], limit: float) -> None:
     """No answer for limit + SLACK: the call in progress never returned."""
     remote = host.waiting[0]
     took = perf_counter() - host.progress
-    what = remote.what()
-    bot = _bot_of(host, remote, running)
-    reason = (f"exceeded the time limit of {limit:g} s in {what}: no answer after "
+    reason = (f"exceeded the time limit of {limit:g} s in {remote.what()}: no answer after "
               f"{took:.1f} s, so the bot was stopped")
-    if bot is None:
-        host.kill()
+    if remote.slot in running:
+        fail(remote.slot, host.index, reason, hung=True)
     else:
-        fail(remote.slot, bot, reason, hung=True)
+        live = [m for m, pair in running.items() if host.index in pair]
+        if live:
+            fail(min(live), host.index, reason, hung=True)
+        else:
+            host.kill()

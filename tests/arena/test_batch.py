@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.arena.loader import resolve_all
 from bot.arena.tournament import run
 
@@ -87,3 +89,25 @@ def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: P
     assert reason.endswith(", so the bot was stopped")
     assert len(results) == 300 and all(set(r.seats) == {1, 2} for r in results)
     assert took < 0.3 + 0.5 + 6, took  # the others waited for the limit and slack only
+
+
+@pytest.mark.parametrize("action, reason", [
+    ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play"),
+    ("return 'one'", "returned an invalid index 'one' from main_play (hand of 3)"),
+    ("import os; os._exit(3)", "the process of the bot ended (exit code 3)"),
+    ("print('0'); return 0", None),  # output is never an answer, nor a failure
+])
+def test_failures_in_batch_mode_disqualify_as_one_call_at_a_time(
+        tmp_path: Path, action: str, reason: str | None) -> None:
+    bad = _file(tmp_path, "Bad", f"""if len(self.seen) == 17:
+            {action}
+        return 0""")
+    specs = resolve_all([bad, str(EXAMPLES / "simple.js"), "simple"])
+    one = run(specs, 30, 4, 1, 1.0, batch=False)
+    many = run(specs, 30, 4, 1, 1.0, batch=True)
+    assert bytes(one.scores) == bytes(many.scores)
+    assert one.disqualified == many.disqualified
+    if reason is None:
+        assert not many.disqualified and len(many) == 90
+    else:
+        assert many.disqualified == {0: (0, reason)} and len(many) == 30
