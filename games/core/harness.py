@@ -16,9 +16,11 @@ After every accepted command it checks that:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -211,3 +213,36 @@ def run_conformance(game: Game, matches: int, *, first_seed: int = 0,
         play_random_match(game, f"conformance-{i}", settings, **kwargs)  # type: ignore[arg-type]
         for i in range(first_seed, first_seed + matches)
     ]
+
+
+def states_by_decision(game: Game, seeds: int = 8, max_steps: int = 300,
+                       settings: BaseModel | None = None) -> dict[tuple[str, int], BaseModel]:
+    """One state for each (decision kind, seat) that seeded random play reaches: the first
+    seen. For checks that must cover every phase of a game (what a player may type in each)."""
+    settings = settings if settings is not None else game.settings_model()
+    found: dict[tuple[str, int], BaseModel] = {}
+    for i in range(seeds):
+        rng = random.Random(f"phases:{i}")
+        state = game.setup(settings, f"phases-{i}")
+        for _ in range(max_steps):
+            prompts = game.prompts(state)
+            if not prompts:
+                break
+            for p in prompts:
+                if (p.kind, p.seat) not in found:
+                    found[(p.kind, p.seat)] = game.load_state(state.model_dump_json())
+            prompt = rng.choice(prompts)
+            game.apply(state, prompt.seat, game.random_command(state, prompt, rng))
+    return found
+
+
+def reading_seconds(game: Game, state: BaseModel, seat: int, text: str, tries: int = 3) -> float:
+    """The least time, over `tries`, that reading and checking `text` takes (refused or not):
+    what a player's message costs the event loop, for the input-bounds test and bench."""
+    best = float("inf")
+    for _ in range(tries):
+        start = time.perf_counter()
+        with contextlib.suppress(ParseError, IllegalMove):
+            game.check(state, seat, game.parse(state, seat, text))
+        best = min(best, time.perf_counter() - start)
+    return best

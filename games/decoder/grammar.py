@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import DIGITS, MoveWords, normalize, number
+from games.core.parsing import DIGITS, MoveWords, normalize, number, read_move
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -102,7 +102,7 @@ def parse(game: DecoderGame, state: DecoderState, seat: int, text: str) -> Comma
     prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
     if prompt is None:
         raise ParseError("Nothing is pending for you now.")
-    tok = Tokens(text)
+    tok = Tokens(read_move(text, lambda: usage_line(state, seat, prompt)))
     if not tok.list:
         raise ParseError(usage_line(state, seat, prompt))
     reader = _READERS[prompt.kind]
@@ -249,7 +249,10 @@ def _read_turn(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     while start < len(words) and words[start] in LEAD:
         start += 1
     action_at = None
-    for i in range(start + 1, len(words)):
+    # A phrase naming a tank has at most as many words as the name has letters (see
+    # match_tank), so only that many words are tried as one (not every prefix: quadratic).
+    longest = max((len(n.replace(" ", "")) for n in names), default=0)
+    for i in range(start + 1, min(len(words), start + longest + 1)):
         if words[i] in ACTIONS:
             found = match_tank(names, " ".join(words[start:i]))
             if found is not None:
@@ -264,8 +267,13 @@ def _read_turn(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     rest = words[action_at + 1:]
     # "... with <tank>" / "... using <tank>" after the action
     if tank is None:
+        # words after each position that could name a tank: a longer tail names none, so it
+        # is never joined (joining every tail would be quadratic in the message length)
+        named = [0] * (len(rest) + 1)
+        for j in range(len(rest) - 1, -1, -1):
+            named[j] = named[j + 1] + (rest[j] not in _FLAG_WORDS)
         for j, w in enumerate(rest):
-            if w in LEAD:
+            if w in LEAD and named[j + 1] <= longest:
                 tail = [x for x in rest[j + 1:] if x not in _FLAG_WORDS]
                 found = match_tank(names, " ".join(tail))
                 if found is not None:

@@ -82,7 +82,7 @@ def read_cards(text: str) -> tuple[list[str], str]:
     bad: list[str] = []
     for m in _CARD_RE.finditer(folded):
         letter = _SUIT_WORDS[m.group("s1") or m.group("s2")]
-        num = int(m.group("n1") or m.group("n2"))
+        num = parsing.number(m.group("n1") or m.group("n2"))
         if 1 <= num <= 9:
             cards.append(f"{letter}{num}")
         else:
@@ -313,11 +313,10 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
         raise ParseError("The match is over.")
     mine = [p.kind for p in game.prompts(state) if p.seat == seat]
     kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands"}:
         raise ParseError(usage(game, state, seat))
-    if len(text) > 2000:
-        raise ParseError("That message is too long to be a move.")
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "refill_offer":

@@ -181,8 +181,7 @@ _PHASE_KIND = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE:
 def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: str) -> Command:
     if state.phase == Phase.OVER:
         raise ParseError("The match is over.")
-    if len(text) > 500:
-        raise ParseError("That message is too long to be a move.")
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
         raise ParseError(usage(game, state, seat))

@@ -111,7 +111,7 @@ def parse_renounce(text: str) -> Command:
                 if w not in _RENOUNCE_NOISE and not w.isdigit()]
     if leftover:
         raise ParseError(f"I could not read '{' '.join(leftover)}'. {RENOUNCE_USAGE}")
-    nums = [int(n) for n in named] + loose
+    nums = [parsing.number(n) for n in named] + loose
     if not nums:
         raise ParseError(f"Name the set too (1, 2 or 3): e.g. 'renounce {cards[0]} set 2'.")
     if len(nums) > 1:
@@ -126,8 +126,7 @@ _USAGE = {"choose_starter": STARTER_USAGE, "bet": BET_USAGE, "renounce": RENOUNC
 def parse(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
     if state.phase == Phase.OVER:
         raise ParseError("The match is over.")
-    if len(text) > 500:
-        raise ParseError("That message is too long to be a move.")
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     mine = [p.kind for p in game.prompts(state) if p.seat == seat]
     kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
     norm = parsing.normalize(text)
