@@ -3,13 +3,14 @@ number and a 100,000-character message (issue 27: within 10 ms each).
 
     python -m bench.input_bounds
 
-Each figure is the slowest decision of the game, best of 5 tries (milliseconds), for parse and
-check together. The last line printed is one JSON object.
+Each figure is the slowest decision of the game, best of 5 tries (wall-clock milliseconds,
+garbage collector held off), for parse and check together. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 from games.core.harness import reading_seconds, states_by_decision
 from games.registry import PREFERRED_ORDER, get_game
@@ -25,7 +26,7 @@ def run() -> dict[str, dict[str, float]]:
     for slug in PREFERRED_ORDER:
         game = get_game(slug)
         phases = states_by_decision(game)
-        figures[slug] = {name: round(max(reading_seconds(game, state, seat, text, 5) * 1000
+        figures[slug] = {name: round(max(reading_seconds(game, state, seat, text, 5, time.perf_counter) * 1000
                                          for (_, seat), state in phases.items()), 3)
                          for name, text in INPUTS.items()}
         print(f"{slug:18} " + "  ".join(f"{k}: {v:.3f} ms" for k, v in figures[slug].items()),

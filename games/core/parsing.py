@@ -167,3 +167,43 @@ class MoveWords:
 
 
 DIGITS = tuple("0123456789")
+
+
+@dataclass(frozen=True)
+class DecisionWords:
+    """The words that start a move of each kind of decision of a game: how every grammar
+    reads a move only as a word of the decision pending now (house ruling). A message that
+    starts with a word of another decision, and not of the pending one, is refused with what
+    is expected now; it is never read as something else ("draw 4" while the bot waits for a
+    position is not position 4, "take 6" while a double is answered is not "take").
+
+    `kinds` maps a decision kind to its words (phrases allowed; the longest match wins, and a
+    word may belong to several kinds). The conformance harness types each kind's words into
+    every other decision and checks they are refused (`harness.check_other_words`)."""
+
+    kinds: Mapping[str, tuple[str, ...]]
+
+    def kind_of(self, text: str, pending: Iterable[str]) -> str | None:
+        """The kind whose word starts `text`: one of `pending` when its word does (the first
+        listed wins a tie), else another kind's, else None (no known word: the pending
+        decision's own reader decides)."""
+        norm = " ".join(words(text))
+        best = 0
+        found: list[str] = []
+        for kind, options in self.kinds.items():
+            for option in options:
+                if option and len(option) >= best and (norm == option or norm.startswith(option + " ")):
+                    if len(option) > best:
+                        best, found = len(option), []
+                    found.append(kind)
+        if not found:
+            return None
+        return next((k for k in pending if k in found), found[0])
+
+    def refuse_other(self, text: str, pending: Iterable[str], expected: str) -> None:
+        """ParseError when `text` starts with a word of a decision not pending now."""
+        pending = list(pending)
+        kind = self.kind_of(text, pending)
+        if kind is not None and kind not in pending:
+            first = " ".join(words(text)[:2])[:30]
+            raise ParseError(f"'{first}' is not an answer to what you are asked now. {expected}")

@@ -276,27 +276,12 @@ def parse_private(text: str) -> Command:
     return PrivateCards(first=cards[0], second=cards[1])
 
 
-def parse_bet(state: DevilsDealState, text: str) -> Command:
-    if re.search(r"-\s*\d", text):
-        raise ParseError("A raise is a whole number of chips, at least 1: e.g. 'raise 2'.")
-    word = parsing.keyword(text, _BET_SYNONYMS)
-    if word is None:
-        raise ParseError(BET_USAGE)
-    nums = parsing.integers(text)
-    if word == "allin":
-        from games.devils_deal.engine import LIMITS
+def parse_bet(state: DevilsDealState, seat: int, text: str) -> Command:
+    from games.devils_deal.engine import LIMITS
 
-        if state.betting is None:
-            raise ParseError(BET_USAGE)
-        opts = betting.options(state.betting, state.chips, LIMITS)
-        return Bet(action="raise", amount=opts.max_raise or 0)
-    if word == "raise":
-        if not nums:
-            raise ParseError("How much do you raise (on top of the call)? e.g. 'raise 2'.")
-        if len(nums) > 1:
-            raise ParseError("Give one amount, e.g. 'raise 2'.")
-        return Bet(action="raise", amount=nums[0])
-    return Bet(action=word)  # type: ignore[arg-type]
+    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips, LIMITS,
+                                      seat, BET_USAGE)
+    return Bet(action=action, amount=amount)
 
 
 _PHASE_KIND = {
@@ -328,7 +313,7 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
     if kind == "private_cards":
         return parse_private(text)
     if kind == "bet":
-        return parse_bet(state, text)
+        return parse_bet(state, seat, text)
     raise ParseError("There is nothing to decide right now.")
 
 

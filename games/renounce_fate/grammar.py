@@ -4,8 +4,9 @@ The parser reads the text for the decision the seat has pending (or, with none, 
 phase's, so that `check` can say it is not their turn):
 
 - starter (advantage holder, round 1): "me" / "I start" / "opponent" / "you start"
-- bets: "call" (also "check" for the leader's call for 0, "call 2"), "raise 4" (4 on top of
-  the call), "fold", "all in" / "raise max" (the largest raise allowed)
+- bets: "call" (or "call 5" when 5 is owed: another amount is refused), "check" (a call of 0,
+  only when nothing is owed), "raise 4" (4 on top of the call), "fold", "all in" /
+  "raise max" (the largest raise allowed)
 - renounce: the card and its set, in any of these forms, case and spacing tolerant:
   "renounce Y3 set 2", "Y3 2", "🟨3 in set 2", "yellow 3 from set 2", "set 2 Y3", "Y3 s2"
 
@@ -34,7 +35,8 @@ RENOUNCE_USAGE = ("Name the fate card and its set: 'renounce Y3 set 2' (also 'Y3
                   "'🟨3 in set 2').")
 
 _BET_SYNONYMS = {
-    "call": ["c", "match", "see", "calls", "i call", "check", "checks", "i check"],
+    "call": ["c", "match", "see", "calls", "i call"],
+    "check": ["checks", "i check"],  # a call of 0: only when nothing is owed
     "raise": ["r", "bet", "raise by", "raises", "up", "re-raise", "reraise", "i raise"],
     "fold": ["f", "give up", "surrender", "folds", "i fold"],
     "allin": ["all in", "all-in", "shove", "raise max", "max", "raise all"],
@@ -66,29 +68,12 @@ def parse_starter(seat: int, text: str) -> Command:
     raise ParseError(STARTER_USAGE)
 
 
-def parse_bet(game: RenounceFate, state: RenounceFateState, text: str) -> Command:
-    if re.search(r"-\s*\d", text):
-        raise ParseError("A raise is a whole number of chips, at least 1: e.g. 'raise 2'.")
-    word = parsing.keyword(text, _BET_SYNONYMS)
-    if word is None:
-        raise ParseError(BET_USAGE)
-    nums = parsing.integers(text)
-    if word == "allin":
-        from games.renounce_fate.flow import limits
+def parse_bet(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
+    from games.renounce_fate.flow import limits
 
-        if state.betting is None or state.betting.closed:
-            raise ParseError(BET_USAGE)
-        opts = betting.options(state.betting, state.chips, limits(state))
-        return Bet(action="raise", amount=opts.max_raise or 0)
-    if word == "raise":
-        if not nums:
-            raise ParseError("How much do you raise (on top of the call)? e.g. 'raise 2'.")
-        if len(nums) > 1:
-            raise ParseError("Give one amount, e.g. 'raise 2'.")
-        return Bet(action="raise", amount=nums[0])
-    if len(nums) > 1 or (word == "fold" and nums):
-        raise ParseError(BET_USAGE)
-    return Bet(action=word)  # type: ignore[arg-type]
+    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips,
+                                      limits(state), seat, BET_USAGE)
+    return Bet(action=action, amount=amount)
 
 
 def parse_renounce(text: str) -> Command:
@@ -135,7 +120,7 @@ def parse(game: RenounceFate, state: RenounceFateState, seat: int, text: str) ->
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "bet":
-        return parse_bet(game, state, text)
+        return parse_bet(game, state, seat, text)
     if kind == "renounce":
         return parse_renounce(text)
     raise ParseError("There is nothing to decide right now.")

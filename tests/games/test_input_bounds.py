@@ -93,9 +93,9 @@ def test_rps_poker_card_reading_is_linear():
     from games.rps_poker.cards import find_cards
 
     def cost(text: str) -> float:
-        start = time.perf_counter()
+        start = time.thread_time()
         find_cards(text)
-        return time.perf_counter() - start
+        return time.thread_time() - start
 
     short = min(cost("r1 " * 10_000) for _ in range(3))
     long = min(cost("r1 " * 100_000) for _ in range(2))
