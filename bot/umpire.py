@@ -986,8 +986,6 @@ class MatchService:
         lines = [f"Match #{match.id}: {match.game.title}, {{P0}} vs {{P1}} "
                  f"({match.status}), {match.seq} actions."]
         for p in match.prompts:
-            if p.quiet:  # its very existence is the seat's secret (Prompt.quiet)
-                continue
             clock = match.clocks.get(p.key)
             left = ""
             if clock and clock.status == "break":

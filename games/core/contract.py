@@ -129,9 +129,11 @@ class Prompt(BaseModel):
     # Ready-made answers for buttons and menus: each is text that `parse` accepts for this
     # prompt ("call 2", "fold", "keep R3"). At most 25; empty when free text is needed.
     choices: tuple[str, ...] = ()
-    # A private question whose very existence is the seat's secret (Double or Nothing asks
-    # which of two identical sets was played only when the hand held it twice): untimed, and
-    # the runtime never mentions it outside the seat's table channel (no "waiting for" line).
+    # A private decision whose arrival is the seat's secret (Double or Nothing asks which of
+    # two identical sets was played only when the hand held it twice; Decoder's second setup
+    # step comes when a player finishes the first): the runtime never mentions it outside the
+    # seat's table channel (no "waiting for" line), and the two-world harness does not let
+    # anyone else observe it.
     quiet: bool = False
 
 
