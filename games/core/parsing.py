@@ -53,8 +53,10 @@ MAX_MOVE_CHARS = 1000
 #: seconds, cards) is far smaller. A longer one is refused, never cut or rounded.
 MAX_DIGITS = 9
 #: A minus sign before a number ("-6", "−6"), but not a dash between two numbers ("5-6").
-#: A sign follows the start, a blank or an opening mark, so "J-7" and "R-3" are no negatives.
-_SIGNED = re.compile(r"(?:(?<![^\s(:=,])(?P<sign>[-\u2212]) ?)?(?<![0-9])(?P<digits>[0-9]+)")
+#: A sign is written against its number and follows the start, a blank or an opening mark:
+#: "J-7", "R-3" and a pile line's bullet "- 7 red" are no negatives.
+_SIGNED = re.compile(r"(?:(?<![^\s(:=,])(?P<sign>[-\u2212]))?(?<![0-9])(?P<digits>[0-9]+)")
+_NEGATIVE = re.compile(r"(?<![^\s(:=,])[-\u2212][0-9]+")
 _LONG_NUMBER = re.compile(rf"[0-9]{{{MAX_DIGITS + 1},}}")
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _NUMERIC = ("Nd", "Nl", "No")
@@ -87,7 +89,7 @@ def read_move(text: str, usage: Callable[[], str]) -> str:
 
     Refused before any reading (each refusal ends with `usage()`, what is expected now):
     a message over MAX_MOVE_CHARS characters, a digit of another script, a number of more
-    than MAX_DIGITS digits. Runs of blanks are squeezed to one. Everything here is linear in
+    than MAX_DIGITS digits. (Numbers keep their sign: see `integers`, `refuse_negative`.) Runs of blanks are squeezed to one. Everything here is linear in
     the length of the message, and the grammars after it read at most MAX_MOVE_CHARS."""
     odd = other_script_digit(text)
     if odd is not None:
@@ -102,6 +104,15 @@ def read_move(text: str, usage: Callable[[], str]) -> str:
         raise ParseError(f"That message is {len(text):,} characters long; a move is at most "
                          f"{MAX_MOVE_CHARS:,}, so nothing was read. {usage()}")
     return _squeeze_spaces(text)
+
+
+def refuse_negative(text: str, allowed: str) -> None:
+    """ParseError for a negative number where a grammar would otherwise read only digits
+    (and so drop the sign): `allowed` says what may be typed instead."""
+    negative = _NEGATIVE.search(text)
+    if negative is not None:
+        raise ParseError(f"'{negative.group()}' is negative; it is never read as "
+                         f"{negative.group()[1:]}. {allowed}")
 
 
 def number(digits: str, sign: int = 1) -> int:

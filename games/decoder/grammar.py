@@ -13,7 +13,15 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import DIGITS, MoveWords, normalize, number, read_move
+from games.core.parsing import (
+    DIGITS,
+    DecisionWords,
+    MoveWords,
+    normalize,
+    number,
+    read_move,
+    refuse_negative,
+)
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -59,6 +67,22 @@ YES = {"yes", "y", "use", "play", "sabotage", "unexpected", "us", "ok"}
 LEAD = {"use", "using", "with", "tank"}
 
 
+#: The words that start a move of each decision (house ruling: a word of another decision is
+#: refused, never read as this one's: "use Gear Train restore" is no clue answer).
+DECISIONS = DecisionWords(kinds={
+    "tune": ("set", "raise", "ready", "increase", "change", "lower", "decrease", "reduce"),
+    "rarity": ("common", "commons", "uncommon", "uncommons", "unc", "rare", "rares"),
+    "hand": ("keep", "drop", "discard", "remove"),
+    "turn": ("use", "using", "tank", "ask", "restore", "restores", "restoring", "guess"),
+    "give_up": ("give up", "giveup", "insurance", "insure"),
+    "clue": ("any", "odd", "two"),
+    "swap": ("swap", "no swap", "trade", "keep"),
+    "guess_total": ("guess",),
+    "sabotage_tank": ("sabotage", "sab"),
+    "sabotage_option": ("unexpected sabotage", "unexpected", "us", "pass", "keep", "sabotage"),
+})
+
+
 class Tokens:
     """A message as lower-case tokens (emoji letters folded, chat punctuation dropped)."""
 
@@ -102,7 +126,11 @@ def parse(game: DecoderGame, state: DecoderState, seat: int, text: str) -> Comma
     prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
     if prompt is None:
         raise ParseError("Nothing is pending for you now.")
-    tok = Tokens(read_move(text, lambda: usage_line(state, seat, prompt)))
+    text = read_move(text, lambda: usage_line(state, seat, prompt))
+    refuse_negative(text, usage_line(state, seat, prompt))  # tokens drop "-": never "-17" as 17
+    if prompt.kind != "clue":  # the clue reader refuses anything but one clue, naming both
+        DECISIONS.refuse_other(text, [prompt.kind], usage_line(state, seat, prompt))
+    tok = Tokens(text)
     if not tok.list:
         raise ParseError(usage_line(state, seat, prompt))
     reader = _READERS[prompt.kind]

@@ -68,6 +68,16 @@ _BET_SYNONYMS = {
 }
 
 
+#: The words only one decision has (house ruling: a word of another decision is refused).
+DECISIONS = parsing.DecisionWords(kinds={
+    "choose_starter": ("i start", "you start", "me first", "you first", "opponent starts",
+                       "i go first", "i will start"),
+    "refill_offer": ("refill", "no refill", "dont refill", "don't refill"),
+    # (not the one-letter "r", "c", "f": a card is "r 4" or "R4")
+    "bet": tuple(w for key, words in _BET_SYNONYMS.items() for w in (key, *words) if len(w) > 1),
+})
+
+
 def _fold(text: str) -> str:
     return text.replace("\ufe0f", "").lower()
 
@@ -302,6 +312,8 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands"}:
         raise ParseError(usage(game, state, seat))
+    if kind is not None:
+        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "refill_offer":

@@ -28,7 +28,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.double_or_nothing import flow, rules
 from games.double_or_nothing.commands import (
     COMMAND_TYPES,
@@ -434,6 +434,11 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         from games.double_or_nothing.grammar import usage
 
         return usage(self, state, seat)
+
+    def decision_words(self) -> DecisionWords:
+        from games.double_or_nothing.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: DoubleOrNothingState) -> MoveWords:
         from games.double_or_nothing.grammar import MOVE_WORDS

@@ -169,6 +169,7 @@ def parse_place(state: DoubleOrNothingState, seat: int, text: str) -> Command:
 
 
 def parse_position(state: DoubleOrNothingState, text: str) -> Command:
+    parsing.refuse_negative(text, POSITION_USAGE)  # the range reader would drop the sign
     norm = parsing.normalize(text.replace("..", " .. "))
     size = len(state.option_cards)
     extra = set(re.sub(r"[0-9]+", " ", norm).split()) - {"play", "position", "positions", "pos",

@@ -43,10 +43,19 @@ _BET_SYNONYMS = {
 }
 #: What starts a move typed in the game room (anything else there is chat). Renouncing is
 #: private, but its word is a move too, so that typing it in the room is caught and refused.
+_STARTER_WORDS = ("me", "i", "myself", "i start", "me first", "opponent", "you", "them",
+                  "other", "you start", "opponent starts", "you first", "my opponent")
 MOVE_WORDS = parsing.MoveWords(
     lead=(*(w for key, words in _BET_SYNONYMS.items() for w in (key, *words)), "renounce"),
-    whole=("me", "i", "myself", "i start", "me first", "opponent", "you", "them", "other",
-           "you start", "opponent starts", "you first", "my opponent"))
+    whole=_STARTER_WORDS)
+#: The words of each decision (house ruling: a word of another decision is refused; "i"
+#: alone is left out: "i renounce ..." and "i call" start with it too).
+DECISIONS = parsing.DecisionWords(kinds={
+    "choose_starter": tuple(w for w in _STARTER_WORDS if w != "i"),
+    # (not the one-letter "r", "c", "f": a card is "r 4" or "R4")
+    "bet": tuple(w for key, words in _BET_SYNONYMS.items() for w in (key, *words) if len(w) > 1),
+    "renounce": ("renounce", "renounces", "burn"),
+})
 _RENOUNCE_NOISE = {"renounce", "renounces", "i", "discard", "burn", "pick", "choose", "the",
                    "card", "from", "in", "of", "set", "group", "s", "no", "number", "and"}
 _SET_RE = re.compile(r"(?:\bset|\bgroup|\bs|#|\bno)\s*[-_:]?\s*(\d+)\b")
@@ -117,6 +126,8 @@ def parse(game: RenounceFate, state: RenounceFateState, seat: int, text: str) ->
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
         raise ParseError(usage(game, state, seat))
+    if kind is not None:
+        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "bet":
