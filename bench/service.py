@@ -103,6 +103,7 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
             out[name] = 1
     if slug == "decoder":
         out["max_seconds"] = 300
+        out["lock_when_ready"] = True  # no host locks setup in these matches (house option)
     model(**out)  # refuse a setting the game does not accept here, not in the middle
     return out
 
