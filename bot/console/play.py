@@ -273,9 +273,13 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
 
 
 def main(game_name: str | None, bot: str | None, seat: int, seed: str | None, db: str | None,
-         name: str, show_log: bool, resume: int | None = None) -> int:
+         name: str, show_log: bool, resume: int | None = None,
+         shown_db: str | None = None) -> int:
+    """`shown_db`: the --db the person gave (None: the default database, which the commands
+    they are told to run find without it)."""
     started: list[int] = []
     database = db or str(default_db())
+    where = f" --db {shown_db}" if shown_db else ""
     try:
         asyncio.run(run_play(game_name, bot=bot, seat=seat, seed=seed, db=database, name=name,
                              show_log=show_log, resume=resume, started=started))
@@ -284,8 +288,11 @@ def main(game_name: str | None, bot: str | None, seat: int, seed: str | None, db
         return 2
     except KeyboardInterrupt:
         if started:
-            where = f" --db {db}" if db else ""
             print(f"\nLeft match #{started[0]} as it is. Continue it with: "
                   f"umpire play --resume {started[0]}{where}", file=sys.stderr)
         return 130
+    if started:
+        print(f"The match is kept as #{started[0]}: `umpire export {started[0]}{where}` "
+              f"writes its record, `umpire export {started[0]}{where} --text` its transcript.",
+              file=sys.stdout)
     return 0

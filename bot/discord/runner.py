@@ -30,6 +30,11 @@ processes must share one PostgreSQL database ([database] url = "postgresql+async
 one SQLite file per process is not sharding. Set [shards] count = 1 to run one process."""
 
 
+class StoreStartFailed(Exception):
+    """The database could not be opened, migrated or read at start (the cause is chained):
+    `umpire` says so in one sentence naming the database, not as a Discord problem."""
+
+
 def main(settings: Settings) -> int:
     token = settings.discord.token.get_secret_value() if settings.discord.token else ""
     if not token.strip():
@@ -68,7 +73,10 @@ async def run(settings: Settings, token: str) -> int:
     try:
         collect_less()
         # migrate, recover active matches, queue the outbox; the clocks wait for the login
-        await service.start(hold_clocks=True)
+        try:
+            await service.start(hold_clocks=True)
+        except Exception as exc:
+            raise StoreStartFailed(str(exc)) from exc
         if shards.enabled:
             keeper = ShardKeeper(
                 service, Leases(engine, process_name(), timedelta(seconds=shards.lease_seconds)),
