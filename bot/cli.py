@@ -52,7 +52,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run = sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run.add_argument("--check", action="store_true",
+                     help="check the token, the intents, the database and each server's "
+                     "permissions, one line each, then exit (non-zero if any fails); the "
+                     "same checks run at every start")
+
+    sub.add_parser("health", help="is `umpire run` well: its process, its database and its "
+                   "Discord connection, one line each (exit 1 if not; the container's "
+                   "HEALTHCHECK)")
+
+    sub.add_parser("invite", help="the link that adds the bot to a server, with the "
+                   "permissions the configured channel mode needs and why")
 
     demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time")
     demo.add_argument("games", nargs="*", metavar="GAME", help=f"games to play ({_games_help()}); "
@@ -194,7 +205,14 @@ def _main(argv: list[str]) -> int:
                              args.show_log, resume=args.resume, shown_db=args.db)
     settings = _settings(args.config)
     if args.command == "run":
-        return _run(settings)
+        return _run(settings, check=args.check)
+    if args.command == "health":
+        return _health(settings)
+    if args.command == "invite":
+        from bot.discord.invite import invite_text
+
+        print(invite_text(settings))
+        return 0
     url = _url(local_db(settings, args.db))
     if args.command == "migrate":
         return _database(_migrate(url), url)
@@ -452,14 +470,26 @@ def _verify(path: str) -> int:
     return 0
 
 
-def _run(settings: Any) -> int:
+def _health(settings: Any) -> int:
+    """`umpire health`: one line per check on stdout; 0 if all are well, else 1."""
+    from bot.health import database_check, default_status_file, process_checks
+
+    url = _url(settings.database.url)
+    checks = process_checks(settings.health.status_file or default_status_file())
+    checks.append(asyncio.run(database_check(url)))
+    for check in checks:
+        print(check.line())
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def _run(settings: Any, check: bool = False) -> int:
     from bot.discord.runner import StoreStartFailed
     from bot.discord.runner import main as run_main
 
     url = _url(settings.database.url)
     _check_sqlite_folder(url)
     try:
-        return run_main(settings)
+        return run_main(settings, check=check)
     except StoreStartFailed as exc:
         cause = exc.__cause__ or exc
         message, code = database_problem(cause, url) or (

@@ -5,13 +5,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.config import Settings
+
+if TYPE_CHECKING:
+    from bot.health import StatusFile
 
 log = logging.getLogger(__name__)
 
@@ -35,21 +40,34 @@ class StoreStartFailed(Exception):
     `umpire` says so in one sentence naming the database, not as a Discord problem."""
 
 
-def main(settings: Settings) -> int:
+def main(settings: Settings, check: bool = False) -> int:
     token = settings.discord.token.get_secret_value() if settings.discord.token else ""
     if not token.strip():
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    if check:
+        return asyncio.run(check_only(settings, token.strip()))
     try:
         return asyncio.run(run(settings, token.strip()))
     except KeyboardInterrupt:
         return 0
 
 
+async def check_only(settings: Settings, token: str) -> int:
+    """`umpire run --check`: one line per check on stdout; 1 if any fails."""
+    from bot.discord.check import run_check
+
+    checks = await run_check(settings, token, settings.database.url)
+    for item in checks:
+        print(item.line())
+    return 0 if all(c.ok for c in checks) else 1
+
+
 async def run(settings: Settings, token: str) -> int:
     from bot.discord.client import UmpireBot
     from bot.discord.transport import DiscordTransport
     from bot.gc_tuning import collect_less, settle_after_start
+    from bot.health import StatusFile, default_status_file
     from bot.shards import ShardKeeper, process_name
     from bot.store.database import create_engine, is_sqlite
     from bot.store.leases import Leases
@@ -70,6 +88,7 @@ async def run(settings: Settings, token: str) -> int:
                            heartbeat_seconds=settings.clock.heartbeat_seconds,
                            outbox_retention=settings.database.outbox_retention)
     keeper: ShardKeeper | None = None
+    status: StatusFile | None = None
     try:
         collect_less()
         # migrate, recover active matches, queue the outbox; the clocks wait for the login
@@ -91,7 +110,14 @@ async def run(settings: Settings, token: str) -> int:
             await service.run_clocks()  # charge no one for the downtime, login included
             if keeper is not None:  # take this process's shards (their clocks shift then)
                 await keeper.start()
+            from bot.discord.check import log_server_permissions
 
+            await log_server_permissions(bot, settings, repo)  # the --check lines, logged
+
+        status = StatusFile(settings.health.status_file or default_status_file(),
+                            lambda: transport.ready.is_set() and not bot.is_closed())
+        status.start()
+        stop_on_signals(bot, service)
         async with bot:
             try:
                 await run_after_login(bot.start(token), transport.ready, logged_in)
@@ -105,12 +131,53 @@ async def run(settings: Settings, token: str) -> int:
                 return 1
         return 0
     finally:
+        if status is not None:
+            await status.stop()
         if keeper is not None:
             await keeper.stop()
         await service.stop()
         if keeper is not None:
             await keeper.release()
         await engine.dispose()
+        log.info("stopped: shard leases released, database closed")
+
+
+#: discord.py's tasks that run a command, a click or an event handler (their names).
+_COMMAND_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch")
+#: How long a stop waits for the commands in progress, then for the outbox to be delivered.
+STOP_WAIT_SECONDS = 10.0
+
+
+def stop_on_signals(bot: discord.Client, service: Any) -> None:
+    """SIGTERM (`docker stop`) and SIGINT (Ctrl-C) stop the bot cleanly: the commands in
+    progress finish, the outbox is delivered, then the client closes; `run` then stops the
+    service, releases the shard leases and closes the database, and exits 0."""
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def on_signal(signum: int) -> None:
+        if stopping:
+            return
+        log.warning("received %s: finishing the commands in progress, then stopping",
+                    signal.Signals(signum).name)
+        stopping.append(loop.create_task(graceful_stop(bot, service), name="umpire-stop"))
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform
+            loop.add_signal_handler(signum, on_signal, signum)
+
+
+async def graceful_stop(bot: discord.Client, service: Any,
+                        wait: float = STOP_WAIT_SECONDS) -> None:
+    """Let the commands in progress finish, deliver the outbox, then close the client."""
+    me = asyncio.current_task()
+    running = [t for t in asyncio.all_tasks() if t is not me and not t.done()
+               and t.get_name().startswith(_COMMAND_TASKS)]
+    if running:
+        await asyncio.wait(running, timeout=wait)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(service.delivery.drain(), wait)
+    await bot.close()
 
 
 async def run_after_login(client: Awaitable[None], ready: asyncio.Event,
