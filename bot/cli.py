@@ -84,8 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, choices=(0, 1), default=0,
                       help="0: you hold the advantage (default); 1: the bot does")
     play.add_argument("--seed", help="seed for a reproducible match")
-    play.add_argument("--db", help="database path or URL (default: umpire-play.db, so that a "
-                      "match left with Ctrl-C can be resumed)")
+    play.add_argument("--db", help="database path or URL (default: the configured database, "
+                      "else ~/.local/share/umpire/play.db, which `matches` and `export` "
+                      "read too; a match left with Ctrl-C can be resumed)")
     play.add_argument("--resume", type=int, metavar="ID",
                       help="continue match ID (left with Ctrl-C), clocks as they were")
     play.add_argument("--name", default="Player", help="your name in the match (default: Player)")
@@ -93,15 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also show the host log (every secret: for learning the rules)")
 
     migrate = sub.add_parser("migrate", help="create or upgrade the database")
-    migrate.add_argument("--db", help="database path or URL (default: the configured one)")
+    migrate.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
 
     matches = sub.add_parser("matches", help="list the matches in a database")
-    matches.add_argument("--db", help="database path or URL (default: the configured one)")
+    matches.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     matches.add_argument("--limit", type=int, default=50, help="at most N matches (default 50)")
 
     export = sub.add_parser("export", help="a match's record as JSON (or --text: a transcript)")
     export.add_argument("match_id", type=int, metavar="ID")
-    export.add_argument("--db", help="database path or URL (default: the configured one)")
+    export.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     export.add_argument("--text", action="store_true", help="a readable transcript instead")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
 
@@ -112,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
                             "and clock rows of ended matches, then give the space back "
                             "(SQLite VACUUM)")
-    vacuum.add_argument("--db", help="database path or URL (default: the configured one)")
+    vacuum.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     vacuum.add_argument("--retention-days", type=_retention_days, metavar="DAYS|forever",
                         default=_CONFIGURED,
                         help="delete messages delivered more than DAYS days ago (0: every "

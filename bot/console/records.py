@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bot.transport import render_names
+from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
 from games.registry import all_games, get_game
@@ -149,12 +149,32 @@ def transcript(record: dict[str, Any]) -> str:
         audience = m["audience"]
         place = places.get(audience) or (f"table of {names[int(audience[4:])]}"
                                          if audience.startswith("seat") else audience)
-        text = render_names(m["text"], names)
+        sent = _time(m.get("at"))
+        text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
+                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]
         lines = text.splitlines() or [""]
         at = m.get("at", "")[11:19]
         body.append(f"{at} [{place}] {lines[0]}")
         body += [" " * (len(at) + len(place) + 4) + line for line in lines[1:]]
     return "\n".join(head + body)
+
+
+def _time(text: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+
+
+def deadline_words(when: datetime, sent: datetime | None) -> str:
+    """A deadline in a transcript: the UTC time, and how long after the message it was
+    ("12:08:28 UTC, 30 s after this message")."""
+    absolute = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    if sent is None:
+        return absolute
+    left = seconds_left(when, sent)
+    return absolute + (", at once" if left == "now" else
+                       f", {left.removeprefix('in ')} after this message")
 
 
 def verify(data: dict[str, Any]) -> str:
