@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -181,8 +180,9 @@ def _main(argv: list[str]) -> int:
         return arena_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import setup
+
+    setup(args.command, args.verbose)
     if args.command is None:
         parser.print_help()
         return 0

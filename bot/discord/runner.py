@@ -89,6 +89,15 @@ async def run(settings: Settings, token: str) -> int:
                            outbox_retention=settings.database.outbox_retention)
     keeper: ShardKeeper | None = None
     status: StatusFile | None = None
+    if settings.metrics.port:
+        from bot import metrics
+
+        try:
+            metrics.serve(service, settings.metrics.port, settings.metrics.address)
+        except metrics.MetricsUnavailable as exc:
+            print(f"umpire: {exc}", file=sys.stderr)
+            await engine.dispose()
+            return 2
     try:
         collect_less()
         # migrate, recover active matches, queue the outbox; the clocks wait for the login
@@ -131,6 +140,10 @@ async def run(settings: Settings, token: str) -> int:
                 return 1
         return 0
     finally:
+        if settings.metrics.port:
+            from bot import metrics
+
+            metrics.disable()
         if status is not None:
             await status.stop()
         if keeper is not None:
