@@ -69,9 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "default: all")
     demo.add_argument("--seed", type=int, help="seed for reproducible matches")
     demo.add_argument("--bots", metavar="A,B", help="the two bots (default: the game's first "
-                      "two), e.g. --bots heuristic,random")
+                      "two): names, or for rps-poker arena bot files, e.g. `umpire demo "
+                      "rps-poker --bots heuristic,random` or `--bots mybot.py,random`")
     demo.add_argument("--quiet", action="store_true", help="print only the result lines")
-    demo.add_argument("--width", type=int, default=None, metavar="N",
+    demo.add_argument("--width", type=_width, default=None, metavar="N",
                       help="wrap lines at N characters (default: the terminal's width, or 100)")
     demo.add_argument("--db", help="database path or URL (default: a temporary SQLite file)")
 
@@ -127,6 +128,19 @@ def build_parser() -> argparse.ArgumentParser:
                            add_help=False)
     arena.add_argument("args", nargs=argparse.REMAINDER)
     return parser
+
+
+def _width(value: str) -> int:
+    """--width: a whole number of characters, at least 40 (a narrower line cannot hold a
+    label and a word)."""
+    try:
+        width = int(value)
+    except ValueError:
+        width = 0
+    if width < 40:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a width: give a whole number of "
+                                         "characters, at least 40")
+    return width
 
 
 #: --retention-days not given: the configured retention applies.
