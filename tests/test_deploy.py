@@ -151,3 +151,23 @@ def test_compose_runs_the_bot_on_postgresql_and_a_two_shard_example(
     assert not shards["shard-0"] & shards["shard-1"]
     with pytest.raises(AssertionError, match="DISCORD_TOKEN must be given"):
         _expand(services["bot"]["environment"]["DISCORD_TOKEN"], {})
+
+
+def test_the_readme_walks_from_invite_to_first_match_with_commands_that_exist() -> None:
+    from bot.discord.invite import permissions
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Run it for your server", 1)[1].split("\n## ", 1)[0]
+    for step in ("Create the bot", "Invite it", "Check", "First match"):
+        assert step in section
+    commands = re.findall(r"`(?:docker compose run --rm bot )?(umpire [a-z][^`]*)`", section)
+    assert {"umpire invite", "umpire run --check"} <= set(commands)
+    for command in commands:
+        if command.split()[1] in ("verify", "health"):
+            continue
+        _is_umpire_command(shlex.split(command))
+    for mode in ("threads", "channels"):
+        assert str(permissions(mode).value) in section
+    services = _compose()["services"]
+    for name in re.findall(r"compose (?:run --rm |--profile sharded up -d )(\w[\w-]*)", section):
+        assert name in services
