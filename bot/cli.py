@@ -176,6 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"umpire: {exc}", file=sys.stderr)
         return exc.code
+    except Exception as exc:  # a bug: one sentence, the traceback only when asked for
+        args = list(sys.argv[1:] if argv is None else argv)
+        if "-v" in args or "--verbose" in args:
+            import traceback
+
+            traceback.print_exc()
+        where = " ".join(a for a in args[:1] if not a.startswith("-")) or "umpire"
+        print(f"umpire: an internal error stopped `{where}` ({type(exc).__name__}: "
+              f"{str(exc).splitlines()[0] if str(exc) else 'no details'}); this is a bug: "
+              "please report it with the output of the same command with -v.", file=sys.stderr)
+        return 1
 
 
 def _silence_stdout() -> None:

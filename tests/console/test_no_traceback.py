@@ -138,3 +138,33 @@ def test_verify_after_pruning_uses_the_commitment_kept_with_the_match(record: di
     data["seed"] += "x"
     path.write_text(json.dumps(data))
     assert cli_main(["verify", str(path)]) == 1
+
+
+def test_a_bug_is_one_sentence_and_the_traceback_only_with_verbose(monkeypatch, tmp_path: Path,
+                                                                 capsys) -> None:
+    import bot.console.records as records
+
+    def broken(record: dict) -> str:
+        raise ZeroDivisionError("division by zero")
+    monkeypatch.setattr(records, "verify", broken)
+    path = tmp_path / "bug.json"
+    path.write_text("{}")
+    assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("umpire: an internal error stopped `verify` (ZeroDivisionError: "
+                          "division by zero); this is a bug")
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert cli_main(["-v", "verify", str(path)]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_health_with_a_database_that_cannot_be_reached(tmp_path: Path) -> None:
+    env = {**os.environ, "UMPIRE_DATABASE__URL": f"postgresql://u:{PASSWORD}@127.0.0.1:9/x",
+           "UMPIRE_HEALTH__STATUS_FILE": str(tmp_path / "none.json")}
+    done = subprocess.run([*UMPIRE, "health"], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert PASSWORD not in done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("FAIL process: no status file")
+    assert lines[1].startswith("FAIL database: the database postgresql+asyncpg://u:***@")
