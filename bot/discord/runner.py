@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable
@@ -169,8 +170,9 @@ def stop_on_signals(bot: discord.Client, service: Any) -> None:
     stopping: list[asyncio.Task[None]] = []
 
     def on_signal(signum: int) -> None:
-        if stopping:
-            return
+        if stopping:  # a second signal: stop at once (the store is safe against a kill)
+            log.warning("received %s again: stopping at once", signal.Signals(signum).name)
+            os._exit(128 + signum)
         log.warning("received %s: finishing the commands in progress, then stopping",
                     signal.Signals(signum).name)
         stopping.append(loop.create_task(graceful_stop(bot, service), name="umpire-stop"))

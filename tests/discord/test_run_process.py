@@ -80,6 +80,9 @@ async def test_sigterm_stops_cleanly_releasing_the_shard_leases(
         assert proc.returncode == 0, stderr.decode()
         assert "Traceback" not in stderr.decode()
         assert "received SIGTERM" in stderr.decode()
+        # the --check lines of a server lacking a permission are logged at start, one line
+        logged = [line for line in stderr.decode().splitlines() if "FAIL server 'Card Club'" in line]
+        assert len(logged) == 1 and "Create Private Threads" in logged[0], stderr.decode()
         after = await leases.owners()
         assert len(after) == 2 and all(owner == "" for owner, _ in after.values()), after
         assert not status.exists()  # the status file goes with the process
