@@ -222,6 +222,9 @@ def verify(data: dict[str, Any]) -> str:
     for m in messages:
         if "seq" in m:
             by_seq.setdefault(m["seq"], {}).setdefault(m["audience"], []).append(m["text"])
+    # the opening as the record's settings deal it: what the start told (settings such as
+    # chips, rounds or hand sizes show there)
+    _check_told(game.opening_events(state), by_seq.get(0), "the start", names)
     for n, action in enumerate(actions, 1):
         where = f"action {n} ({names[action['seat']]}: {action['command']})"
         if rec.players[action["seat"]].bot is None and action.get("source") == "bot":
@@ -235,17 +238,7 @@ def verify(data: dict[str, Any]) -> str:
         except Exception as exc:  # a malformed command
             raise RecordError(f"{where}: not a command of {game.title} ({exc}).") from None
         events = game.apply(state, action["seat"], command)
-        told = by_seq.get(action.get("seq", n))
-        if told is None:
-            continue
-        for event in events:
-            audience = event.audience.kind
-            place = "public" if audience == "public" else \
-                f"seat{event.audience.seat}" if audience == "seat" else "umpire"
-            if not any(event.text in text for text in told.get(place, [])):
-                shown = render_names(event.text, names)
-                raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
-                                  "the record's messages do not say.")
+        _check_told(events, by_seq.get(action.get("seq", n)), where, names)
     outcome = game.outcome(state)
     result = record.get("result") or {}
     if result.get("host"):
@@ -271,6 +264,22 @@ def verify(data: dict[str, Any]) -> str:
             f"{result_words(result, names)}." +
             (" This match predates salted commitments: its commitment is SHA-256 of the seed "
              "alone, which a short seed does not hide." if salt is None else ""))
+
+
+def _check_told(events: Sequence[Any], told: dict[str, list[str]] | None, where: str,
+                names: Sequence[str]) -> None:
+    """Each replayed event is in a message the record says went to its audience (nothing to
+    compare when that step's messages were pruned)."""
+    if told is None:
+        return
+    for event in events:
+        audience = event.audience.kind
+        place = "public" if audience == "public" else \
+            f"seat{event.audience.seat}" if audience == "seat" else "umpire"
+        if not any(event.text in text for text in told.get(place, [])):
+            shown = render_names(event.text, names)
+            raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
+                              "the record's messages do not say.")
 
 
 def _first(exc: BaseException) -> str:
@@ -328,7 +337,7 @@ def _check_deadline(settings: Any, start: Sequence[dict[str, Any]]) -> None:
         raise RecordError(f"the start message's deadline {until.group(1)!r} is not a "
                           "time.") from None
     announced = (deadline - message["at"]).total_seconds()
-    if not any(abs(announced - v) <= 1 for v in timers.values()):
+    if not any(abs(announced - v) <= 0.01 for v in timers.values()):  # the same `now`
         listed = ", ".join(f"{k} = {v:g}" for k, v in timers.items())
         raise RecordError(f"the start announced a first deadline {announced:g} s away, which "
                           f"none of the record's timer settings gives ({listed}).")

@@ -75,10 +75,12 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from bot.console.demo import run_demo
 
     db = tmp_path_factory.mktemp("nt") / "d.db"
-    asyncio.run(run_demo(["rps-poker"], 7, quiet=True, db=str(db), out=io.StringIO()))
+    asyncio.run(run_demo(["rps-poker", "devils-deal"], 7, quiet=True, db=str(db),
+                         out=io.StringIO()))
     out = db.parent / "r.json"
     assert cli_main(["export", "1", "--db", str(db), "-o", str(out)]) == 0
-    return json.loads(out.read_text())
+    assert cli_main(["export", "2", "--db", str(db), "-o", str(db.parent / "dd.json")]) == 0
+    return {**json.loads(out.read_text()), "_dir": str(db.parent)}  # extra keys are allowed
 
 
 def _set(path: str, value: object):
@@ -104,6 +106,8 @@ MALFORMED = {
     "a time of yesterday": (_set("actions.3.at", "yesterday"), "actions.3.at = 'yesterday'"),
     "times out of order": (_set("actions.3.at", "2020-01-01T00:00:00+00:00"), "out of order"),
     "a timer changed": (_set("settings.decision_seconds", 90), "first deadline 30 s away"),
+    "a timer changed by a second": (_set("settings.decision_seconds", 31),
+                                    "first deadline 30 s away"),
     "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
     "a player as text": (_set("players.0", "Ada"), "players.0"),
     "no commitment": (_set("seed_commitment", None), "seed_commitment"),
@@ -168,3 +172,18 @@ def test_health_with_a_database_that_cannot_be_reached(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("FAIL process: no status file")
     assert lines[1].startswith("FAIL database: the database postgresql+asyncpg://u:***@")
+
+
+
+def test_verify_replays_the_opening_with_the_records_settings(record: dict, tmp_path: Path,
+                                                              capsys) -> None:
+    data = json.loads((Path(record["_dir"]) / "dd.json").read_text())
+    assert data["game"] == "devils-deal"
+    path = tmp_path / "dd.json"
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 0, capsys.readouterr().err
+    data["settings"]["starting_chips"] += 1  # shows only in the opening ("Starting pools")
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "NOT verified" in err and "the start: the replay tells 'public'" in err
