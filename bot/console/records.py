@@ -149,7 +149,7 @@ def transcript(record: dict[str, Any]) -> str:
         audience = m["audience"]
         place = places.get(audience) or (f"table of {names[int(audience[4:])]}"
                                          if audience.startswith("seat") else audience)
-        sent = _time(m.get("at"))
+        sent = message_time(m.get("at"))
         text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
                            lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]
         lines = text.splitlines() or [""]
@@ -159,7 +159,8 @@ def transcript(record: dict[str, Any]) -> str:
     return "\n".join(head + body)
 
 
-def _time(text: Any) -> datetime | None:
+def message_time(text: Any) -> datetime | None:
+    """A record's ISO time, None if it is not one."""
     try:
         return datetime.fromisoformat(str(text))
     except ValueError:

@@ -70,3 +70,16 @@ def test_the_transcript_renders_every_placeholder(demo_db: Path, match_id: int,
     assert not re.search(r"\{P\d\}|\{until:", text), re.search(r".*\{(P\d|until:).*", text)
     if match_id == 1:  # RPS Poker: each decision's deadline, absolute and relative
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, 30 s after this message", text)
+
+
+def test_the_hosts_transcript_renders_every_placeholder_too(demo_db: Path, capsys) -> None:
+    """/match export's transcript (bot/discord/host.py) renders deadlines the same way."""
+    from bot.discord.host import transcript_text
+    from bot.transport import PlayerRef
+
+    assert cli_main(["export", "1", "--db", str(demo_db)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    players = tuple(PlayerRef(p["id"], p["name"]) for p in record["players"])
+    text = transcript_text(record, players)
+    assert not re.search(r"\{P\d\}|\{until:", text)
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, 30 s after this message", text)
