@@ -157,3 +157,10 @@ def test_demo_quiet_prints_only_result_lines() -> None:
                            "--seed", "1"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith("rps-poker: match #1")
+
+
+def test_metrics_without_prometheus_client_is_one_sentence(monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setitem(sys.modules, "prometheus_client", None)  # as if not installed
+    with pytest.raises(metrics.MetricsUnavailable, match=r"pip install 'umpire\[metrics\]'"):
+        metrics.enable(object())
+    assert metrics.ACTIVE is None
