@@ -54,6 +54,10 @@ class Metrics:
 
     def close(self) -> None:
         logging.getLogger("discord.http").removeHandler(self._handler)
+        served = getattr(self, "server", None)  # (server, thread) of prometheus-client
+        if isinstance(served, tuple) and served and hasattr(served[0], "shutdown"):
+            served[0].shutdown()
+            served[0].server_close()
 
 
 class _RateLimits(logging.Handler):
@@ -128,7 +132,7 @@ def serve(service: Any, port: int, address: str = "0.0.0.0") -> Metrics:
     from prometheus_client import start_http_server
 
     try:
-        start_http_server(port, addr=address, registry=metrics.registry)
+        metrics.server = start_http_server(port, addr=address, registry=metrics.registry)
     except OSError as exc:
         disable()
         raise MetricsUnavailable(f"the metrics port {address}:{port} cannot be opened "

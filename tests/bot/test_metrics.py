@@ -164,3 +164,20 @@ def test_metrics_without_prometheus_client_is_one_sentence(monkeypatch) -> None:
     with pytest.raises(metrics.MetricsUnavailable, match=r"pip install 'umpire\[metrics\]'"):
         metrics.enable(object())
     assert metrics.ACTIVE is None
+
+
+def test_the_metrics_port_is_closed_when_metrics_stop() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    class Service:
+        matches: dict = {}
+
+        class delivery:  # noqa: N801
+            _queues: dict = {}
+            _down: dict = {}
+    metrics.serve(Service(), port, "127.0.0.1")
+    metrics.disable()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2)
