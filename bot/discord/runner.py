@@ -99,6 +99,7 @@ async def run(settings: Settings, token: str) -> int:
             print(f"umpire: {exc}", file=sys.stderr)
             await engine.dispose()
             return 2
+    stopper = Stopper(service)
     try:
         collect_less()
         # migrate, recover active matches, queue the outbox; the clocks wait for the login
@@ -127,7 +128,9 @@ async def run(settings: Settings, token: str) -> int:
         status = StatusFile(settings.health.status_file or default_status_file(),
                             lambda: transport.ready.is_set() and not bot.is_closed())
         status.start()
-        stop_on_signals(bot, service)
+        if stopper.requested:  # stopped during the start: no login
+            return 0
+        stopper.attach(bot)
         async with bot:
             try:
                 await run_after_login(bot.start(token), transport.ready, logged_in)
@@ -162,24 +165,38 @@ _COMMAND_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispat
 STOP_WAIT_SECONDS = 10.0
 
 
-def stop_on_signals(bot: discord.Client, service: Any) -> None:
+class Stopper:
     """SIGTERM (`docker stop`) and SIGINT (Ctrl-C) stop the bot cleanly: the commands in
     progress finish, the outbox is delivered, then the client closes; `run` then stops the
-    service, releases the shard leases and closes the database, and exits 0."""
-    loop = asyncio.get_running_loop()
-    stopping: list[asyncio.Task[None]] = []
+    service, releases the shard leases and closes the database, and exits 0. A signal
+    during the start (before the client exists) ends `run` as soon as the start is done,
+    before logging in. A second signal stops at once (the store is safe against a kill)."""
 
-    def on_signal(signum: int) -> None:
-        if stopping:  # a second signal: stop at once (the store is safe against a kill)
-            log.warning("received %s again: stopping at once", signal.Signals(signum).name)
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self.bot: discord.Client | None = None
+        self.requested = False
+        self._task: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this OS
+                loop.add_signal_handler(signum, self._on_signal, signum)
+
+    def _on_signal(self, signum: int) -> None:
+        name = signal.Signals(signum).name
+        if self.requested:
+            log.warning("received %s again: stopping at once", name)
             os._exit(128 + signum)
-        log.warning("received %s: finishing the commands in progress, then stopping",
-                    signal.Signals(signum).name)
-        stopping.append(loop.create_task(graceful_stop(bot, service), name="umpire-stop"))
+        self.requested = True
+        log.warning("received %s: finishing the commands in progress, then stopping", name)
+        self.attach(self.bot)
 
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform
-            loop.add_signal_handler(signum, on_signal, signum)
+    def attach(self, bot: discord.Client | None) -> None:
+        """The client to close on a signal (closed now if one came already)."""
+        self.bot = bot
+        if bot is not None and self.requested and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(
+                graceful_stop(bot, self.service), name="umpire-stop")
 
 
 async def graceful_stop(bot: discord.Client, service: Any,
