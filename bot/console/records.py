@@ -1,9 +1,15 @@
 """Match records at hand: `umpire matches`, `umpire export ID`, `umpire verify RECORD.json`.
 
-`verify` checks an exported record the way a suspicious player would: the revealed salt and
-seed hash to the commitment (the seed alone for a match stored before salting), the commitment is the one published when the match started, and
+`verify` checks an exported record the way a suspicious player would. The record is read
+through a schema (`Record`: a malformed one is one sentence naming the first wrong field);
+its status must say the match ended, in agreement with its result; its times must be in
+order. The revealed salt and seed hash to the commitment (the seed alone for a match stored
+before salting), and the commitment is the one published when the match started (once the
+room's messages were pruned, the one the match row keeps). The opening dealt with the
+record's settings tells what the start told, and its first deadline is one of the timers;
 replaying every recorded action from that seed with the game's own rules is accepted step
-by step, tells what the record says was told, and ends with the recorded result.
+by step, tells what the record says was told, and ends with the recorded result. The
+players' names are not checked: no message states them (they are placeholders).
 """
 
 from __future__ import annotations
