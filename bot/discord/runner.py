@@ -126,7 +126,7 @@ async def run(settings: Settings, token: str) -> int:
             await log_server_permissions(bot, settings, repo)  # the --check lines, logged
 
         status = StatusFile(settings.health.status_file or default_status_file(),
-                            lambda: transport.ready.is_set() and not bot.is_closed())
+                            lambda: gateway_open(bot, transport.ready))
         status.start()
         if stopper.requested:  # stopped during the start: no login
             return 0
@@ -163,6 +163,13 @@ async def run(settings: Settings, token: str) -> int:
 _COMMAND_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-view-dispatch")
 #: How long a stop waits for the commands in progress, then for the outbox to be delivered.
 STOP_WAIT_SECONDS = 10.0
+
+
+def gateway_open(bot: discord.Client, ready: asyncio.Event) -> bool:
+    """Whether the bot is logged in and its gateway connection is open now (a dropped
+    connection that discord.py is re-opening is not)."""
+    ws = getattr(bot, "ws", None)
+    return ready.is_set() and not bot.is_closed() and ws is not None and bool(ws.open)
 
 
 class Stopper:

@@ -62,3 +62,19 @@ async def test_no_signal_no_stop() -> None:
     finally:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)
+
+
+def test_the_gateway_counts_as_connected_only_while_its_socket_is_open() -> None:
+    from types import SimpleNamespace
+
+    from bot.discord.runner import gateway_open
+
+    ready = asyncio.Event()
+    bot = SimpleNamespace(ws=SimpleNamespace(open=True), is_closed=lambda: False)
+    assert not gateway_open(bot, ready)  # type: ignore[arg-type]  # not logged in yet
+    ready.set()
+    assert gateway_open(bot, ready)  # type: ignore[arg-type]
+    bot.ws.open = False  # dropped: discord.py is reconnecting
+    assert not gateway_open(bot, ready)  # type: ignore[arg-type]
+    bot.ws = None
+    assert not gateway_open(bot, ready)  # type: ignore[arg-type]
