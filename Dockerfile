@@ -11,9 +11,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     UMPIRE_DATABASE__URL=/data/umpire.db \
     UMPIRE_HEALTH__STATUS_FILE=/tmp/umpire-status.json
 
-# Node.js runs JavaScript arena bots (umpire arena, play --bot bot.js).
+# Node.js runs JavaScript arena bots (umpire arena, play --bot bot.js); tini is PID 1: it
+# passes `docker stop`'s SIGTERM on to umpire and reaps any orphaned process.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends nodejs \
+    && apt-get install -y --no-install-recommends nodejs tini \
     && rm -rf /var/lib/apt/lists/*
 
 # A user without privileges; the database lives on the /data volume, which it owns.
@@ -37,4 +38,5 @@ EXPOSE 9100
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 \
     CMD ["umpire", "health"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["umpire", "run"]

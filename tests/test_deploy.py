@@ -74,8 +74,14 @@ def test_the_image_stops_with_a_signal_the_bot_handles() -> None:
 
     from bot.discord import runner
 
-    stop = dict(dockerfile()).get("STOPSIGNAL", "SIGTERM")
+    steps = dict(dockerfile())
+    stop = steps.get("STOPSIGNAL", "SIGTERM")
     assert stop == "SIGTERM"
+    if "ENTRYPOINT" in steps:  # an init that passes the signal on, then the command
+        entry = _command(steps["ENTRYPOINT"])
+        assert entry[0].endswith("tini") and entry[-1] == "--", entry
+        assert any(w == "RUN" and re.search(r"apt-get install .*\btini\b", a)
+                   for w, a in dockerfile())
     handled = re.findall(r"signal\.(SIG[A-Z]+)", Path(runner.__file__).read_text())
     assert stop in handled and getattr(signal, stop)  # tests/discord/test_run_process.py runs it
 
