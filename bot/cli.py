@@ -321,12 +321,12 @@ def database_problem(exc: BaseException, url: str) -> tuple[str, int] | None:
     except Exception:
         sqlite = False
     why = _scrubbed(_first_line(cause), url)
+    if sqlite and (isinstance(cause, StoreUnavailable) or "database is locked" in why):
+        return (f"the database {shown} is locked by another program ({why}); try again when "
+                "it is done."), 1
     if isinstance(cause, StoreUnavailable) or (not sqlite and unreachable(cause)):
         return (f"the database {shown} cannot be reached ({why}); check that the server is "
                 "running and the address is right, then try again."), 1
-    if "database is locked" in why:
-        return (f"the database {shown} is locked by another program ({why}); try again when "
-                "it is done."), 1
     if isinstance(cause, SQLAlchemyError | sqlite3.Error | OSError) or \
             type(cause).__module__.startswith("asyncpg"):
         return f"the database {shown} cannot be used: {why}.", 2

@@ -187,3 +187,18 @@ def test_verify_replays_the_opening_with_the_records_settings(record: dict, tmp_
     assert cli_main(["verify", str(path)]) == 1
     err = capsys.readouterr().err
     assert "NOT verified" in err and "the start: the replay tells 'public'" in err
+
+
+def test_a_locked_sqlite_file_is_an_outage_not_a_setting() -> None:
+    from bot.cli import database_problem
+    from bot.store.errors import StoreUnavailable
+
+    message, code = database_problem(StoreUnavailable("the database file stayed locked for "
+                                                      "5 s"), "sqlite+aiosqlite:///g.db")
+    assert code == 1 and "is locked by another program (the database file stayed locked" \
+        in message
+    message, code = database_problem(StoreUnavailable("the database server cannot be reached: "
+                                                      "OSError: refused"),
+                                     "postgresql+asyncpg://u:pw@h/x")
+    assert code == 1 and message.startswith("the database postgresql+asyncpg://u:***@h/x "
+                                            "cannot be reached (OSError: refused)")
