@@ -1,8 +1,9 @@
 """Logging for the `umpire` command: one line per event, on standard error.
 
 `umpire run` logs warnings and errors (-v: everything); the local commands (play, demo,
-matches, export...) log only errors, so that their output is never interleaved with log
-lines (a slow disk's "a commit took 107 ms" is the bot operator's business, not a player's).
+matches, export...) log nothing below CRITICAL unless -v is given, so that their output is
+never interleaved with log lines (a slow disk's "a commit took 107 ms" is the bot operator's
+business, not a player's; a failure is told as the command's one sentence, its cause with -v).
 A logged exception stays on its event's line. discord.py's notes about voice support,
 which this bot does not use, are dropped.
 """
@@ -45,7 +46,7 @@ class _NoVoiceNotes(logging.Filter):
 def setup(command: str | None, verbose: bool = False) -> None:
     """Log to standard error, one line per event, at the level `command` calls for."""
     level = logging.DEBUG if verbose else logging.WARNING if command in ("run", None) \
-        else logging.ERROR
+        else logging.CRITICAL
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(OneLineFormatter(FORMAT))
     handler.addFilter(_NoVoiceNotes())
