@@ -1,13 +1,23 @@
 # umpire: the Discord bot. Build: docker build -t umpire .
 # Run:   docker run -e DISCORD_TOKEN=... -v umpire-data:/data umpire
+# With PostgreSQL (and a two-shard example): compose.yaml; README "Run it for your server".
 FROM python:3.11-slim
 
+# No config file is needed: every setting can come from the environment
+# (UMPIRE_<SECTION>__<KEY>, DISCORD_TOKEN). A /data/config.toml is read when present.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    UMPIRE_DATABASE__URL=sqlite+aiosqlite:////data/umpire.db \
-    UMPIRE_CONFIG=/data/config.toml
+    UMPIRE_DATABASE__URL=/data/umpire.db \
+    UMPIRE_HEALTH__STATUS_FILE=/tmp/umpire-status.json
 
+# Node.js runs JavaScript arena bots (umpire arena, play --bot bot.js); tini is PID 1: it
+# passes `docker stop`'s SIGTERM on to umpire and reaps any orphaned process.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends nodejs tini \
+    && rm -rf /var/lib/apt/lists/*
+
+# A user without privileges; the database lives on the /data volume, which it owns.
 RUN useradd --create-home --uid 10001 umpire \
     && mkdir /data && chown umpire:umpire /data
 
@@ -16,8 +26,17 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY migrations ./migrations
-RUN pip install .
+RUN pip install ".[metrics]"
 
 USER umpire
+WORKDIR /data
 VOLUME ["/data"]
+# Metrics, when [metrics] port (UMPIRE_METRICS__PORT) is set to it.
+EXPOSE 9100
+# `docker stop` sends SIGTERM: the bot finishes the commands in progress, delivers its
+# outbox, releases its shard leases, closes the database and exits 0.
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 \
+    CMD ["umpire", "health"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["umpire", "run"]

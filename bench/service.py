@@ -69,6 +69,7 @@ SHORT = {
     "devils-deal": {"starting_chips": 6},
     "renounce-fate": {"starting_chips": 6},
     "double-or-nothing": {"target": 1, "hand_size": 6},
+    "decoder": {"lock_when_ready": True},  # bots have no host to lock setup (house option)
 }
 
 
@@ -102,6 +103,7 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
             out[name] = 1
     if slug == "decoder":
         out["max_seconds"] = 300
+        out["lock_when_ready"] = True  # no host locks setup in these matches (house option)
     model(**out)  # refuse a setting the game does not accept here, not in the middle
     return out
 

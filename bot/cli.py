@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
-import logging
 import os
-import re
 import sys
+from collections.abc import Iterator
 from datetime import timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -51,16 +51,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run = sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run.add_argument("--check", action="store_true",
+                     help="check the token, the intents, the database and each server's "
+                     "permissions, one line each, then exit (non-zero if any fails); the "
+                     "same checks run at every start")
+
+    sub.add_parser("health", help="is `umpire run` well: its process, its database and its "
+                   "Discord connection, one line each (exit 1 if not; the container's "
+                   "HEALTHCHECK)")
+
+    sub.add_parser("invite", help="the link that adds the bot to a server, with the "
+                   "permissions the configured channel mode needs and why")
 
     demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time")
     demo.add_argument("games", nargs="*", metavar="GAME", help=f"games to play ({_games_help()}); "
                       "default: all")
     demo.add_argument("--seed", type=int, help="seed for reproducible matches")
     demo.add_argument("--bots", metavar="A,B", help="the two bots (default: the game's first "
-                      "two), e.g. --bots heuristic,random")
+                      "two): names, or for rps-poker arena bot files, e.g. `umpire demo "
+                      "rps-poker --bots heuristic,random` or `--bots mybot.py,random`")
     demo.add_argument("--quiet", action="store_true", help="print only the result lines")
-    demo.add_argument("--width", type=int, default=None, metavar="N",
+    demo.add_argument("--width", type=_width, default=None, metavar="N",
                       help="wrap lines at N characters (default: the terminal's width, or 100)")
     demo.add_argument("--db", help="database path or URL (default: a temporary SQLite file)")
 
@@ -72,8 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, choices=(0, 1), default=0,
                       help="0: you hold the advantage (default); 1: the bot does")
     play.add_argument("--seed", help="seed for a reproducible match")
-    play.add_argument("--db", help="database path or URL (default: umpire-play.db, so that a "
-                      "match left with Ctrl-C can be resumed)")
+    play.add_argument("--db", help="database path or URL (default: the configured database, "
+                      "else ~/.local/share/umpire/play.db, which `matches` and `export` "
+                      "read too; a match left with Ctrl-C can be resumed)")
     play.add_argument("--resume", type=int, metavar="ID",
                       help="continue match ID (left with Ctrl-C), clocks as they were")
     play.add_argument("--name", default="Player", help="your name in the match (default: Player)")
@@ -81,15 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also show the host log (every secret: for learning the rules)")
 
     migrate = sub.add_parser("migrate", help="create or upgrade the database")
-    migrate.add_argument("--db", help="database path or URL (default: the configured one)")
+    migrate.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
 
     matches = sub.add_parser("matches", help="list the matches in a database")
-    matches.add_argument("--db", help="database path or URL (default: the configured one)")
+    matches.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     matches.add_argument("--limit", type=int, default=50, help="at most N matches (default 50)")
 
     export = sub.add_parser("export", help="a match's record as JSON (or --text: a transcript)")
     export.add_argument("match_id", type=int, metavar="ID")
-    export.add_argument("--db", help="database path or URL (default: the configured one)")
+    export.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     export.add_argument("--text", action="store_true", help="a readable transcript instead")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
 
@@ -100,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
                             "and clock rows of ended matches, then give the space back "
                             "(SQLite VACUUM)")
-    vacuum.add_argument("--db", help="database path or URL (default: the configured one)")
+    vacuum.add_argument("--db", help="database path or URL (default: the configured one, else "
+                         "~/.local/share/umpire/play.db, where play keeps its matches)")
     vacuum.add_argument("--retention-days", type=_retention_days, metavar="DAYS|forever",
                         default=_CONFIGURED,
                         help="delete messages delivered more than DAYS days ago (0: every "
@@ -111,6 +128,19 @@ def build_parser() -> argparse.ArgumentParser:
                            add_help=False)
     arena.add_argument("args", nargs=argparse.REMAINDER)
     return parser
+
+
+def _width(value: str) -> int:
+    """--width: a whole number of characters, at least 40 (a narrower line cannot hold a
+    label and a word)."""
+    try:
+        width = int(value)
+    except ValueError:
+        width = 0
+    if width < 40:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a width: give a whole number of "
+                                         "characters, at least 40")
+    return width
 
 
 #: --retention-days not given: the configured retention applies.
@@ -146,6 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"umpire: {exc}", file=sys.stderr)
         return exc.code
+    except Exception as exc:  # a bug: one sentence, the traceback only when asked for
+        args = list(sys.argv[1:] if argv is None else argv)
+        if "-v" in args or "--verbose" in args:
+            import traceback
+
+            traceback.print_exc()
+        where = " ".join(a for a in args[:1] if not a.startswith("-")) or "umpire"
+        print(f"umpire: an internal error stopped `{where}` ({type(exc).__name__}: "
+              f"{str(exc).splitlines()[0] if str(exc) else 'no details'}); this is a bug: "
+              "please report it with the output of the same command with -v.", file=sys.stderr)
+        return 1
 
 
 def _silence_stdout() -> None:
@@ -164,8 +205,9 @@ def _main(argv: list[str]) -> int:
         return arena_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import setup
+
+    setup(args.command, args.verbose)
     if args.command is None:
         parser.print_help()
         return 0
@@ -174,18 +216,34 @@ def _main(argv: list[str]) -> int:
     if args.command == "demo":
         from bot.console.demo import main as demo_main
 
-        return demo_main(args.games, args.seed, args.quiet, args.db, bots=args.bots,
-                         width=args.width)
+        url = _url(args.db) if args.db else None
+        if url:
+            _check_sqlite_folder(url)
+        with database_errors(url or "sqlite+aiosqlite:///demo.db"):
+            return demo_main(args.games, args.seed, args.quiet, url, bots=args.bots,
+                             width=args.width)
     if args.command == "play":
         from bot.console.play import main as play_main
 
         if args.game is None and args.resume is None:
             raise UserError("name the game to play (e.g. `umpire play rps-poker`) or "
                             "--resume ID.")
-        return play_main(args.game, args.bot, args.seat, args.seed, args.db, args.name,
-                         args.show_log, resume=args.resume)
+        url = _url(local_db(_settings(args.config), args.db))
+        _check_sqlite_folder(url)
+        with database_errors(url):
+            return play_main(args.game, args.bot, args.seat, args.seed, url, args.name,
+                             args.show_log, resume=args.resume, shown_db=args.db)
     settings = _settings(args.config)
-    url = _url(args.db if "db" in args and args.db else settings.database.url)
+    if args.command == "run":
+        return _run(settings, check=args.check)
+    if args.command == "health":
+        return _health(settings)
+    if args.command == "invite":
+        from bot.discord.invite import invite_text
+
+        print(invite_text(settings))
+        return 0
+    url = _url(local_db(settings, args.db))
     if args.command == "migrate":
         return _database(_migrate(url), url)
     if args.command == "vacuum":
@@ -198,8 +256,6 @@ def _main(argv: list[str]) -> int:
     if args.command == "export":
         return _database(_export(url, args.match_id, args.text, args.output), url,
                          must_exist=True)
-    if args.command == "run":
-        return _run(settings)
     parser.print_help()
     return 2
 
@@ -214,34 +270,108 @@ def _settings(config: str | None) -> Any:
 
 
 def _url(db: str) -> str:
-    """The database as a URL; `postgresql://` (no driver named) gets the async driver the bot
-    ships with (asyncpg)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    """The database as the bot's async URL (bot.store.database.database_url); a setting it
+    cannot use is one sentence, exit 2."""
+    from bot.store.database import DatabaseURLError, database_url
 
-    from bot.console.runtime import database_url
-
-    url = database_url(db)
     try:
-        parsed = make_url(url)
-    except ArgumentError:
-        return url  # refused with a sentence by _database
-    if parsed.drivername in ("postgresql", "postgres"):
-        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    return url
+        return database_url(db)
+    except DatabaseURLError as exc:
+        raise UserError(str(exc)) from None
+
+
+def local_db(settings: Any, db: str | None) -> str:
+    """The database of the local commands (play, matches, export, vacuum, migrate): --db,
+    else the configured one when the config file or the environment names it, else the
+    local records file (~/.local/share/umpire/play.db), so that they all find one another's
+    matches."""
+    if db:
+        return db
+    if settings is not None and "url" in settings.database.model_fields_set:
+        return str(settings.database.url)
+    from bot.console.play import default_db
+
+    return str(default_db())
+
+
+def database_problem(exc: BaseException, url: str) -> tuple[str, int] | None:
+    """A database failure as (one sentence naming the database, exit code): 2 for a setting
+    to fix (a URL, a path, a password, a missing driver), 1 for an outage (the server down,
+    the file locked). None: not a database failure."""
+    import sqlite3
+
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from bot.store.database import DatabaseURLError, is_sqlite, unreachable
+    from bot.store.errors import StoreUnavailable
+
+    shown = shown_url(url)
+    # the service's "cannot reach its database right now" wraps the store's StoreUnavailable
+    cause = exc.__cause__ if isinstance(exc.__cause__, StoreUnavailable) else exc
+    if isinstance(cause, DatabaseURLError):
+        return str(cause), 2
+    if isinstance(cause, ArgumentError | NoSuchModuleError):
+        return _bad_url(url), 2
+    if isinstance(cause, ImportError):  # a driver named in the URL that is not installed
+        return (f"the database {shown} needs the Python package {cause.name!r}, which is not "
+                "installed; use postgresql://... or a file path (the drivers installed with "
+                "the bot)."), 2
+    try:
+        sqlite = is_sqlite(url)
+    except Exception:
+        sqlite = False
+    why = _scrubbed(_first_line(cause), url)
+    if sqlite and (isinstance(cause, StoreUnavailable) or "database is locked" in why):
+        return (f"the database {shown} is locked by another program ({why}); try again when "
+                "it is done."), 1
+    if isinstance(cause, StoreUnavailable) or (not sqlite and unreachable(cause)):
+        return (f"the database {shown} cannot be reached ({why}); check that the server is "
+                "running and the address is right, then try again."), 1
+    if isinstance(cause, SQLAlchemyError | sqlite3.Error | OSError) or \
+            type(cause).__module__.startswith("asyncpg"):
+        return f"the database {shown} cannot be used: {why}.", 2
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    if isinstance(exc, OSError) and exc.strerror:
+        text = exc.strerror
+    else:
+        text = str(orig if isinstance(orig, BaseException) else exc) or type(exc).__name__
+    text = text.splitlines()[0].rstrip(".")
+    return text.removeprefix("the database server cannot be reached: ")
+
+
+@contextlib.contextmanager
+def database_errors(url: str) -> Iterator[None]:
+    """Turn a database failure inside the block into a UserError (database_problem)."""
+    try:
+        yield
+    except (UserError, BrokenPipeError):
+        raise
+    except Exception as exc:
+        problem = database_problem(exc, url)
+        if problem is None:
+            raise
+        raise UserError(problem[0], code=problem[1]) from None
+
+
+def _check_sqlite_folder(url: str) -> None:
+    """An SQLite file whose folder does not exist: one sentence before anything runs."""
+    from bot.console.runtime import sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None and not path.parent.is_dir():
+        raise UserError(f"the database {path} cannot be created: the folder {path.parent} "
+                        "does not exist; create it or name another file with --db.")
 
 
 def shown_url(url: str) -> str:
-    """A database URL as it may be printed or logged: the password replaced by ***
-    (SQLAlchemy's render_as_string(hide_password=True); a URL it cannot read loses
-    everything between `://` and `@`)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    """A database URL with its password hidden (bot.store.database.shown_url)."""
+    from bot.store.database import shown_url as shown
 
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except (ArgumentError, ValueError):
-        return re.sub(r"(://)[^/@]*@", r"\1***@", url)
+    return shown(url)
 
 
 def _scrubbed(text: str, url: str) -> str:
@@ -258,39 +388,26 @@ def _scrubbed(text: str, url: str) -> str:
 
 def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     """Run a coroutine on a database; its errors as one sentence naming the database."""
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
-
     from bot.console.runtime import sqlite_file
 
-    shown = shown_url(url)
-    try:
-        path = sqlite_file(url)
-    except (ArgumentError, NoSuchModuleError, ValueError):
-        work.close()
-        raise UserError(_bad_url(url)) from None
+    path = sqlite_file(url)
     if must_exist and path is not None and not path.exists():
         work.close()
         raise UserError(f"there is no database at {path} (nothing was played there yet); "
                         "name one with --db.")
     try:
+        _check_sqlite_folder(url)
+    except UserError:
+        work.close()
+        raise
+    with database_errors(url):
         return asyncio.run(work)
-    except (ArgumentError, NoSuchModuleError):
-        raise UserError(_bad_url(url)) from None
-    except SQLAlchemyError as exc:
-        first = _scrubbed(str(getattr(exc, "orig", None) or exc).splitlines()[0], url)
-        raise UserError(f"the database {shown} cannot be used: {first}.") from None
-    except OSError as exc:
-        why = _scrubbed(str(exc.strerror or exc), url)
-        raise UserError(f"the database {shown} cannot be reached: {why}.") from None
-    except ImportError as exc:  # a driver named in the URL that is not installed
-        raise UserError(f"the database {shown} needs the Python package {exc.name!r}, which "
-                        "is not installed; use postgresql+asyncpg://... (installed with the "
-                        "bot) or sqlite+aiosqlite:///file.db.") from None
 
 
 def _bad_url(url: str) -> str:
-    return (f"{shown_url(url)!r} is not a database this bot can use: give a file path (games.db) or a URL "
-            "such as sqlite+aiosqlite:///games.db or postgresql+asyncpg://user:password@host/db.")
+    from bot.store.database import SUPPORTED
+
+    return f"{shown_url(url)!r} is not a database this bot can use: give {SUPPORTED}."
 
 
 def _engine(url: str) -> Any:
@@ -346,6 +463,8 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
         try:
             record = await service.export(match_id)
         except UmpireError as exc:
+            if exc.__cause__ is not None:  # the store failed: database_errors says how
+                raise
             raise UserError(f"{exc} (in {shown_url(url)}; `umpire matches --db ...` lists "
                             "them)") from None
     finally:
@@ -381,11 +500,32 @@ def _verify(path: str) -> int:
     return 0
 
 
-def _run(settings: Any) -> int:
+def _health(settings: Any) -> int:
+    """`umpire health`: one line per check on stdout; 0 if all are well, else 1."""
+    from bot.health import database_check, default_status_file, process_checks
+
+    url = _url(settings.database.url)
+    checks = process_checks(settings.health.status_file or default_status_file())
+    checks.append(asyncio.run(database_check(url)))
+    for check in checks:
+        print(check.line())
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def _run(settings: Any, check: bool = False) -> int:
+    from bot.discord.runner import StoreStartFailed
     from bot.discord.runner import main as run_main
 
+    url = _url(settings.database.url)
+    _check_sqlite_folder(url)
     try:
-        return run_main(settings)
+        return run_main(settings, check=check)
+    except StoreStartFailed as exc:
+        cause = exc.__cause__ or exc
+        message, code = database_problem(cause, url) or (
+            f"the database {shown_url(url)} cannot be used: "
+            f"{_scrubbed(_first_line(cause), url)}.", 1)
+        raise UserError(message, code=code) from None
     except OSError as exc:  # aiohttp's connection errors are OSErrors too
         raise UserError(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the "
                         "network connection and try again.", code=1) from None

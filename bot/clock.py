@@ -19,6 +19,8 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import UTC, datetime, timedelta
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 TimeSource = Callable[[], datetime]
@@ -122,6 +124,7 @@ class Scheduler:
             self._changed.clear()
             now = self._now()
             while (when := self._next()) is not None and when <= now:
+                metrics.clock_late((now - when).total_seconds())
                 _, _, token = heapq.heappop(self._heap)
                 del self._due[token]
                 task = asyncio.create_task(self._fire(token))

@@ -31,8 +31,8 @@ DEFAULT_CONFIG_FILE = "config.toml"
 class DatabaseSettings(BaseModel):
     url: str = Field(
         "sqlite+aiosqlite:///umpire.db",
-        description="SQLAlchemy async URL: sqlite+aiosqlite:///path.db or "
-        "postgresql+asyncpg://user:pass@host/db",
+        description="A file path (umpire.db) or a URL: sqlite:///path.db, "
+        "postgresql://user:pass@host/db (postgres:// too; the async drivers are added)",
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
     echo: bool = Field(False, description="Log every SQL statement (debugging).")
@@ -131,6 +131,19 @@ class BotPlayerSettings(BaseModel):
                                  "in a match with people (0 in demos).")
 
 
+class HealthSettings(BaseModel):
+    status_file: str = Field("", description="Where `umpire run` writes its status every few "
+                             "seconds for `umpire health` (the container's HEALTHCHECK); "
+                             "empty: umpire-status.json in the temporary folder.")
+
+
+class MetricsSettings(BaseModel):
+    port: int = Field(0, ge=0, le=65535, description="Serve Prometheus metrics on this port "
+                      "(http://host:PORT/metrics; needs the prometheus-client package); "
+                      "0: no metrics.")
+    address: str = Field("0.0.0.0", description="The address the metrics port listens on.")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="UMPIRE_", env_nested_delimiter="__", extra="ignore",
@@ -142,6 +155,8 @@ class Settings(BaseSettings):
     clock: ClockSettings = ClockSettings()
     bots: BotPlayerSettings = BotPlayerSettings()
     shards: ShardSettings = ShardSettings()
+    health: HealthSettings = HealthSettings()
+    metrics: MetricsSettings = MetricsSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.engine import Connection
 
+from bot import metrics
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
@@ -466,8 +467,9 @@ class MatchService:
             except BaseException as exc:
                 self.matches.pop(match_id, None)
                 self.repo.forget_match(match_id)
-                if _store_error(exc):
-                    raise _not_started(exc) from exc
+                cause = exc.__cause__ if isinstance(exc, NotStored) else exc
+                if cause is not None and _store_error(cause):
+                    raise _not_started(cause) from exc
                 raise
         return match
 
@@ -483,11 +485,13 @@ class MatchService:
         seat = match.seat_of(user_id)
         if seat is None:
             return Reply(False, ignored=True)
+        arrived = time.perf_counter()
         async with match.lock:
             try:
                 reply = await self._submit(match, seat, text, table_of, prompt_key)
             except NotStored:
                 reply = Reply(False, NOT_RECORDED)
+        metrics.command(match.game.slug, reply.accepted, time.perf_counter() - arrived)
         return _rendered(match, reply)
 
     async def _submit(self, match: LiveMatch, seat: int, text: str, table_of: int | None,

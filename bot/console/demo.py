@@ -76,16 +76,32 @@ def wrap(label: str, text: str, width: int) -> str:
 
 
 def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
-    """The two players: the chosen bots, else the game's first two."""
+    """The two players: the chosen bots (built-in names, or for RPS Poker arena bot files),
+    else the game's first two. A bot file is loaded now: a broken one is refused here."""
+    from bot.bots import known_bot, resolve_bot
+
     available = list(game.bots()) or ["random"]
     chosen = [registered_name(available, b) for b in bots] if bots else \
         [available[0], available[1] if len(available) > 1 else available[0]]
-    for name in chosen:
-        if name not in available:
+    players = []
+    for i, name in enumerate(chosen):
+        bot = f"file:{name}" if name.endswith((".py", ".js")) and ":" not in name else name
+        if not known_bot(game, bot):
+            files = ", or an arena bot file (.py/.js)" if game.slug == "rps-poker" else ""
             raise UmpireError(f"{game.title} has no bot {name!r}; its bots: "
-                              f"{', '.join(available)}.")
-    return [PlayerRef(id=f"bot:{i}", name=f"{DEMO_NAMES[i]} ({name})", bot=name)
-            for i, name in enumerate(chosen)]
+                              f"{', '.join(available)}{files}. Bots belong to one game: "
+                              "name it, e.g. `umpire demo rps-poker --bots heuristic,random`.")
+        if bot.startswith("file:"):
+            from bot.arena.jsbot import NodeMissing
+            from bot.arena.loader import BotLoadError
+
+            try:
+                resolve_bot(game, bot)
+            except (BotLoadError, NodeMissing) as exc:
+                raise UmpireError(f"--bots {name}: {exc}") from None
+        label = bot.rsplit("/", 1)[-1] if bot.startswith("file:") else bot
+        players.append(PlayerRef(id=f"bot:{i}", name=f"{DEMO_NAMES[i]} ({label})", bot=bot))
+    return players
 
 
 def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
@@ -114,6 +130,8 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             # the game's own text then says so instead of announcing one.
             no_break = ({"break_seconds": 0}
                         if "break_seconds" in game.settings_model.model_fields else None)
+            if "lock_when_ready" in game.settings_model.model_fields:  # no host to lock setup
+                no_break = {**(no_break or {}), "lock_when_ready": True}
             match = await service.start_match(game.slug, seats, seed=match_seed,
                                               settings=no_break)
             finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))

@@ -20,11 +20,12 @@ import os
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.arena.names import registered_name
-from bot.bots import known_bot
+from bot.bots import known_bot, resolve_bot
 from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service
@@ -32,6 +33,7 @@ from bot.live import LiveMatch
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef, render_names, seconds_left
 from bot.umpire import MatchService, UmpireError
+from games.core import BotFactory, Game
 from games.registry import get_game
 
 HUMAN_ID = "console:you"
@@ -185,6 +187,34 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
     return True
 
 
+def told_failures(out: TextIO) -> Callable[[Game, str], BotFactory | None]:
+    """`resolve_bot`, with each failure of a bot file (an error, an invalid answer: the
+    arena plays a random card instead) told to the person, instead of passing in silence."""
+    def resolve(game: Game, name: str) -> BotFactory | None:
+        factory = resolve_bot(game, name)
+        if factory is None or not name.startswith("file:"):
+            return factory
+        made = factory
+
+        def make() -> Any:
+            seat = made()
+            choose = seat.choose
+
+            def choose_told(view: Any, prompt: Any, rng: Any) -> Any:
+                before = getattr(seat, "errors", 0)
+                command = choose(view, prompt, rng)
+                if getattr(seat, "errors", 0) > before:
+                    with contextlib.suppress(BrokenPipeError):
+                        print(f"[umpire → you] The bot file {name[len('file:'):]} failed on "
+                              "this decision (it raised an error or gave an invalid answer), "
+                              "so a random card was played for it.", file=out, flush=True)
+                return command
+            seat.choose = choose_told
+            return seat
+        return make
+    return resolve
+
+
 def _opponent(game_slug: str, bot: str | None) -> str:
     """The bot's name as the service knows it; a bot file is loaded now, so that a broken
     one is an error here instead of a bot that plays at random."""
@@ -222,6 +252,7 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
         bot_name = _opponent(game.slug, bot)
     transport = TerminalTransport(seat, out, show_log)
     async with local_service(transport, db=db, bot_think=bot_think) as service:
+        service.resolve_bot = told_failures(out)
         if resume is not None:
             live = service.matches.get(resume)
             if live is None:
@@ -245,13 +276,17 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                   f"{'the advantage (seat 0)' if seat == 0 else 'seat 1'}. Type /help for help.",
                   file=out, flush=True)
             transport.others = set(service.matches)  # older matches in the database
+            # No host in the console: Decoder's setup locks once both are ready (house option).
+            hostless = ({"lock_when_ready": True}
+                        if "lock_when_ready" in game.settings_model.model_fields else None)
             match = await service.start_match(game.slug, [human, opponent], advantage=seat,
-                                              seed=seed)
+                                              seed=seed, settings=hostless)
             transport.match_id = match_id = match.id
             await service.delivery.drain()
         if started is not None:
             started.append(match_id)
         queue: asyncio.Queue[str | None] = asyncio.Queue()
+        piped = not _isatty(stream)  # moves read ahead wait for their decision
         _start_reader(queue, stream)
         finished = asyncio.create_task(service.wait_finished([match_id]))
         try:
@@ -263,10 +298,14 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                     getter.cancel()
                     break
                 line = getter.result()
-                if line is None:  # end of input: the person is gone
+                if line is None:  # end of input: the match stays as it is, to be resumed
                     if service.matches[match_id].status in ("active", "paused"):
-                        await service.abort(match_id, "the console input ended")
+                        raise InputEnded(match_id)
                     break
+                if piped and not line.strip().startswith("/"):
+                    await _your_turn(service, match_id, seat, finished)
+                    if finished.done():
+                        break
                 if not await _handle(service, match_id, seat, line, out):
                     break
         finally:
@@ -275,20 +314,58 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
         return service.matches[match_id].result
 
 
+class InputEnded(Exception):
+    """The input ended while the match was still running: it stays stored, to be resumed."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+async def _your_turn(service: MatchService, match_id: int, seat: int,
+                     finished: asyncio.Future[object]) -> None:
+    """Wait until the person has a decision open (or the match ends): a move piped in ahead
+    of its prompt is applied when the prompt comes, not refused."""
+    while not finished.done():
+        match = service.matches[match_id]
+        if match.status not in ("active", "paused") or \
+                (match.status == "active" and any(p.seat == seat for p in match.prompts)):
+            return
+        await asyncio.sleep(0.02)
+
+
 def main(game_name: str | None, bot: str | None, seat: int, seed: str | None, db: str | None,
-         name: str, show_log: bool, resume: int | None = None) -> int:
+         name: str, show_log: bool, resume: int | None = None,
+         shown_db: str | None = None) -> int:
+    """`shown_db`: the --db the person gave (None: the default database, which the commands
+    they are told to run find without it)."""
     started: list[int] = []
     database = db or str(default_db())
+    where = f" --db {shown_db}" if shown_db else ""
     try:
         asyncio.run(run_play(game_name, bot=bot, seat=seat, seed=seed, db=database, name=name,
                              show_log=show_log, resume=resume, started=started))
     except (KeyError, UmpireError) as exc:
         print(f"umpire play: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
+    except InputEnded as ended:
+        print(f"The input ended: match #{ended.match_id} is left as it is. Continue it with: "
+              f"umpire play --resume {ended.match_id}{where}", file=sys.stderr)
+        return 0
     except KeyboardInterrupt:
         if started:
-            where = f" --db {db}" if db else ""
             print(f"\nLeft match #{started[0]} as it is. Continue it with: "
                   f"umpire play --resume {started[0]}{where}", file=sys.stderr)
         return 130
+    if started:
+        print(f"The match is kept as #{started[0]}: `umpire export {started[0]}{where}` "
+              f"writes its record, `umpire export {started[0]}{where} --text` its transcript.",
+              file=sys.stdout)
     return 0

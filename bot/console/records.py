@@ -1,27 +1,99 @@
 """Match records at hand: `umpire matches`, `umpire export ID`, `umpire verify RECORD.json`.
 
-`verify` checks an exported record the way a suspicious player would: the revealed salt and
-seed hash to the commitment (the seed alone for a match stored before salting), the commitment is the one published when the match started, and
+`verify` checks an exported record the way a suspicious player would. The record is read
+through a schema (`Record`: a malformed one is one sentence naming the first wrong field);
+its status must say the match ended, in agreement with its result; its times must be in
+order. The revealed salt and seed hash to the commitment (the seed alone for a match stored
+before salting), and the commitment is the one published when the match started (once the
+room's messages were pruned, the one the match row keeps). The opening dealt with the
+record's settings tells what the start told, and its first deadline is one of the timers;
 replaying every recorded action from that seed with the game's own rules is accepted step
-by step, tells what the record says was told, and ends with the recorded result.
+by step, tells what the record says was told, and ends with the recorded result. The
+players' names are not checked: no message states them (they are placeholders).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Literal
 
-from bot.transport import render_names
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
-from games.registry import get_game
+from games.registry import all_games, get_game
 
 COMMITMENT = re.compile(r"\b([0-9a-f]{64})\b")
 
 
 class RecordError(ValueError):
     """A record that cannot be read or checked (one sentence)."""
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class RecordPlayer(_Part):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    bot: str | None = None
+
+
+class RecordAction(_Part):
+    seq: int = Field(ge=1)
+    seat: Literal[0, 1]
+    command: dict[str, Any]
+    source: str | None = None
+    at: datetime
+
+
+class RecordMessage(_Part):
+    seq: int | None = None
+    audience: str
+    text: str
+    at: datetime
+
+
+class Record(_Part):
+    """What `umpire export ID` writes, as verify requires it: a wrong shape is one sentence."""
+
+    match: int
+    game: str
+    status: Literal["finished", "aborted", "active", "paused"]
+    players: list[RecordPlayer] = Field(min_length=2, max_length=2)
+    settings: dict[str, Any]
+    seed_commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+    seed: str | None = None
+    seed_salt: str | None = None
+    result: dict[str, Any] | None = None
+    actions: list[RecordAction]
+    messages: list[RecordMessage] = Field(default_factory=list)
+
+    @field_validator("players")
+    @classmethod
+    def _two_people(cls, players: list[RecordPlayer]) -> list[RecordPlayer]:
+        if players[0].id == players[1].id:
+            raise ValueError("both seats name the same player")
+        return players
+
+
+def read_record(data: Any) -> Record:
+    """`data` as a Record, or a RecordError naming the first field that is wrong."""
+    try:
+        return Record.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(x) for x in error["loc"]) or "the record"
+        got = error.get("input")
+        shown = repr(got) if not isinstance(got, dict | list) or len(repr(got)) < 60 else \
+            type(got).__name__
+        raise RecordError(f"this is not a well-formed match record: {where} = {shown}: "
+                          f"{error['msg'].lower()}; give a record written by "
+                          "`umpire export ID`, unchanged.") from None
 
 
 def result_words(result: dict[str, Any] | None, names: Sequence[str]) -> str:
@@ -83,7 +155,9 @@ def transcript(record: dict[str, Any]) -> str:
         audience = m["audience"]
         place = places.get(audience) or (f"table of {names[int(audience[4:])]}"
                                          if audience.startswith("seat") else audience)
-        text = render_names(m["text"], names)
+        sent = message_time(m.get("at"))
+        text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
+                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]
         lines = text.splitlines() or [""]
         at = m.get("at", "")[11:19]
         body.append(f"{at} [{place}] {lines[0]}")
@@ -91,40 +165,78 @@ def transcript(record: dict[str, Any]) -> str:
     return "\n".join(head + body)
 
 
-def verify(record: dict[str, Any]) -> str:
-    """"verified: ..." or raise RecordError saying exactly where the record differs."""
+def message_time(text: Any) -> datetime | None:
+    """A record's ISO time, None if it is not one."""
     try:
-        game = get_game(record["game"])
-        seed = record.get("seed")
-        commitment = record["seed_commitment"]
-        actions = record["actions"]
-        messages = record.get("messages", [])
-        names = [p["name"] for p in record["players"]]
-    except (KeyError, TypeError) as exc:
-        raise RecordError(f"this is not an exported match record (no {exc}).") from None
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+
+
+def deadline_words(when: datetime, sent: datetime | None) -> str:
+    """A deadline in a transcript: the UTC time, and how long after the message it was
+    ("12:08:28 UTC, 30 s after this message")."""
+    absolute = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    if sent is None:
+        return absolute
+    left = seconds_left(when, sent)
+    return absolute + (", at once" if left == "now" else
+                       f", {left.removeprefix('in ')} after this message")
+
+
+def verify(data: dict[str, Any]) -> str:
+    """"verified: ..." or raise RecordError saying exactly where the record differs."""
+    rec = read_record(data)
+    record = rec.model_dump(mode="python")
+    try:
+        game = get_game(rec.game)
+    except KeyError:
+        raise RecordError(f"the record's game {rec.game!r} is not a game this umpire knows "
+                          "(its games: " + ", ".join(all_games()) + ").") from None
+    seed, commitment = rec.seed, rec.seed_commitment
+    actions = record["actions"]
+    messages = record["messages"]
+    names = [p.name for p in rec.players]
     if not seed:
         raise RecordError("the seed is not revealed in this record (the match was not over "
                           "when it was exported): export it again after the match ends.")
+    _check_status(rec, names)
+    _check_times(rec)
     salt = record.get("seed_salt")
     digest = seed_commitment(seed, salt)
     if digest != commitment:
         what = f"{seed!r}" if salt is None else f"{salt}:{seed} (salt:seed)"
         raise RecordError(f"the revealed seed does not match the commitment: SHA-256 of "
                           f"{what} is {digest}, the record's commitment is {commitment}.")
-    published = next((COMMITMENT.search(m["text"]) for m in messages
-                      if m["audience"] == "public" and COMMITMENT.search(m["text"])), None)
-    if published is None:
+    start = [m for m in messages if m["seq"] == 0 and m["audience"] == "public"]
+    published = next((COMMITMENT.search(m["text"]) for m in start
+                      if COMMITMENT.search(m["text"])), None)
+    pruned = not start  # the room's messages were pruned: the match row's commitment stands
+    if published is None and not pruned:
         raise RecordError("no commitment was published in the room at the start of the match.")
-    if published.group(1) != commitment:
+    if published is not None and published.group(1) != commitment:
         raise RecordError(f"the commitment published at the start ({published.group(1)}) is "
                           f"not the record's ({commitment}).")
-    state = game.setup(game.load_settings(record["settings"]), seed)
+    try:
+        settings = game.load_settings(record["settings"])
+    except Exception as exc:
+        raise RecordError(f"the record's settings are not settings of {game.title} "
+                          f"({_first(exc)}).") from None
+    if not pruned:
+        _check_deadline(settings, start)
+    state = game.setup(settings, seed)
     by_seq: dict[int, dict[str, list[str]]] = {}
     for m in messages:
         if "seq" in m:
             by_seq.setdefault(m["seq"], {}).setdefault(m["audience"], []).append(m["text"])
+    # the opening as the record's settings deal it: what the start told (settings such as
+    # chips, rounds or hand sizes show there)
+    _check_told(game.opening_events(state), by_seq.get(0), "the start", names)
     for n, action in enumerate(actions, 1):
         where = f"action {n} ({names[action['seat']]}: {action['command']})"
+        if rec.players[action["seat"]].bot is None and action.get("source") == "bot":
+            raise RecordError(f"{where}: the record says a bot made it, but "
+                              f"{names[action['seat']]} is not a bot.")
         try:
             command = game.load_command(action["command"])
             game.check(state, action["seat"], command)
@@ -133,17 +245,7 @@ def verify(record: dict[str, Any]) -> str:
         except Exception as exc:  # a malformed command
             raise RecordError(f"{where}: not a command of {game.title} ({exc}).") from None
         events = game.apply(state, action["seat"], command)
-        told = by_seq.get(action.get("seq", n))
-        if told is None:
-            continue
-        for event in events:
-            audience = event.audience.kind
-            place = "public" if audience == "public" else \
-                f"seat{event.audience.seat}" if audience == "seat" else "umpire"
-            if not any(event.text in text for text in told.get(place, [])):
-                shown = render_names(event.text, names)
-                raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
-                                  "the record's messages do not say.")
+        _check_told(events, by_seq.get(action.get("seq", n)), where, names)
     outcome = game.outcome(state)
     result = record.get("result") or {}
     if result.get("host"):
@@ -163,11 +265,89 @@ def verify(record: dict[str, Any]) -> str:
                               f"{result_words(replayed, names)}.")
     return (f"verified: match #{record['match']} ({game.title}, {names[0]} vs {names[1]}): "
             f"the {'seed' if salt is None else 'salt and seed'} match the commitment "
-            f"published at the start, and replaying its "
+            + ("stored with the match (its room messages were pruned)" if pruned else
+               "published at the start") + ", and replaying its "
             f"{len(actions)} actions gives the same messages and result: "
             f"{result_words(result, names)}." +
             (" This match predates salted commitments: its commitment is SHA-256 of the seed "
              "alone, which a short seed does not hide." if salt is None else ""))
+
+
+def _check_told(events: Sequence[Any], told: dict[str, list[str]] | None, where: str,
+                names: Sequence[str]) -> None:
+    """Each replayed event is in a message the record says went to its audience (nothing to
+    compare when that step's messages were pruned)."""
+    if told is None:
+        return
+    for event in events:
+        audience = event.audience.kind
+        place = "public" if audience == "public" else \
+            f"seat{event.audience.seat}" if audience == "seat" else "umpire"
+        if not any(event.text in text for text in told.get(place, [])):
+            shown = render_names(event.text, names)
+            raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
+                              "the record's messages do not say.")
+
+
+def _first(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        error = exc.errors()[0]
+        return f"{'.'.join(str(x) for x in error['loc'])}: {error['msg'].lower()}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _check_status(rec: Record, names: Sequence[str]) -> None:
+    """A revealed seed means the match ended: its status and result must say how."""
+    if rec.status not in ("finished", "aborted"):
+        raise RecordError(f"the record says the match is {rec.status}, but it reveals the "
+                          "seed, which is revealed only when a match ends.")
+    hosts = bool((rec.result or {}).get("host"))
+    if rec.result is None or (rec.status == "aborted") != hosts:
+        raise RecordError(f"the record's status {rec.status!r} does not agree with its "
+                          f"result ({result_words(rec.result, names)}).")
+
+
+def _check_times(rec: Record) -> None:
+    """Actions and messages in the order they were stored, none before the first message."""
+    for what, items in (("action", rec.actions), ("message", rec.messages)):
+        for before, after in zip(items, items[1:], strict=False):
+            if after.at < before.at:
+                raise RecordError(f"the record's {what} times are out of order: {after.at} "
+                                  f"comes after {before.at}.")
+    seqs = [a.seq for a in rec.actions]
+    if seqs != sorted(set(seqs)):
+        raise RecordError("the record's actions are not numbered in order (seq "
+                          f"{', '.join(map(str, seqs[:10]))}...).")
+    if rec.messages and rec.actions and rec.messages[0].seq == 0 and \
+            rec.actions[0].at < rec.messages[0].at:
+        raise RecordError(f"the record's first action ({rec.actions[0].at}) is before the "
+                          f"match started ({rec.messages[0].at}).")
+
+
+UNTIL = re.compile(r"\{until:([^}]+)\}")
+
+
+def _check_deadline(settings: Any, start: Sequence[dict[str, Any]]) -> None:
+    """The first deadline announced at the start is one of the record's timer settings
+    away: a record whose first timer was changed afterwards does not agree."""
+    timers = {k: float(v) for k, v in settings.model_dump().items()
+              if isinstance(v, int | float) and not isinstance(v, bool)
+              and k.endswith(("_seconds", "_time"))}
+    found = next(((m, UNTIL.search(m["text"])) for m in start if UNTIL.search(m["text"])),
+                 None)
+    if not timers or found is None:
+        return
+    message, until = found
+    try:
+        deadline = datetime.fromisoformat(until.group(1))
+    except ValueError:
+        raise RecordError(f"the start message's deadline {until.group(1)!r} is not a "
+                          "time.") from None
+    announced = (deadline - message["at"]).total_seconds()
+    if not any(abs(announced - v) <= 0.01 for v in timers.values()):  # the same `now`
+        listed = ", ".join(f"{k} = {v:g}" for k, v in timers.items())
+        raise RecordError(f"the start announced a first deadline {announced:g} s away, which "
+                          f"none of the record's timer settings gives ({listed}).")
 
 
 def _outcome_words(outcome: Any, names: Sequence[str]) -> str:

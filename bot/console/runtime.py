@@ -8,22 +8,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.clock import TimeSource, wall_clock
-from bot.store.database import create_engine
+from bot.store.database import create_engine, database_url
 from bot.store.repository import Repository
 from bot.transport import Transport
 from bot.umpire import MatchService
 
-
-def database_url(db: str) -> str:
-    """A database given as a plain file path ("games.db") or a URL, as a URL."""
-    return db if "://" in db else f"sqlite+aiosqlite:///{db}"
+__all__ = ["database_url", "local_service", "sqlite_file"]
 
 
 def sqlite_file(url: str) -> Path | None:
     """The file of an SQLite URL (None for other databases and in-memory SQLite)."""
     from sqlalchemy.engine import make_url
 
-    parsed = make_url(url)
+    parsed = make_url(database_url(url))
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
     return Path(parsed.database)
@@ -39,6 +36,10 @@ async def local_service(transport: Transport, *, db: str | None = None, bot_thin
         service = MatchService(Repository(engine), transport, bot_think=bot_think, now=now)
         try:
             await service.start()
+        except BaseException:
+            await engine.dispose()
+            raise
+        try:
             yield service
         finally:
             await service.delivery.drain()

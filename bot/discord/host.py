@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.console.records import salt_words
+from bot.console.records import deadline_words, message_time, salt_words
 from bot.discord.channels import (
     sees_everything,
 )
@@ -20,11 +20,11 @@ from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import escape, player_ref, render_plain, shown
+from bot.discord.render import escape, player_ref, shown
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
 from bot.store.repository import transport_merge
-from bot.transport import PlayerRef
+from bot.transport import PlayerRef, render_text
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
 
@@ -343,6 +343,9 @@ def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> s
     body = []
     for m in record.get("messages", []):
         place = PLACES.get(m["audience"], m["audience"]).format(*names)
-        text = render_plain(m["text"], players).replace("\n", "\n    ")
+        sent = message_time(m.get("at"))  # deadlines: UTC time and how long after the post
+        text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
+                           lambda when, sent=sent: deadline_words(when, sent)
+                           ).replace("\n", "\n    ")
         body.append(f"[{m['at']}] [{place}]\n    {text}")
     return "\n".join(head + body) + "\n"

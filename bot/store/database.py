@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -36,13 +37,64 @@ CONNECT_TIMEOUT_SECONDS = 2.0
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.05, 0.5
 
 
+#: The URL schemes the bot takes, and the async driver each one is mapped to.
+DRIVERS = {"sqlite": "sqlite+aiosqlite", "sqlite+aiosqlite": "sqlite+aiosqlite",
+           "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg",
+           "postgresql+asyncpg": "postgresql+asyncpg"}
+SUPPORTED = ("a file path (games.db), sqlite:///games.db, postgresql://user:password@host/db "
+             "or postgres://...")
+
+
+class DatabaseURLError(ValueError):
+    """A database setting the bot cannot use, as one sentence naming the supported ones."""
+
+
+def database_url(db: str) -> str:
+    """A database as the bot's async URL: a plain file path ("games.db") is an SQLite file;
+    `postgresql://` and `postgres://` get asyncpg, `sqlite://` aiosqlite (the drivers the bot
+    ships with). Any other scheme is a DatabaseURLError."""
+    from sqlalchemy.exc import ArgumentError
+
+    text = db.strip()
+    if "://" not in text:
+        if not text:
+            raise DatabaseURLError(f"the database setting is empty: give {SUPPORTED}.")
+        return f"sqlite+aiosqlite:///{text}"
+    try:
+        parsed = make_url(text)
+    except (ArgumentError, ValueError):
+        raise DatabaseURLError(f"{shown_url(text)!r} is not a database URL this bot can read: "
+                               f"give {SUPPORTED}.") from None
+    driver = DRIVERS.get(parsed.drivername)
+    if driver is None:
+        raise DatabaseURLError(f"{shown_url(text)!r} is not a database this bot can use "
+                               f"(scheme {parsed.drivername!r}): give {SUPPORTED}.")
+    if driver == parsed.drivername:
+        return text
+    return parsed.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be printed or logged: the password replaced by ***
+    (SQLAlchemy's render_as_string(hide_password=True); a URL it cannot read loses
+    everything between `://` and `@`)."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return re.sub(r"(://)[^/@]*@", r"\1***@", url)
+
+
 def is_sqlite(url: str) -> bool:
-    return make_url(url).get_backend_name() == "sqlite"
+    return make_url(database_url(url)).get_backend_name() == "sqlite"
 
 
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
-    """An engine for `url`. SQLite gets one connection (SQLite has one writer anyway, and a
-    single connection makes transactions queue in asyncio instead of failing as busy)."""
+    """An engine for `url` (a path or URL, see `database_url`). SQLite gets one connection
+    (SQLite has one writer anyway, and a single connection makes transactions queue in
+    asyncio instead of failing as busy)."""
+    url = database_url(url)
     if not is_sqlite(url):
         return create_async_engine(url, echo=echo, pool_pre_ping=True,
                                    connect_args={"timeout": CONNECT_TIMEOUT_SECONDS})
@@ -71,7 +123,7 @@ def sync_writer_engine(url: str) -> Engine | None:
     (which commits on the event loop, bot/store/writer.py) and its WAL checkpoint thread: two
     connections, with automatic checkpoints off (bot/store/checkpoint.py says why).
     None for other databases (they write through the async engine)."""
-    parsed = make_url(url)
+    parsed = make_url(database_url(url))
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     # (timeout: the driver's busy timeout while the connection is set up, before the pragmas)

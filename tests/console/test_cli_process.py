@@ -125,7 +125,7 @@ def test_ctrl_c_leaves_the_match_and_resume_continues_it_with_the_clocks_as_they
     ("[database\nurl = 1\n", "{path}: not valid TOML (Expected ']' at the end of a table "
      "declaration (at line 1, column 10))."),
     ("[discrod]\ntoken = 'x'\n", "{path}: unknown section [discrod] (did you mean 'discord'? "
-     "valid: database, discord, clock, bots, shards)."),
+     "valid: database, discord, clock, bots, shards, health, metrics)."),
     ("[discord]\nhost_rol = 'x'\n", "{path}: unknown key 'host_rol' in [discord] (did you mean "
      "'host_role'? valid: token, command_prefix, host_role, log_channel, "),
 ])

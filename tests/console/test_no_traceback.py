@@ -1,0 +1,204 @@
+"""No command ends in a traceback: every command with every kind of bad database, and
+`verify` with malformed records, ends with one sentence on stderr and exit 2 (a setting to
+fix) or 1 (an outage)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main as cli_main
+
+UMPIRE = [sys.executable, "-m", "bot.cli"]
+PASSWORD = "s3cret-pw"
+
+#: every command that opens a database, as it is given one
+COMMANDS = [["play", "rps-poker"], ["demo", "rps-poker", "--quiet"], ["matches"], ["migrate"],
+            ["export", "1"], ["vacuum"], ["run"]]
+
+
+def _databases(tmp: Path) -> list[tuple[str, int, str]]:
+    """(the database, the exit code, what the sentence must say)."""
+    not_a_db = tmp / "notes.txt"
+    not_a_db.write_text("not a database\n" * 100)
+    return [
+        (str(tmp / "missing" / "x.db"), 2, "missing"),
+        (str(not_a_db), 2, "notes.txt"),
+        (f"postgresql://u:{PASSWORD}@127.0.0.1:9/x", 1, "cannot be reached"),
+        (f"postgres://u:{PASSWORD}@127.0.0.1:9/x", 1, "cannot be reached"),
+        (f"mysql://u:{PASSWORD}@localhost/x", 2, "postgresql://"),
+        ("bogus+driver://x", 2, "postgresql://"),
+    ]
+
+
+def _run(command: list[str], db: str, tmp: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
+    env = {**os.environ, "HOME": str(tmp), "DISCORD_TOKEN": "not.a.token",
+           "UMPIRE_DATABASE__URL": db}
+    args = command if command == ["run"] else [*command, "--db", db]
+    done = subprocess.run([*UMPIRE, *args], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=tmp, input="")
+    return args, done
+
+
+@pytest.mark.slow
+def test_every_command_with_every_bad_database_says_one_sentence(tmp_path: Path) -> None:
+    cases = [(c, db, code, words) for c in COMMANDS for db, code, words in _databases(tmp_path)]
+    if (tmp_path / "missing").exists():
+        raise AssertionError("the test's missing folder exists")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda case: (case, _run(case[0], case[1], tmp_path)), cases))
+    for (command, db, code, words), (args, done) in results:
+        where = f"umpire {' '.join(args)}: {done.stderr}"
+        assert "Traceback" not in done.stderr, where
+        assert PASSWORD not in done.stderr + done.stdout, where
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("umpire: "), where
+        if command[0] in ("matches", "export", "vacuum") and code == 2 and "://" not in db:
+            words = "there is no database" if "missing" in db else words
+        assert words in lines[0], where
+        assert done.returncode == code, where
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    import asyncio
+    import io
+
+    from bot.console.demo import run_demo
+
+    db = tmp_path_factory.mktemp("nt") / "d.db"
+    asyncio.run(run_demo(["rps-poker", "devils-deal"], 7, quiet=True, db=str(db),
+                         out=io.StringIO()))
+    out = db.parent / "r.json"
+    assert cli_main(["export", "1", "--db", str(db), "-o", str(out)]) == 0
+    assert cli_main(["export", "2", "--db", str(db), "-o", str(db.parent / "dd.json")]) == 0
+    return {**json.loads(out.read_text()), "_dir": str(db.parent)}  # extra keys are allowed
+
+
+def _set(path: str, value: object):
+    def change(d: dict) -> None:
+        *parents, last = path.split(".")
+        for p in parents:
+            d = d[int(p)] if isinstance(d, list) else d[p]
+        if isinstance(d, list):
+            d[int(last)] = value
+        else:
+            d[last] = value
+    return change
+
+
+MALFORMED = {
+    "no players": (_set("players", []), "players"),
+    "a seat 5": (_set("actions.0.seat", 5), "actions.0.seat = 5"),
+    "actions null": (_set("actions", None), "actions = None"),
+    "another game's name": (_set("game", "decoder"), "not settings of Decoder"),
+    "an unknown game": (_set("game", "chess"), "'chess' is not a game this umpire knows"),
+    "status active": (_set("status", "active"), "the match is active"),
+    "status aborted": (_set("status", "aborted"), "does not agree with its result"),
+    "a time of yesterday": (_set("actions.3.at", "yesterday"), "actions.3.at = 'yesterday'"),
+    "times out of order": (_set("actions.3.at", "2020-01-01T00:00:00+00:00"), "out of order"),
+    "a timer changed": (_set("settings.decision_seconds", 90), "first deadline 30 s away"),
+    "a timer changed by a second": (_set("settings.decision_seconds", 31),
+                                    "first deadline 30 s away"),
+    "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
+    "a player as text": (_set("players.0", "Ada"), "players.0"),
+    "no commitment": (_set("seed_commitment", None), "seed_commitment"),
+    "a human said to be a bot": (lambda d: d["players"][0].pop("bot"), "is not a bot"),
+    "a list": (lambda d: d.clear(), "match"),
+}
+
+
+@pytest.mark.parametrize("name", list(MALFORMED))
+def test_a_malformed_or_changed_record_is_one_sentence(record: dict, tmp_path: Path, name: str,
+                                                       capsys) -> None:
+    change, words = MALFORMED[name]
+    data = copy.deepcopy(record)
+    change(data)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("NOT verified: ") and err.count("\n") == 1, err
+    assert words in err, err
+
+
+def test_verify_after_pruning_uses_the_commitment_kept_with_the_match(record: dict,
+                                                                        tmp_path: Path,
+                                                                        capsys) -> None:
+    data = copy.deepcopy(record)
+    data["messages"] = []  # delivered messages pruned: the match row keeps the commitment
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 0, capsys.readouterr().err
+    assert "stored with the match (its room messages were pruned)" in capsys.readouterr().out
+    data["seed"] += "x"
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 1
+
+
+def test_a_bug_is_one_sentence_and_the_traceback_only_with_verbose(monkeypatch, tmp_path: Path,
+                                                                 capsys) -> None:
+    import bot.console.records as records
+
+    def broken(record: dict) -> str:
+        raise ZeroDivisionError("division by zero")
+    monkeypatch.setattr(records, "verify", broken)
+    path = tmp_path / "bug.json"
+    path.write_text("{}")
+    assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("umpire: an internal error stopped `verify` (ZeroDivisionError: "
+                          "division by zero); this is a bug")
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert cli_main(["-v", "verify", str(path)]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_health_with_a_database_that_cannot_be_reached(tmp_path: Path) -> None:
+    env = {**os.environ, "UMPIRE_DATABASE__URL": f"postgresql://u:{PASSWORD}@127.0.0.1:9/x",
+           "UMPIRE_HEALTH__STATUS_FILE": str(tmp_path / "none.json")}
+    done = subprocess.run([*UMPIRE, "health"], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert PASSWORD not in done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("FAIL process: no status file")
+    assert lines[1].startswith("FAIL database: the database postgresql+asyncpg://u:***@")
+
+
+
+def test_verify_replays_the_opening_with_the_records_settings(record: dict, tmp_path: Path,
+                                                              capsys) -> None:
+    data = json.loads((Path(record["_dir"]) / "dd.json").read_text())
+    assert data["game"] == "devils-deal"
+    path = tmp_path / "dd.json"
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 0, capsys.readouterr().err
+    data["settings"]["starting_chips"] += 1  # shows only in the opening ("Starting pools")
+    path.write_text(json.dumps(data))
+    assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "NOT verified" in err and "the start: the replay tells 'public'" in err
+
+
+def test_a_locked_sqlite_file_is_an_outage_not_a_setting() -> None:
+    from bot.cli import database_problem
+    from bot.store.errors import StoreUnavailable
+
+    message, code = database_problem(StoreUnavailable("the database file stayed locked for "
+                                                      "5 s"), "sqlite+aiosqlite:///g.db")
+    assert code == 1 and "is locked by another program (the database file stayed locked" \
+        in message
+    message, code = database_problem(StoreUnavailable("the database server cannot be reached: "
+                                                      "OSError: refused"),
+                                     "postgresql+asyncpg://u:pw@h/x")
+    assert code == 1 and message.startswith("the database postgresql+asyncpg://u:***@h/x "
+                                            "cannot be reached (OSError: refused)")
