@@ -1,11 +1,14 @@
-"""Arena throughput: matches per second (`python -m bench.arena [--matches N]`).
+"""Arena throughput beside the reference controller, in one run (`python -m bench.arena`).
 
-Measures the whole tournament path (workers, chunks, results, disqualification checks):
-- minimal-valid vs simple in Python with --jobs 1 and with all cores;
-- the seed's MinimalValid vs Simple in JavaScript (Node.js), with all cores;
-- the same two bots as Python files (each runs in its own process, as every bot file does),
-  with all cores.
-The last line printed is one JSON object with every figure.
+Prints matches per second, each with its ratio to the reference measured in the same run:
+- the reference: a controller in the seed's style in JavaScript (REFERENCE_JS: the seed's
+  MinimalValid and Simple in its own process, frozen, Math.random shuffles), 100,000 matches,
+  timed as a whole process (node's start-up included);
+- `umpire arena minimal-valid simple --rounds 100000`, timed as a whole process;
+- the same two bots as Python files and as JavaScript files (each bot file in its own
+  process, as always), through the tournament path in this process.
+The load average is printed with the figures (the machine is shared); the last line is one
+JSON object with every figure.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import json
 import os
 import platform
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,7 +39,76 @@ PY_FILES = {
                  "    def main_play(self, cards, base): return 0\n"
                  "    def main_postprocess(self, card): pass\n",
 }
-EXAMPLES = Path(__file__).resolve().parent.parent / "bot" / "arena" / "examples"
+REFERENCE_JS = r"""'use strict';
+// A reference controller in the seed's style: round-robin cycles, the bots in this process,
+// frozen, Math.random Fisher-Yates shuffles, the seed's judge on 2-character cards.
+const MinimalValid = {
+  name: 'MinimalValid',
+  draftPick(cards) { return 0; }, draftReceive(card) {},
+  mainPlay(cards, base) { return 0; }, mainPostprocess(card) {},
+};
+const Simple = {
+  name: 'Simple', myDeck: new Set(),
+  draftPick(cards) { let cardId = cards[0][1] < cards[1][1] ? 1 : 0; this.myDeck.add(cards[cardId]); return cardId; },
+  draftReceive(card) { this.myDeck.add(card); },
+  mainPlay(cards, base) { this.myDeck.delete(cards[0]); return 0; },
+  mainPostprocess(card) {},
+};
+const bots = [MinimalValid, Simple].map(b => Object.freeze(b));
+function shuffle(a) {
+  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  return a;
+}
+const FULL = []; for (const s of 'RPS') for (let n = 0; n < 10; n++) FULL.push(s + n);
+const BEATS = { R: 'S', S: 'P', P: 'R' };
+function winner(a, b, base) {  // 0: a wins, 1: b wins
+  const pa = a[1] === base[1], pb = b[1] === base[1];
+  if (pa !== pb) return pa ? 0 : 1;
+  if (a[1] !== b[1]) return a[1] > b[1] ? 0 : 1;
+  return BEATS[a[0]] === b[0] ? 0 : 1;
+}
+function valid(i, n) { return Number.isInteger(i) && i >= 0 && i < n; }
+function playMatch(p0, p1) {
+  const ps = [p0, p1];
+  const deck = shuffle(FULL.slice());
+  const decks = [[], []];
+  for (let r = 0; r < 5; r++) {
+    const offers = [deck.slice(4 * r, 4 * r + 2), deck.slice(4 * r + 2, 4 * r + 4)];
+    const picks = ps.map((p, s) => p.draftPick(offers[s].slice()));
+    for (let s = 0; s < 2; s++) if (!valid(picks[s], 2)) return s === 0 ? [0, 10] : [10, 0];
+    for (let s = 0; s < 2; s++) decks[s].push(offers[s][picks[s]]);
+    ps[0].draftReceive(offers[1][1 - picks[1]]); decks[0].push(offers[1][1 - picks[1]]);
+    ps[1].draftReceive(offers[0][1 - picks[0]]); decks[1].push(offers[0][1 - picks[0]]);
+  }
+  shuffle(decks[0]); shuffle(decks[1]);
+  const rest = shuffle(deck.slice(20));
+  const hands = [decks[0].splice(0, 3), decks[1].splice(0, 3)];
+  const score = [0, 0];
+  for (let g = 0; g < 10; g++) {
+    const base = rest[g];
+    const i0 = ps[0].mainPlay(hands[0].slice(), base); if (!valid(i0, hands[0].length)) return [0, 10];
+    const i1 = ps[1].mainPlay(hands[1].slice(), base); if (!valid(i1, hands[1].length)) return [10, 0];
+    const c0 = hands[0].splice(i0, 1)[0], c1 = hands[1].splice(i1, 1)[0];
+    score[winner(c0, c1, base)]++;
+    ps[0].mainPostprocess(c1); ps[1].mainPostprocess(c0);
+    for (let s = 0; s < 2; s++) if (decks[s].length) hands[s].push(decks[s].shift());
+  }
+  return score;
+}
+const rounds = Number(process.argv[2] || '100000');
+const total = new Array(bots.length).fill(0);
+const t = process.hrtime.bigint();
+for (let c = 0; c < rounds; c++) {
+  for (let i = 0; i < bots.length; i++) for (let j = i + 1; j < bots.length; j++) {
+    const [a, b] = c % 2 ? [j, i] : [i, j];
+    const s = playMatch(bots[a], bots[b]); total[a] += s[0]; total[b] += s[1];
+  }
+}
+const sec = Number(process.hrtime.bigint() - t) / 1e9;
+console.log(JSON.stringify({ matches: rounds * bots.length * (bots.length - 1) / 2, seconds: sec, totals: total }));
+"""
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "bot" / "arena" / "examples"
 
 
 def measure(bots: list[str], matches: int, jobs: int) -> dict:
@@ -47,42 +121,61 @@ def measure(bots: list[str], matches: int, jobs: int) -> dict:
             "matches_per_s": round(matches / seconds)}
 
 
+def whole_process(command: list[str], matches: int) -> dict:
+    """Wall time of a whole process (start-up included) that plays `matches` matches."""
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - start
+    return {"command": " ".join(command[-6:]), "matches": matches,
+            "seconds": round(seconds, 3), "matches_per_s": round(matches / seconds)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=400_000,
-                        help="matches per Python measurement (default 400000)")
-    parser.add_argument("--js-matches", type=int, default=4_000,
-                        help="matches of the JavaScript measurement (default 4000)")
+    parser.add_argument("--matches", type=int, default=100_000,
+                        help="matches of the reference and of the built-ins (default 100000)")
+    parser.add_argument("--file-matches", type=int, default=20_000,
+                        help="matches of each bot-file measurement (default 20000)")
     args = parser.parse_args()
     cores = default_jobs()
     out: dict = {"python": platform.python_version(), "implementation":
-                 platform.python_implementation(), "cores": cores, "cpu_count": os.cpu_count()}
-    pair = ["minimal-valid", "simple"]
-    out["python_jobs_1"] = measure(pair, args.matches // 2, 1)
-    print(f"python minimal-valid vs simple, 1 job:  "
-          f"{out['python_jobs_1']['matches_per_s']:>9,} matches/s")
-    out["python_all_cores"] = measure(pair, args.matches, cores)
-    print(f"python minimal-valid vs simple, {cores} jobs: "
-          f"{out['python_all_cores']['matches_per_s']:>9,} matches/s")
-    if shutil.which("node"):
-        js = [str(EXAMPLES / "minimal_valid.js"), str(EXAMPLES / "simple.js")]
-        out["javascript_all_cores"] = measure(js, args.js_matches, cores)
-        print(f"javascript MinimalValid vs Simple, {cores} jobs: "
-              f"{out['javascript_all_cores']['matches_per_s']:>9,} matches/s")
-    else:
-        out["javascript_all_cores"] = None
-        print("javascript: skipped (Node.js not found)")
+                 platform.python_implementation(), "cores": cores, "cpu_count": os.cpu_count(),
+                 "load_before": os.getloadavg()}
+    node = shutil.which("node")
     with tempfile.TemporaryDirectory() as tmp:
+        reference = None
+        if node:
+            ref = Path(tmp) / "reference.js"
+            ref.write_text(REFERENCE_JS)
+            out["reference"] = reference = whole_process([node, str(ref), str(args.matches)],
+                                                         args.matches)
+        out["builtins"] = whole_process(
+            [sys.executable, "-m", "bot.cli", "arena", "minimal-valid", "simple", "--rounds",
+             str(args.matches), "--no-progress"], args.matches)
         files = []
         for name, text in PY_FILES.items():
             path = Path(tmp) / name
             path.write_text(text)
             files.append(str(path))
-        out["python_files_all_cores"] = measure(files, args.js_matches, cores)
-    print(f"python files MinimalValid vs Simple (own processes), {cores} jobs: "
-          f"{out['python_files_all_cores']['matches_per_s']:>9,} matches/s")
-    out["target_matches_per_s"] = 100_000
-    out["target_met"] = out["python_all_cores"]["matches_per_s"] >= 100_000
+        out["python_files"] = measure(files, args.file_matches, cores)
+        if node:
+            js = [str(EXAMPLES / "minimal_valid.js"), str(EXAMPLES / "simple.js")]
+            out["javascript_files"] = measure(js, args.file_matches, cores)
+    out["load_after"] = os.getloadavg()
+    print(f"machine: {cores} cores, Python {out['python']}, load average "
+          f"{out['load_before'][0]:.2f} before, {out['load_after'][0]:.2f} after")
+    for key, label in (("reference", "reference JS controller (whole process)"),
+                       ("builtins", "umpire arena minimal-valid simple (whole process)"),
+                       ("python_files", f"two Python bot files, {cores} jobs"),
+                       ("javascript_files", f"two JavaScript bot files, {cores} jobs")):
+        figure = out.get(key)
+        if figure is None:
+            print(f"{label}: skipped (Node.js not found)")
+            continue
+        ratio = (f"  {figure['matches_per_s'] / reference['matches_per_s']:.2f} x the reference"
+                 if reference else "")
+        print(f"{label:<52} {figure['matches_per_s']:>9,} matches/s{ratio}")
     print(json.dumps(out))
 
 

@@ -27,8 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Bots: a built-in name (" + ", ".join(PLAYERS) + "), a Python file (bot.py or "
                "bot.py:ClassName) or a JavaScript file in the seed's object format (bot.js, "
                "needs Node.js). See docs/arena.md.")
-    p.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots (the same bot may "
-                   "appear twice)")
+    p.add_argument("bots", nargs="*", metavar="BOT", help="two or more bots (the same bot may "
+                   "appear twice); a built-in name with or without `arena:`")
+    p.add_argument("--check", metavar="BOT", help="check one bot: play a few matches against "
+                   "each built-in bot with every call logged and report the first problem "
+                   "(which call, what it returned, what was expected), or ok with the time "
+                   "per call; with --json FILE also every call")
+    p.add_argument("--replay", nargs=2, metavar=("FILE", "MATCH"),
+                   help="replay match MATCH of a tournament recorded with --json FILE, call "
+                        "by call with both bots' answers")
     p.add_argument("--rounds", type=int, default=100, metavar="N",
                    help="round-robin cycles to play (default: 100, as the seed's leaderboard)")
     p.add_argument("--seed", type=int, default=None, metavar="N",
@@ -89,8 +96,46 @@ def check_output(path: str) -> str | None:
     return None
 
 
+def _check(args: argparse.Namespace) -> int:
+    from bot.arena.check import check
+
+    if args.bots:
+        print("umpire arena: --check takes one bot; leave out the others", file=sys.stderr)
+        return 2
+    result = check(args.check, args.call_timeout, args.seed or 0)
+    if args.json:
+        problem = check_output(args.json)
+        if problem:
+            print(f"umpire arena: {problem}.", file=sys.stderr)
+            return 2
+        with open(args.json if args.json != "-" else "/dev/stdout", "w",
+                  encoding="utf-8") as f:
+            json.dump(result.to_json(), f, indent=1)
+    print(result.text, file=sys.stderr if args.json == "-" else sys.stdout)
+    return 0 if result.ok else 1
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from bot.arena.replay import ReplayError, replay
+
+    path, number = args.replay
+    try:
+        if not number.isdigit():
+            raise ReplayError(f"MATCH must be a match number, as in the JSON, not {number!r}")
+        shown = replay(path, int(number))
+    except (ReplayError, BotLoadError, NodeMissing, JsBotError) as exc:
+        print(f"umpire arena: {exc}", file=sys.stderr)
+        return 2
+    print(shown.text())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.check:
+        return _check(args)
+    if args.replay:
+        return _replay(args)
     if len(args.bots) < 2:
         print("umpire arena: name at least two bots", file=sys.stderr)
         return 2

@@ -23,31 +23,38 @@ const limit = Number(process.argv[3] || '1');
 const limitMs = limit * 1000;
 const answerFd = Number(process.argv[4]);
 
+// A maker of fresh bot objects: each call evaluates the file's object (or module) anew, so
+// every match gets its own bot (nested Sets and objects included).
 function load(src) {
-  const module = { exports: {} };
   let err = null;
   try {
     // CommonJS file: module.exports = {...}
-    new Function('module', 'exports', 'require', '__filename', '__dirname', src)(
-      module, module.exports, require, file, path.dirname(file));
-    const e = module.exports;
-    if (e && typeof e.draftPick === 'function') return e;
-    if (e && e.default && typeof e.default.draftPick === 'function') return e.default;
+    const body = new Function('module', 'exports', 'require', '__filename', '__dirname', src);
+    const make = () => {
+      const module = { exports: {} };
+      body(module, module.exports, require, file, path.dirname(file));
+      const e = module.exports;
+      return e && typeof e.draftPick === 'function' ? e : e && e.default;
+    };
+    const first = make();
+    if (first && typeof first.draftPick === 'function') return { first, make };
   } catch (ex) { err = ex; }
   // A bare object literal (the seed's format), possibly with a trailing comma or semicolon.
   const body = src.trim().replace(/[,;]\s*$/, '');
   try {
-    const obj = new Function('require', 'return (' + body + '\n);')(require);
-    if (obj && typeof obj.draftPick === 'function') return obj;
+    const literal = new Function('require', 'return (' + body + '\n);');
+    const make = () => literal(require);
+    const first = make();
+    if (first && typeof first.draftPick === 'function') return { first, make };
   } catch (ex) { if (!err) err = ex; }
   throw new Error('no bot object (' + (err ? err.message : 'needs draftPick, draftReceive, mainPlay, mainPostprocess') + ')');
 }
 
 function send(line) { fs.writeSync(answerFd, line + '\n'); }
 
-let bot;
+let bot, make;
 try {
-  bot = load(fs.readFileSync(file, 'utf8'));
+  ({ first: bot, make } = load(fs.readFileSync(file, 'utf8')));
   for (const m of ['draftPick', 'draftReceive', 'mainPlay', 'mainPostprocess']) {
     if (typeof bot[m] !== 'function') throw new Error('the bot has no ' + m + ' method');
   }
@@ -63,38 +70,72 @@ const skip = [['draftReceive', 'draft_receive'], ['mainPostprocess', 'main_postp
 send('ok ' + JSON.stringify({
   name: String(bot.name === undefined ? path.basename(file, '.js') : bot.name), skip }));
 
-let failed = null;  // the first failure of a notification, reported with the next answer
-function call(where, fn) {
+// One match's bot: its object and the first failure of a notification, reported with the
+// next answer. Sequential mode (commands without a slot) keeps one object throughout; batch
+// mode ("<slot> <command>", a line "." ends a batch) gives each slot a fresh frozen object.
+function Slot(obj, batch) { this.bot = obj; this.failed = null; this.batch = batch; }
+let out = [];  // batch mode: answers not written yet
+let lastWrite = process.hrtime.bigint();
+function write() {
+  fs.writeSync(answerFd, (out.length ? out : ['+']).join('\n') + '\n');
+  out = [];
+  lastWrite = process.hrtime.bigint();
+}
+function call(slot, where, fn) {
   const t = process.hrtime.bigint();
   let value;
   try {
     value = fn();
   } catch (ex) {
-    failed = failed || ('error\tthrew ' + String(ex && ex.stack ? ex.toString() : ex).replace(/\s+/g, ' ') + ' in ' + where);
+    slot.failed = slot.failed || ('error\tthrew ' + String(ex && ex.stack ? ex.toString() : ex).replace(/\s+/g, ' ') + ' in ' + where);
     return undefined;
   }
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (ms > limitMs && !failed) {
-    failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + (ms / 1000).toFixed(3) + ' s';
+  const now = process.hrtime.bigint();
+  const ms = Number(now - t) / 1e6;
+  if (ms > limitMs && !slot.failed) {
+    slot.failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + (ms / 1000).toFixed(3) + ' s';
   }
+  if (slot.batch && Number(now - lastWrite) > 5e7) write();  // progress: not hung
   return value;
 }
-function answer(value) {
-  if (failed) { send('E ' + failed); failed = null; return; }
-  if (Number.isInteger(value)) send(String(value));
-  else send('X ' + (value === undefined ? 'undefined' : JSON.stringify(value)));
+function answer(slot, value) {
+  let line;
+  if (slot.failed) { line = 'E ' + slot.failed; slot.failed = null; }
+  else if (Number.isInteger(value)) line = String(value);
+  else line = 'X ' + (value === undefined ? 'undefined' : JSON.stringify(value));
+  if (slot.batch) out.push(line); else send(line);
 }
 
+const single = new Slot(bot, false);
+const slots = new Map();
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', (line) => {
+  if (line === '.') { write(); return; }
   const parts = line.split(' ');
+  let slot = single, key = null;
+  if (/^[0-9]+$/.test(parts[0])) {
+    key = parts.shift();
+    slot = slots.get(key);
+    if (!slot) { slot = new Slot(null, true); slots.set(key, slot); }
+  }
+  const b = slot.bot;
   switch (parts[0]) {
-    case 'n': break;
-    case 'p': { const v = failed ? undefined : call('draftPick', () => bot.draftPick([parts[1], parts[2]])); answer(v); break; }
-    case 'r': if (!failed) call('draftReceive', () => bot.draftReceive(parts[1])); break;
-    case 'm': { const v = failed ? undefined : call('mainPlay', () => bot.mainPlay(parts.slice(2), parts[1])); answer(v); break; }
-    case 'o': if (!failed) call('mainPostprocess', () => bot.mainPostprocess(parts[1])); break;
-    case 's': if (failed) answer(undefined); else send('ok'); break;
+    case 'n':  // a new match: a fresh object (the first one serves the first match)
+      if (slot.batch || slot.used) {
+        try { slot.bot = Object.freeze(make()); } catch (ex) {
+          slot.failed = 'error\tthrew ' + String(ex).replace(/\s+/g, ' ') + ' when the bot was made';
+        }
+      }
+      slot.used = true;
+      break;
+    case 'p': { const v = slot.failed ? undefined : call(slot, 'draftPick', () => b.draftPick([parts[1], parts[2]])); answer(slot, v); break; }
+    case 'r': if (!slot.failed) call(slot, 'draftReceive', () => b.draftReceive(parts[1])); break;
+    case 'm': { const v = slot.failed ? undefined : call(slot, 'mainPlay', () => b.mainPlay(parts.slice(2), parts[1])); answer(slot, v); break; }
+    case 'o': if (!slot.failed) call(slot, 'mainPostprocess', () => b.mainPostprocess(parts[1])); break;
+    case 's':
+      if (slot.failed) answer(slot, undefined); else if (slot.batch) out.push('ok'); else send('ok');
+      if (key !== null) slots.delete(key);
+      break;
     default: send('E error\tunknown command ' + parts[0]);
   }
 });

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bot.arena.names import plain
 from games.rps_poker.players import PLAYERS
 
 METHODS = ("draft_pick", "draft_receive", "main_play", "main_postprocess")
@@ -32,7 +33,8 @@ class BotLoadError(ValueError):
 
 
 def _norm(name: str) -> str:
-    return re.sub(r"[-_ ]", "", name.lower())
+    """A built-in name as typed, with or without the `arena:` prefix, in one spelling."""
+    return re.sub(r"[-_ ]", "", plain(name))
 
 
 BUILTIN = {_norm(k): k for k in PLAYERS}
@@ -57,7 +59,8 @@ class BotSpec:
             return Contestant(self.name, bot, fresh=False, for_match=bot.new_match)
         from bot.arena.jsbot import JsBot
 
-        return Contestant(self.name, JsBot(self.arg, limit, self.show_output), fresh=False)
+        js = JsBot(self.arg, limit, self.show_output)  # a fresh object per match (new_match)
+        return Contestant(self.name, js, fresh=False, for_match=js.new_match)
 
 
 class Contestant:

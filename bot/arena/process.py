@@ -50,22 +50,27 @@ class PipeBot:
 
     names: dict[str, str] = {}  # the methods' names in the bot's language, if not Python's
 
-    def __init__(self, path: str, limit: float, show_output: bool = False) -> None:
+    def __init__(self, path: str, limit: float, show_output: bool = False,
+                 capture_output: bool = False) -> None:
         self.path = str(path)
         self.limit = limit
         self.show_output = show_output
+        self.capture_output = capture_output  # `--check`: what the bot prints, by `printed()`
         self._start()
 
     def _start(self) -> None:
         """Start the host process and load the bot (BotProcessError if it does not load)."""
         limit, show_output = self.limit, self.show_output
         answers_r, answers_w = os.pipe()
+        capture = self.capture_output
         try:  # the bot's own output: to our standard error (fd 2) when shown
             self.proc = subprocess.Popen(
                 self.command(answers_w), stdin=subprocess.PIPE,
-                stdout=2 if show_output else subprocess.DEVNULL,
+                stdout=subprocess.PIPE if capture else 2 if show_output else subprocess.DEVNULL,
                 stderr=None if show_output else subprocess.DEVNULL,
                 pass_fds=(answers_w,), bufsize=0,
+                # captured: unbuffered, so a print is in the pipe before the call's answer
+                env={**os.environ, "PYTHONUNBUFFERED": "1"} if capture else None,
                 start_new_session=True)  # Ctrl-C stops the controller, which stops the bot
         except OSError:
             os.close(answers_r)
@@ -88,7 +93,10 @@ class PipeBot:
             raise BotProcessError(f"could not load {self.path}: {first.partition(chr(9))[2]}")
         hello = json.loads(first[3:])
         self.name = hello["name"] if isinstance(hello, dict) else hello
-        for method in hello.get("skip", ()) if isinstance(hello, dict) else ():
+        # a Python class: a fresh instance plays each match (JS bots: one object throughout)
+        self.fresh_instances = bool(isinstance(hello, dict) and hello.get("fresh"))
+        self.skip = list(hello.get("skip", ())) if isinstance(hello, dict) else []
+        for method in self.skip:
             setattr(self, method, _nothing)  # a method that can do nothing: not sent
 
     def command(self, answer_fd: int) -> list[str]:
@@ -185,12 +193,27 @@ class PipeBot:
             return f"killed by signal {-code}"
         return f"exit code {code}"
 
+    def printed(self) -> str:
+        """What the bot wrote to its standard output since the last look (capture_output)."""
+        out = self.proc.stdout
+        if out is None:
+            return ""
+        data = b""
+        while select.select([out], [], [], 0)[0]:
+            chunk = os.read(out.fileno(), 65536)
+            if not chunk:
+                break
+            data += chunk
+        return data.decode(errors="replace")
+
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
         if self.proc.stdin is not None:
             self.proc.stdin.close()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         if self.rfd >= 0:
             os.close(self.rfd)
             self.rfd = -1

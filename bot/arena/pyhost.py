@@ -1,7 +1,9 @@
 """Host process of one Python bot file (`python -m bot.arena.pyhost BOT LIMIT ANSWER_FD`).
 
 Speaks the line protocol described in `bot/arena/process.py`: commands on standard input,
-answers on the pipe ANSWER_FD. The bot's own standard input is empty and its output goes
+answers on the pipe ANSWER_FD. In batch mode (`bot/arena/batch.py`) each command starts with
+a match's slot number, each slot has its own instance of the bot, and the answers of a batch
+(ended by a line ".") are written together. The bot's own standard input is empty and its output goes
 wherever the controller sent this process's standard output, never into the answers.
 Every call is timed here; a call that returns after the limit is reported as over it (the
 controller kills this process when a call does not return in time).
@@ -45,71 +47,108 @@ def main(argv: list[str]) -> int:
             if (_INERT[getattr(target, m)] if isinstance(target, type)
                 and type(getattr(target, m)) is FunctionType
                 else _notice(getattr(target, m)) is None)]
-    send("ok " + json.dumps({"name": str(name), "skip": skip}))
+    send("ok " + json.dumps({"name": str(name), "skip": skip, "fresh": fresh}))
 
-    failed: tuple[str, str] | None = None  # the first failure since the last answer
-    bot: Any = None if fresh else target
-    receive: Callable[..., Any] | None = None
-    postprocess: Callable[..., Any] | None = None
+    out: list[str] = []  # batch mode: answers not written yet
+    last_write = perf_counter()
 
-    def call(where: str, fn: Callable[..., Any], *args: Any) -> Any:
-        nonlocal failed
-        start = perf_counter()
-        try:
-            value = fn(*args)
-        except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
-            if failed is None:
-                failed = ("error", f"raised {type(exc).__name__}: {exc} in {where}"[:300])
-            return None
-        took = perf_counter() - start
-        if took > limit and failed is None:
-            failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
-                                 f"took {took:.3f} s")
-        return value
+    def write(lines: list[str]) -> None:
+        nonlocal last_write
+        os.write(answer_fd, ("\n".join(lines) + "\n").encode())
+        lines.clear()
+        last_write = perf_counter()
 
-    def answer(value: Any) -> None:
-        nonlocal failed
-        if failed is not None:
-            send(f"E {failed[0]}\t{failed[1]}")
-            failed = None
-        elif type(value) is int:
-            send(str(value))
-        else:
-            send("X " + " ".join(repr(value).split())[:200])
+    class Slot:
+        """One match's bot: its instance, its notifications and its first failure."""
 
-    def bind() -> None:
-        nonlocal receive, postprocess
-        receive = _notice(getattr(bot, "draft_receive", None))
-        postprocess = _notice(getattr(bot, "main_postprocess", None))
+        def __init__(self, batch: bool) -> None:
+            self.batch = batch
+            self.failed: tuple[str, str] | None = None  # the first failure since an answer
+            self.bot: Any = None if fresh else target
+            self.receive: Callable[..., Any] | None = None
+            self.postprocess: Callable[..., Any] | None = None
+            if self.bot is not None:
+                self.bind()
 
-    if bot is not None:
-        bind()
+        def bind(self) -> None:
+            self.receive = _notice(getattr(self.bot, "draft_receive", None))
+            self.postprocess = _notice(getattr(self.bot, "main_postprocess", None))
+
+        def call(self, where: str, fn: Callable[..., Any], *args: Any) -> Any:
+            start = perf_counter()
+            try:
+                value = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
+                if self.failed is None:
+                    self.failed = ("error",
+                                   f"raised {type(exc).__name__}: {exc} in {where}"[:300])
+                return None
+            end = perf_counter()
+            took = end - start
+            if took > limit and self.failed is None:
+                self.failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
+                                          f"{where}: took {took:.3f} s")
+            if self.batch and end - last_write > 0.05:  # show progress: not hung
+                write(out or ["+"])
+            return value
+
+        def answer(self, value: Any) -> None:
+            if self.failed is not None:
+                line = f"E {self.failed[0]}\t{self.failed[1]}"
+                self.failed = None
+            elif type(value) is int:
+                line = str(value)
+            else:
+                line = "X " + " ".join(repr(value).split())[:200]
+            if self.batch:
+                out.append(line)
+            else:
+                send(line)
+
+    single = Slot(batch=False)
+    slots: dict[str, Slot] = {}
     for raw in commands:
         parts = raw.decode().split()
+        if parts and parts[0].isdigit():  # batch mode: "<slot> <command>", "." ends a batch
+            key = parts.pop(0)
+            slot = slots.get(key)
+            if slot is None:
+                slot = slots[key] = Slot(batch=True)
+        elif parts == ["."]:
+            if out:
+                write(out)
+            continue
+        else:
+            slot = single
         op = parts[0] if parts else ""
         if op == "n":
             if fresh:
-                bot = call("__init__", target)
-                bind()
+                slot.bot = slot.call("__init__", target)
+                slot.bind()
         elif op == "p":
-            answer(None if failed else call("draft_pick", bot.draft_pick, parts[1:3]))
+            slot.answer(None if slot.failed else
+                        slot.call("draft_pick", slot.bot.draft_pick, parts[1:3]))
         elif op == "r":
-            if receive is not None and failed is None:
-                call("draft_receive", receive, parts[1])
+            if slot.receive is not None and slot.failed is None:
+                slot.call("draft_receive", slot.receive, parts[1])
         elif op == "m":
-            answer(None if failed else call("main_play", bot.main_play, parts[2:], parts[1]))
+            slot.answer(None if slot.failed else
+                        slot.call("main_play", slot.bot.main_play, parts[2:], parts[1]))
         elif op == "o":
-            if postprocess is not None and failed is None:
-                call("main_postprocess", postprocess, parts[1])
+            if slot.postprocess is not None and slot.failed is None:
+                slot.call("main_postprocess", slot.postprocess, parts[1])
         elif op == "s":
-            if failed is not None:
-                answer(None)
+            if slot.failed is not None:
+                slot.answer(None)
+            elif slot.batch:
+                out.append("ok")
             else:
                 send("ok")
+            if slot.batch:  # the end of the slot's match
+                del slots[key]
         else:
             send(f"E error\tunknown command {op!r}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

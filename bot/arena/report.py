@@ -2,72 +2,48 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from bot.arena.leaderboard import RATED_PER_PAIR, Leaderboard, Standing, build
 from bot.arena.loader import BotSpec
+from bot.arena.match import match_key
 from bot.arena.tournament import POINTS, Results
 
 
-@dataclass
-class Standing:
-    bot: int
-    name: str
-    points: int = 0
-    matches: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    disqualified: str = ""  # why, with the match number
-    head_to_head: dict[int, int] = field(default_factory=dict)  # opponent -> points won
-
-    @property
-    def games_won_pct(self) -> float:
-        return 100.0 * self.points / (POINTS * self.matches) if self.matches else 0.0
+def board(specs: list[BotSpec], results: Results) -> Leaderboard:
+    """The tournament's leaderboard (bot/arena/leaderboard.py has the rule)."""
+    return build([s.name for s in specs], results.tallies(), results.rated(RATED_PER_PAIR),
+                 results.departures())
 
 
 def standings(specs: list[BotSpec], results: Results) -> list[Standing]:
-    """Totals per bot, ranked by points (then fewer matches, then name)."""
-    table = [Standing(i, s.name) for i, s in enumerate(specs)]
-    for a, b, s0, n in results.tallies():
-        for me, other, mine in ((a, b, s0), (b, a, POINTS - s0)):
-            st = table[me]
-            st.points += mine * n
-            st.matches += n
-            st.head_to_head[other] = st.head_to_head.get(other, 0) + mine * n
-            if 2 * mine > POINTS:
-                st.won += n
-            elif 2 * mine == POINTS:
-                st.drawn += n
-            else:
-                st.lost += n
-    for bot, (m, reason) in results.disqualified.items():
-        table[bot].disqualified = f"match {m + 1}: {reason}"
-    return sorted(table, key=lambda s: (-s.points, s.matches, s.name))
+    """The ranked bots still in the tournament."""
+    return board(specs, results).table
 
 
 def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
                      rounds: int, jobs: int, seconds: float) -> str:
-    table = standings(specs, results)
-    width = max(8, *(len(s.name) for s in table))
+    lb = board(specs, results)
+    table = lb.table
+    width = max(8, *(len(s.name) for s in specs))
     lines = [f"RPS Poker arena: {len(specs)} bots, {rounds} round-robin cycles, "
              f"{len(results)} matches counted, seed {seed}, {jobs} job(s), {seconds:.2f} s"]
     if results.interrupted:
         lines.append(f"Interrupted (Ctrl-C): the table so far, {len(results)} of "
                      f"{results.schedule.matches} matches.")
     lines += ["",
-             f"{'rank':>4}  {'bot':<{width}}  {'points':>8}  {'games won':>9}  "
-             f"{'matches W-D-L':>15}",
-             ]
+              f"{'rank':>4}  {'bot':<{width}}  {'games/match':>11}  {'points':>8}  "
+              f"{'matches W-D-L':>15}  {'rating':>6}"]
     for rank, s in enumerate(table, 1):
         wdl = f"{s.won}-{s.drawn}-{s.lost}"
-        lines.append(f"{rank:>3}.  {s.name:<{width}}  {s.points:>8}  "
-                     f"{s.games_won_pct:>8.1f}%  {wdl:>15}")
-    dq = [s for s in table if s.disqualified]
-    if dq:
-        lines += ["", "Disqualified:"]
-        lines += [f"  {s.name}: {s.disqualified}" for s in dq]
-    if len(specs) > 1:
+        lines.append(f"{rank:>3}.  {s.name:<{width}}  {s.games_per_match:>11.3f}  "
+                     f"{s.points:>8}  {wdl:>15}  {s.rating:>6.1f}")
+    lines += ["", "games/match: games won per match played (of 10); rating: openskill "
+                  "mu - 3 sigma."]
+    if lb.departed:
+        lines += ["", "Disqualified (left the tournament: all their matches are void):"]
+        lines += [f"  {d.name}: {d}" for d in lb.departed]
+    if len(table) > 1:
         order = [s.bot for s in table]
         short = [f"#{r}" for r in range(1, len(order) + 1)]
         lines += ["", "Head to head (points of the row's bot against the column's bot):",
@@ -83,7 +59,16 @@ def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
 
 def to_json(specs: list[BotSpec], results: Results, *, seed: int, rounds: int,
             jobs: int, call_timeout: float, seconds: float) -> dict[str, Any]:
-    table = standings(specs, results)
+    lb = board(specs, results)
+    table = lb.table
+    twin = len(results.schedule.seatings)
+    keys: dict[int, str] = {}
+
+    def deal_seed(deal: int) -> str:
+        if deal not in keys:
+            keys[deal] = match_key(seed, deal).hex()
+        return keys[deal]
+
     return {
         "seed": seed, "rounds": rounds, "jobs": jobs, "call_timeout": call_timeout,
         "interrupted": results.interrupted,
@@ -93,20 +78,28 @@ def to_json(specs: list[BotSpec], results: Results, *, seed: int, rounds: int,
                  for i, s in enumerate(specs)],
         "leaderboard": [
             {"rank": rank, "bot": s.name, "index": s.bot, "points": s.points,
-             "matches": s.matches, "games_won_pct": round(s.games_won_pct, 3),
+             "matches": s.matches, "games_per_match": round(s.games_per_match, 4),
+             "games_won_pct": round(s.games_won_pct, 3),
              "won": s.won, "drawn": s.drawn, "lost": s.lost,
-             "disqualified": s.disqualified or None}
+             "rating": {"mu": round(s.mu, 4), "sigma": round(s.sigma, 4),
+                        "ordinal": round(s.rating, 4)}}
             for rank, s in enumerate(table, 1)
+        ],
+        "disqualified": [
+            {"bot": d.name, "index": d.bot, "match": d.match, "opponent": d.opponent,
+             "reason": d.reason, "deal": (d.match - 1) // twin,
+             "match_seed": deal_seed((d.match - 1) // twin)}
+            for d in lb.departed
         ],
         "head_to_head": {
             specs[s.bot].name: {specs[o].name: p for o, p in sorted(s.head_to_head.items())}
             for s in table
         },
+        # Each match's seed is its deal's key (the deal's shuffles): `--replay` plays it again.
         "matches": [
             {"match": r.number + 1, "seats": [specs[r.seats[0]].name, specs[r.seats[1]].name],
-             "score": list(r.score),
-             **({"disqualified": specs[r.disqualified].name, "reason": r.reason}
-                if r.disqualified is not None else {})}
+             "score": list(r.score), "deal": r.number // twin,
+             "match_seed": deal_seed(r.number // twin)}
             for r in results
         ],
     }

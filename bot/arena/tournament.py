@@ -11,10 +11,11 @@ w, w+J, w+2J, ... in order (a fixed split, so a run is repeatable for the same -
 except when every bot is built-in (no state outside its instance): then each chunk goes to
 whichever worker is free (`worker_chunks`).
 
-Disqualification: the first match (in schedule order) in which a bot raises, returns an
-invalid index or runs past the per-call limit is recorded as lost 0-10 by that bot; none of
-its later matches count (a worker also stops playing the bot's matches once it has seen the
-failure itself).
+Disqualification: a bot that raises, returns an invalid index or runs past the per-call
+limit leaves the tournament: every match it played or would have played is void, for every
+opponent (so the table does not depend on the schedule). The first failing match in
+schedule order is the one reported; a worker stops playing the bot's matches once it has
+seen the failure itself.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, overload
 
-from bot.arena.loader import BotSpec
+from bot.arena.batch import batchable, play_batch
+from bot.arena.loader import BotSpec, Contestant
 from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
@@ -102,13 +104,18 @@ class Watchdog:
 
 
 def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: float,
-                chunks: Iterable[int], emit: Callable[[int, bytes, list[tuple]], None]) -> None:
+                chunks: Iterable[int], emit: Callable[[int, bytes, list[tuple]], None],
+                batch: bool = True) -> None:
     """Play the given chunks in order; emit(chunk, scores, disqualifications) after each.
 
     scores[k] is seat 0's score of match chunk*CHUNK+k (SKIPPED if not played);
-    disqualifications are (match, bot, reason).
+    disqualifications are (match, bot, reason). With bot files that start fresh each match,
+    the matches of a chunk are played many at a time (`batch.py`) unless `batch` is False.
     """
     contestants = [s.load(limit) for s in specs]
+    if batch and batchable(contestants):
+        _play_chunks_batched(contestants, schedule, seed, limit, chunks, emit)
+        return
     dead: set[int] = set()
     watchdog = Watchdog(limit)
     beat = watchdog.beat
@@ -153,6 +160,35 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
             c.close()
 
 
+def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed: int,
+                         limit: float, chunks: Iterable[int],
+                         emit: Callable[[int, bytes, list[tuple]], None]) -> None:
+    """`play_chunks` in batch mode: each chunk's matches many at a time."""
+    dead: set[int] = set()
+    chunk, scores, dqs = -1, bytearray(), []
+    try:
+        for chunk in chunks:
+            first = chunk * CHUNK
+            last = min(first + CHUNK, schedule.matches)
+            scores = bytearray([SKIPPED]) * (last - first)
+            dqs = []
+
+            def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
+                scores[m - first] = s0
+
+            play_batch(contestants, schedule, seed, limit, range(first, last), dead, SKIPPED,
+                       put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+            emit(chunk, bytes(scores), dqs)
+            chunk = -1
+    except KeyboardInterrupt:
+        if chunk >= 0:
+            emit(chunk, bytes(scores), dqs)
+        raise
+    finally:
+        for c in contestants:
+            c.close()
+
+
 class Claimed:
     """Chunk numbers handed out one at a time, to whichever worker asks first, from a
     counter shared by the workers (so a worker on a slower core simply plays fewer)."""
@@ -182,13 +218,14 @@ def worker_chunks(specs: list[BotSpec], total_chunks: int, jobs: int,
     return [list(range(w, total_chunks, jobs)) for w in range(jobs)]
 
 
-def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no cover - subprocess
+def _worker(specs, schedule, seed, limit, chunks, queue,  # pragma: no cover - subprocess
+            batch=True) -> None:
     # Our own process group: Ctrl-C in the terminal reaches the controller only, which
     # passes it on once (SIGINT) and collects what each worker played until then.
     os.setpgrp()
     try:
         play_chunks(specs, schedule, seed, limit, chunks,
-                    lambda c, s, d: queue.put(("chunk", c, s, d)))
+                    lambda c, s, d: queue.put(("chunk", c, s, d)), batch)
         queue.put(("done", None, None, None))
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -198,7 +235,7 @@ def _worker(specs, schedule, seed, limit, chunks, queue) -> None:  # pragma: no 
 
 
 def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
-        progress: Callable[[int, int], None] | None = None) -> Results:
+        progress: Callable[[int, int], None] | None = None, batch: bool = True) -> Results:
     """Play the tournament; return the counted matches in schedule order. On Ctrl-C
     (KeyboardInterrupt) the matches played until then are returned, marked interrupted."""
     schedule = Schedule(len(specs), rounds)
@@ -217,14 +254,14 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
     interrupted = False
     if jobs == 1:
         try:
-            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect)
+            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect, batch)
         except KeyboardInterrupt:
             interrupted = True
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         queue = ctx.Queue()
         procs = [ctx.Process(target=_worker, daemon=True,
-                             args=(specs, schedule, seed, limit, chunks, queue))
+                             args=(specs, schedule, seed, limit, chunks, queue, batch))
                  for chunks in worker_chunks(specs, total_chunks, jobs, ctx)]
         for p in procs:
             p.start()
@@ -274,8 +311,7 @@ class Results(Sequence[MatchResult]):
                  disqualified: dict[int, tuple[int, str]]) -> None:
         self.schedule = schedule
         self.scores = scores
-        self.disqualified = disqualified  # bot -> (match, reason)
-        self.culprit = {m: bot for bot, (m, _) in disqualified.items()}
+        self.disqualified = disqualified  # bot -> (match, reason): left the tournament
         self._numbers: list[int] | None = None
         self.interrupted = False  # stopped by Ctrl-C: only the matches played until then
 
@@ -285,9 +321,7 @@ class Results(Sequence[MatchResult]):
     def _result(self, m: int) -> MatchResult:
         a, b, _ = self.schedule.match(m)
         s0 = self.scores[m]
-        culprit = self.culprit.get(m)
-        return MatchResult(m, (a, b), (s0, POINTS - s0), culprit,
-                           "" if culprit is None else self.disqualified[culprit][1])
+        return MatchResult(m, (a, b), (s0, POINTS - s0))
 
     def __iter__(self) -> Iterator[MatchResult]:
         return (self._result(m) for m, s0 in enumerate(self.scores) if s0 != SKIPPED)
@@ -315,6 +349,26 @@ class Results(Sequence[MatchResult]):
                 if n:
                     yield a, b, s0, n
 
+    def rated(self, per_pair: int) -> Iterator[tuple[int, int, int, int]]:
+        """(deal, bot in seat 0, bot in seat 1, seat 0's score) of the first `per_pair`
+        counted matches of each pair, in deal order, half from each seating."""
+        seatings = self.schedule.seatings
+        twin = len(seatings)
+        for k, (a, b) in enumerate(seatings):
+            taken = 0
+            for deal, s0 in enumerate(self.scores[k::twin]):
+                if s0 != SKIPPED:
+                    yield deal, a, b, s0
+                    taken += 1
+                    if taken >= (per_pair + 1) // 2:
+                        break
+
+    def departures(self) -> Iterator[tuple[int, int, int, str]]:
+        """(bot, match, opponent, reason) of each disqualified bot."""
+        for bot, (m, reason) in self.disqualified.items():
+            a, b, _ = self.schedule.match(m)
+            yield bot, m, b if a == bot else a, reason
+
 
 def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) -> Results:
     """Apply the disqualification rule in schedule order: the first disqualification of a
@@ -330,14 +384,14 @@ def _count(schedule: Schedule, results: dict[int, tuple[bytes, list[tuple]]]) ->
         results.get(c, (b"", []))[0].ljust(min(CHUNK, schedule.matches - c * CHUNK),
                                            bytes([SKIPPED]))
         for c in range(total)))
+    # A disqualified bot leaves the tournament: every match of its pairs is void, played
+    # or not, before or after its failure (docs/arena.md, Disqualification).
     step = len(schedule.pairs)
-    for bot, (m, _) in dq_at.items():
+    for bot in dq_at:
         for p, pair in enumerate(schedule.pairs):
             if bot in pair:
-                start = m + 1 + (p - m - 1) % step  # the pair's first match after m
-                scores[start::step] = bytes([SKIPPED]) * len(range(start, len(scores), step))
-    counted = {bot: at for bot, at in dq_at.items() if scores[at[0]] != SKIPPED}
-    return Results(schedule, scores, counted)
+                scores[p::step] = bytes([SKIPPED]) * len(range(p, len(scores), step))
+    return Results(schedule, scores, dq_at)
 
 
 def default_jobs() -> int:

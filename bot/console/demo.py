@@ -16,6 +16,7 @@ import textwrap
 from dataclasses import replace
 from typing import TextIO
 
+from bot.arena.names import registered_name
 from bot.console.records import result_words
 from bot.console.render import place_label, render_text
 from bot.console.runtime import local_service
@@ -80,7 +81,8 @@ def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
     from bot.bots import known_bot, resolve_bot
 
     available = list(game.bots()) or ["random"]
-    chosen = bots or [available[0], available[1] if len(available) > 1 else available[0]]
+    chosen = [registered_name(available, b) for b in bots] if bots else \
+        [available[0], available[1] if len(available) > 1 else available[0]]
     players = []
     for i, name in enumerate(chosen):
         bot = f"file:{name}" if name.endswith((".py", ".js")) and ":" not in name else name

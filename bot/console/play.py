@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.arena.names import registered_name
 from bot.bots import known_bot, resolve_bot
 from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
@@ -220,6 +221,8 @@ def _opponent(game_slug: str, bot: str | None) -> str:
     game = get_game(game_slug)
     bots = game.bots()
     bot_name = bot or next(iter(bots), None)
+    if bot_name:
+        bot_name = registered_name(bots, bot_name)  # `saver` or `arena:saver`
     if bot_name and bot_name.endswith((".py", ".js")) and not bot_name.startswith("file:"):
         bot_name = f"file:{bot_name}"  # an arena bot file (RPS Poker)
     if bot_name is None or not known_bot(game, bot_name):

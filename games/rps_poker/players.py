@@ -18,6 +18,9 @@ from games.rps_poker.rules import DRAFT_ROUNDS, WIN_VS
 
 FULL = (1 << len(CARDS)) - 1
 BIT = {c: 1 << i for i, c in enumerate(CARDS)}
+# WIN_BY_CARD[card][base] is WIN_VS[base][card]: a card's wins against every base.
+WIN_BY_CARD = tuple(tuple(WIN_VS[base][card] for base in range(len(CARDS)))
+                    for card in range(len(CARDS)))
 
 
 class MinimalValid:
@@ -94,14 +97,18 @@ class Tracker:
     def main_postprocess(self, card: str) -> None:
         self.opp_played |= BIT[card]
 
-    def odds(self, cards: list[str], base: int) -> list[float]:
-        """Each card's chance of winning the current game against the opponent's play."""
+    def odds_parts(self) -> tuple[int, int, float, int]:
+        """What every card's odds share, whatever the base: (known opponent cards, unknown
+        cards, the share k/U of each unknown card, the opponent's cards in all)."""
         known = self.passed & ~self.opp_played
         unknown = FULL & ~(self.mine | self.passed | self.bases | self.opp_played)
         k = DRAFT_ROUNDS - (self.opp_played & ~self.passed).bit_count()
         u = unknown.bit_count()
-        share = k / u if u else 0.0
-        total = known.bit_count() + k
+        return known, unknown, k / u if u else 0.0, known.bit_count() + k
+
+    def odds(self, cards: list[str], base: int) -> list[float]:
+        """Each card's chance of winning the current game against the opponent's play."""
+        known, unknown, share, total = self.odds_parts()
         row = WIN_VS[base]
         out = []
         for c in cards:
@@ -143,10 +150,22 @@ class Saver(Tracker):
                         if not (self.mine | self.passed | self.bases | self.opp_played) >> i & 1]
         later = [0.0] * len(cards)
         if future_bases:
-            for fb in future_bases:
-                for i, v in enumerate(self.odds(cards, fb)):
-                    later[i] += v
-            later = [v / len(future_bases) for v in later]
+            # `odds(cards, fb)` for every future base, with what does not depend on the base
+            # computed once: the same expression per card and base, summed per card in the
+            # same order of bases, so the same floats as calling `odds` once per base.
+            known, unknown, share, total = self.odds_parts()
+            n = len(future_bases)
+            if total:
+                for i, c in enumerate(cards):
+                    column = WIN_BY_CARD[INDEX[c]]
+                    acc = 0.0
+                    for fb in future_bases:
+                        wins = column[fb]
+                        acc += ((wins & known).bit_count()
+                                + share * (wins & unknown).bit_count()) / total
+                    later[i] = acc / n
+            else:
+                later = [float(n) / n] * len(cards)
         keep = self.keep
         return max(range(len(cards)), key=lambda i: odds[i] - keep * later[i])
 

@@ -12,7 +12,7 @@ import pytest
 from bot.arena import jsbot
 from bot.arena.cli import main
 from bot.arena.loader import BotLoadError, resolve_all
-from bot.arena.report import standings
+from bot.arena.report import leaderboard_text, standings, to_json
 from bot.arena.tournament import Schedule, run, worker_chunks
 
 # The seed's Simple bot in JavaScript, as shipped with the arena's examples.
@@ -58,20 +58,19 @@ class Bot:
     ("return True", "returned an invalid index True from main_play (hand of 3)"),
     ("import time; time.sleep(0.3)", "exceeded the time limit of 0.2 s in main_play: took 0.3"),
 ])
-def test_disqualified_at_once_match_lost_0_10_and_no_further_matches(
+def test_disqualified_at_once_leaves_the_tournament_and_all_its_matches_are_void(
         tmp_path: Path, action: str, reason: str) -> None:
     bad = _write(tmp_path, "bad.py", FAILING.format(action=action))
     specs, results, table = _tournament(["simple", bad, "minimal-valid"], rounds=4, limit=0.2)
     # bot order: simple=0, Failing=1, minimal-valid=2; match 0 is simple v Failing
-    first = results[0]
-    assert first.number == 0 and first.disqualified == 1
-    assert first.score == (10, 0)
-    assert reason in first.reason
-    assert not any(1 in r.seats for r in results[1:])
-    assert table["Failing"].matches == 1 and table["Failing"].points == 0
-    assert table["Failing"].disqualified.startswith("match 1: ")
-    assert len(results) == 1 + 4  # the other pair plays all four cycles
-    assert sum(r.score[0] + r.score[1] for r in results) == 10 * len(results)
+    match, why = results.disqualified[1]
+    assert match == 0 and reason in why
+    assert not any(1 in r.seats for r in results)  # void, for every opponent
+    assert "Failing" not in table
+    assert len(results) == 4  # the other pair plays all four cycles
+    text = leaderboard_text(specs, results, seed=7, rounds=4, jobs=1, seconds=1.0)
+    assert f"  Failing: match 1 against simple: {reason}" in text
+    assert sum(s.points for s in table.values()) == 10 * len(results)
 
 
 @pytest.mark.parametrize("action", [
@@ -85,10 +84,9 @@ def test_a_python_call_that_never_returns_is_stopped_at_its_limit(tmp_path: Path
     start = time.perf_counter()
     _, results, table = _tournament([bad, "simple"], rounds=2, limit=0.2)
     assert time.perf_counter() - start < 5
-    assert results[0].disqualified == 0 and results[0].score == (0, 10)
-    assert results[0].reason == ("exceeded the time limit of 0.2 s in main_play: no answer "
-                                 "after 0.7 s, so the bot was stopped")
-    assert len(results) == 1
+    assert results.disqualified[0] == (0, "exceeded the time limit of 0.2 s in main_play: "
+                                          "no answer after 0.7 s, so the bot was stopped")
+    assert len(results) == 0
 
 
 def test_a_python_bot_that_prints_is_not_disqualified(tmp_path: Path,
@@ -127,9 +125,9 @@ def test_javascript_bot_disqualified(tmp_path: Path, body: str, reason: str) -> 
                  " mainPlay(cards, base) { if (++this.n.c === 4) { " + body + " } return 0; },\n"
                  " mainPostprocess(card) {} };\n")
     _, results, table = _tournament([bad, "simple"], rounds=3, limit=0.2)
-    assert results[0].disqualified == 0 and results[0].score == (0, 10)
-    assert reason in results[0].reason
-    assert len(results) == 1 and table["BadJS"].disqualified
+    (match, why), = results.disqualified.values()
+    assert match == 0 and reason in why and 0 in results.disqualified
+    assert len(results) == 0 and "BadJS" not in table
 
 
 def test_a_javascript_bot_that_logs_is_not_disqualified_and_shows_its_output_on_request(
@@ -153,7 +151,7 @@ def test_javascript_notification_error_is_caught(tmp_path: Path) -> None:
                  "draftReceive(c) {}, mainPlay(c, b) { return 0; },\n"
                  "mainPostprocess(c) { throw new TypeError('late'); }});")
     _, results, _ = _tournament(["simple", bad], rounds=1)
-    assert results[0].disqualified == 1 and "threw TypeError: late" in results[0].reason
+    assert results.disqualified[1][0] == 0 and "threw TypeError: late" in results.disqualified[1][1]
 
 
 # --- JavaScript bots in the seed's format ----------------------------------------------------
@@ -181,7 +179,7 @@ def test_the_frozen_bot_cannot_assign_its_properties(tmp_path: Path) -> None:
                     "count: 0, draftPick(c) { this.count = 1; return 0; },\n"
                     "draftReceive(c) {}, mainPlay(c, b) { return 0; }, mainPostprocess(c) {}};")
     _, results, _ = _tournament([strict, "simple"], rounds=1)
-    assert results[0].disqualified == 0 and "TypeError" in results[0].reason
+    assert results.disqualified[0][0] == 0 and "TypeError" in results.disqualified[0][1]
 
 
 def test_missing_node_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch,
@@ -260,27 +258,56 @@ def test_stronger_bots_beat_simple_over_2000_matches(strong: str) -> None:
     assert mine > 0.55 * 20000, (mine, simple)
 
 
+R0_BOT = ("class Bot:\n    name = 'R0'\n"
+          "    def draft_pick(self, cards):\n"
+          "        if cards[0] == 'R0':\n            raise ValueError('R0')\n"
+          "        return 0\n"
+          "    def draft_receive(self, card): pass\n"
+          "    def main_play(self, cards, base): return 0\n"
+          "    def main_postprocess(self, card): pass\n")
+
+
 def test_a_disqualification_counts_the_same_with_parallel_workers(tmp_path: Path) -> None:
     # The bot fails the first time it is offered R0 first. With 2 jobs the second worker
     # plays (and reports) some of its matches after that before it meets its own failure:
     # none of them may count, and the table is the one of a single worker.
-    bad = _write(tmp_path, "r0.py", "class Bot:\n    name = 'R0'\n"
-                 "    def draft_pick(self, cards):\n"
-                 "        if cards[0] == 'R0':\n            raise ValueError('R0')\n"
-                 "        return 0\n"
-                 "    def draft_receive(self, card): pass\n"
-                 "    def main_play(self, cards, base): return 0\n"
-                 "    def main_postprocess(self, card): pass\n")
-    runs = [_tournament(["simple", bad], rounds=1500, jobs=jobs) for jobs in (1, 2)]
-    (_, one, table), (_, two, _) = runs
-    assert [(r.number, r.score, r.disqualified) for r in one] == \
-        [(r.number, r.score, r.disqualified) for r in two]
-    first_dq = one[-1]
-    assert first_dq.disqualified == 1 and "raised ValueError: R0" in first_dq.reason
-    assert first_dq.number < 500  # in the first worker's chunk
-    assert len(one) == first_dq.number + 1
-    assert table["R0"].disqualified.startswith(f"match {first_dq.number + 1}: ")
+    bad = _write(tmp_path, "r0.py", R0_BOT)
+    runs = [_tournament(["simple", bad, "minimal-valid"], rounds=1000, jobs=jobs)
+            for jobs in (1, 2)]
+    (specs, one, table), (_, two, _) = runs
+    assert [(r.number, r.score) for r in one] == [(r.number, r.score) for r in two]
+    assert one.disqualified == two.disqualified
+    (m, reason), = one.disqualified.values()
+    assert "raised ValueError: R0" in reason and m < 500  # in the first worker's chunk
+    assert len(one) == 1000 and all(set(r.seats) == {0, 2} for r in one)
+    assert "R0" not in table
     assert sum(s.points for s in table.values()) == 10 * len(one)
+
+
+def _board(specs, results) -> tuple[list, list]:
+    data = to_json(specs, results, seed=0, rounds=0, jobs=1, call_timeout=1.0, seconds=0.0)
+    rows = [{k: v for k, v in row.items() if k != "index"} for row in data["leaderboard"]]
+    gone = [(d["bot"], d["reason"]) for d in data["disqualified"]]
+    return rows, gone
+
+
+def test_the_leaderboard_does_not_depend_on_the_schedule(tmp_path: Path) -> None:
+    # The same matches (every pair plays deals 0-19 from both seats) in two schedules: the
+    # bots listed in one order and in the reverse order. R0 fails in a different match of
+    # each (the first in schedule order where it is offered R0 first): under a rule that
+    # scored its failed match 0-10, whoever met it first would gain ten points.
+    bad = _write(tmp_path, "r0.py", R0_BOT)
+    bots = ["simple", "saver", bad, "basic-odds", "minimal-valid"]
+    forward = _tournament(bots, rounds=40, seed=5)
+    backward = _tournament(bots[::-1], rounds=40, seed=5)
+    first = [to_json(*run[:2], seed=0, rounds=0, jobs=1, call_timeout=1.0,
+                     seconds=0.0)["disqualified"][0]["opponent"] for run in (forward, backward)]
+    assert first == ["simple", "minimal-valid"]  # a different victim in each schedule
+    a, b = _board(*forward[:2]), _board(*backward[:2])
+    assert a == b
+    assert a[1] == [("R0", "raised ValueError: R0 in draft_pick")]
+    assert [row["bot"] for row in a[0]][0] != "R0" and len(a[0]) == 4
+    assert all(row["matches"] == 3 * 40 for row in a[0])
 
 
 def test_built_in_bots_share_out_chunks_other_bots_keep_a_fixed_split(tmp_path: Path) -> None:

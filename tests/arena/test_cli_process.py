@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.arena.batch import LIVE
+
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 
 SLOW = """import time
@@ -72,8 +74,8 @@ def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path: Path, jobs: str)
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and (
-            not marker.exists() or marker.read_text().count("match") < 2 * int(jobs) + 2):
-        time.sleep(0.1)  # until every worker has played a few matches
+            not marker.exists() or marker.read_text().count("match") < (LIVE + 4) * int(jobs)):
+        time.sleep(0.1)  # until every worker has played a few matches (LIVE at a time)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr

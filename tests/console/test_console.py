@@ -117,7 +117,7 @@ async def test_demo_quiet_prints_only_result_lines_winner_first():
 
 def test_demo_refuses_unknown_bots(capsys):
     assert cli_main(["demo", "rps-poker", "--bots", "saver,nobody"]) == 2
-    assert "has no bot 'saver'" in capsys.readouterr().err
+    assert "has no bot 'nobody'" in capsys.readouterr().err  # saver is arena:saver
     assert cli_main(["demo", "rps-poker", "--bots", "random"]) == 2
     assert "--bots takes two bot names" in capsys.readouterr().err
 

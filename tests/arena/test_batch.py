@@ -1,0 +1,113 @@
+"""Bot files at batch speed: the same results as one call at a time, and a hang in one of
+many concurrent matches stops only its bot, within its time limit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.arena.loader import resolve_all
+from bot.arena.tournament import run
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "bot" / "arena" / "examples"
+CLASS_BOT = """
+class Bot:
+    name = "{name}"
+    def __init__(self):
+        self.seen = []
+    def draft_pick(self, cards):
+        self.seen += cards
+        return 1 if cards[1][1] > cards[0][1] else 0
+    def draft_receive(self, card):
+        self.seen.append(card)
+    def main_play(self, cards, base):
+        {play}
+    def main_postprocess(self, card):
+        self.seen.append(card)
+"""
+
+
+def _file(tmp_path: Path, name: str, play: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(CLASS_BOT.format(name=name, play=play))
+    return str(path)
+
+
+def _js(tmp_path: Path) -> str:
+    """A JavaScript bot whose answers depend on its state: each match must start it afresh
+    (a shared object would answer by what other matches did)."""
+    path = tmp_path / "count.js"
+    path.write_text("({name: 'CountJS', state: {n: 0},\n"
+                    " draftPick(c) { this.state.n++; return this.state.n % 2; },\n"
+                    " draftReceive(c) { this.state.n += 2; },\n"
+                    " mainPlay(c, b) { this.state.n++; return this.state.n % c.length; },\n"
+                    " mainPostprocess(c) { this.state.n += 3; }})")
+    return str(path)
+
+
+def test_batch_mode_gives_the_same_results_as_one_call_at_a_time(tmp_path: Path) -> None:
+    bots = [
+        _file(tmp_path, "Counter", "return len(self.seen) % len(cards)"),
+        _file(tmp_path, "Lowest", "return min(range(len(cards)), key=lambda i: cards[i][1])"),
+        # fails in some match: a disqualification must come out the same too
+        _file(tmp_path, "Picky", "return 5 if base == 'S7' and len(self.seen) > 14 else 0"),
+        str(EXAMPLES / "simple.js"),
+        "saver",
+        _js(tmp_path),
+    ]
+    specs = resolve_all(bots)
+    for jobs in (1, 2):
+        one = run(specs, 40, 9, jobs, 1.0, batch=False)
+        many = run(specs, 40, 9, jobs, 1.0, batch=True)
+        assert bytes(one.scores) == bytes(many.scores)
+        assert one.disqualified.keys() == many.disqualified.keys() == {2}
+        assert one.disqualified[2][1] == many.disqualified[2][1]
+        assert one.disqualified[2][1].startswith("returned an invalid index 5 from main_play")
+        assert len(one) == 10 * 40  # the five other bots' pairs, every cycle
+
+
+def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: Path) -> None:
+    marker = tmp_path / "hung"
+    hang = _file(tmp_path, "Hangs", f"""import os, time
+        if len(self.seen) == 17 and not os.path.exists({str(marker)!r}):
+            open({str(marker)!r}, "w").close()
+            time.sleep(60)
+        return 0""")
+    other = _file(tmp_path, "Other", "return 0")
+    specs = resolve_all([hang, other, str(EXAMPLES / "simple.js")])
+    start = time.perf_counter()
+    results = run(specs, 300, 3, 1, 0.3)  # 900 matches, up to 256 at a time
+    took = time.perf_counter() - start
+    assert marker.exists()
+    (match, reason), = results.disqualified.values()
+    assert 0 in results.disqualified
+    # (the host had main_postprocess and main_play to do: which one hung cannot be known)
+    assert reason.startswith("exceeded the time limit of 0.3 s in main_postprocess or "
+                             "main_play: no answer after 0.")
+    assert reason.endswith(", so the bot was stopped")
+    assert len(results) == 300 and all(set(r.seats) == {1, 2} for r in results)
+    assert took < 0.3 + 0.5 + 6, took  # the others waited for the limit and slack only
+
+
+@pytest.mark.parametrize("action, reason", [
+    ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play"),
+    ("return 'one'", "returned an invalid index 'one' from main_play (hand of 3)"),
+    ("import os; os._exit(3)", "the process of the bot ended (exit code 3)"),
+    ("print('0'); return 0", None),  # output is never an answer, nor a failure
+])
+def test_failures_in_batch_mode_disqualify_as_one_call_at_a_time(
+        tmp_path: Path, action: str, reason: str | None) -> None:
+    bad = _file(tmp_path, "Bad", f"""if len(self.seen) == 17:
+            {action}
+        return 0""")
+    specs = resolve_all([bad, str(EXAMPLES / "simple.js"), "simple"])
+    one = run(specs, 30, 4, 1, 1.0, batch=False)
+    many = run(specs, 30, 4, 1, 1.0, batch=True)
+    assert bytes(one.scores) == bytes(many.scores)
+    assert one.disqualified == many.disqualified
+    if reason is None:
+        assert not many.disqualified and len(many) == 90
+    else:
+        assert many.disqualified == {0: (0, reason)} and len(many) == 30
