@@ -138,10 +138,14 @@ class Delivery:
         try:
             while not queue.empty():
                 match, message = queue.get_nowait()
+                batch = [message]
+                if self._batches(key[1]):  # the host log: everything queued goes together
+                    while not queue.empty():
+                        batch.append(queue.get_nowait()[1])
                 try:
-                    await self._send(match, message)
+                    await self._send(match, batch)
                 finally:
-                    self._pending -= 1
+                    self._pending -= len(batch)
                     if self._pending == 0:
                         self._idle.set()
         finally:
@@ -176,15 +180,27 @@ class Delivery:
         """Whether a channel of the match still has messages queued or being sent."""
         return any(k[0] == match_id for k in self._queues)
 
-    async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
+    def _batches(self, audience: str) -> bool:
+        """Whether the transport takes this audience's messages together (`send_many`: a
+        host log batched per server) rather than one by one."""
+        batches = getattr(self.transport, "batches", None)
+        return batches is not None and bool(batches(audience))
+
+    async def _send(self, match: MatchInfo, batch: list[StoredMessage]) -> None:
+        """Send a message (or, to a batching audience, several in order) until it is
+        settled."""
+        message = batch[0]
         key = (match.id, message.audience)
         attempt = 0
         tries_left = self.tries_after_end
         while True:
             held: ChannelHeld | None = None
             try:
-                ready = self._prepared(match, message)
-                await self.transport.send(match, ready)
+                if len(batch) > 1 or self._batches(message.audience):
+                    await self.transport.send_many(  # type: ignore[attr-defined]
+                        match, [self._prepared(match, m) for m in batch])
+                else:
+                    await self.transport.send(match, self._prepared(match, message))
             except ChannelHeld as exc:
                 held, error = exc, exc
                 reason = str(exc)
@@ -192,9 +208,10 @@ class Delivery:
                 if exc.permanent:
                     log.warning("message %s of match %s not delivered: %s", message.id,
                                 match.id, exc)
-                    self.failures.append((message.id, str(exc)))
+                    self.failures.extend((m.id, str(exc)) for m in batch)
                     self._back_up(match, message.audience)  # clocks go on: nothing to wait for
-                    self._settled(match, message, False)
+                    for m in batch:
+                        self._settled(match, m, False)
                     return
                 reason, error = str(exc), exc
             except Exception as exc:  # a bug in a transport must not stop delivery
@@ -202,10 +219,11 @@ class Delivery:
                 reason, error = repr(exc), exc
             else:
                 now = self.now()
-                self.repo.queue_delivered([message.id], now)
+                self.repo.queue_delivered([m.id for m in batch], now)
                 self._stalled.discard(key)
                 self._back_up(match, message.audience, now)
-                self._settled(match, message, True)
+                for m in batch:
+                    self._settled(match, m, True)
                 return
             now = self.now()
             if key not in self._down:
@@ -227,10 +245,11 @@ class Delivery:
                 if tries_left < 0:  # the match has ended: left undelivered, resent on start
                     log.warning("message %s of ended match %s not delivered: %s", message.id,
                                 match.id, reason)
-                    self.failures.append((message.id, reason))
+                    self.failures.extend((m.id, reason) for m in batch)
                     self._down.pop(key, None)  # (no clock of an ended match to restart)
                     self._told_held.discard(key)
-                    self._settled(match, message, False)
+                    for m in batch:
+                        self._settled(match, m, False)
                     return
             await self._back_off(key, min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
             attempt += 1
