@@ -17,8 +17,10 @@ from tests.discord.conftest import (
     assert_log_has,
     bot_posts,
     channel_of,
+    log_lines,
     umpire,
 )
+from tests.fake_discord import permissions as P
 
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")
 
@@ -85,3 +87,38 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
                 if (at - created).total_seconds() > 10:
                     late.append((match.id, message.id, (at - created).total_seconds()))
         assert late == []
+
+
+async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_log(
+        world: World) -> None:
+    """bob (a player of match A) is made Administrator: A's entries are held, match B's on
+    the same server still go out in the server's batches; A's follow once bob lost it."""
+    fake, rng = world.fake, random.Random(5)
+    p0, p1 = fake.add_member(world.guild, "p0"), fake.add_member(world.guild, "p1")
+    async with umpire(world) as up:
+        up.transport.log_batch_seconds = 0.3
+        a = await start(world, up, world.alice, world.bob)
+        b = await start(world, up, p0, p1)
+        await up.idle(fake)
+        log = channel_of(world, a, "umpire")
+
+        def entries(match: Any) -> int:
+            return sum(1 for line in log_lines(world, log) if line.startswith(f"**#{match.id}** "))
+
+        assert entries(a) > 0 and entries(b) > 0
+        admins = fake.add_role(world.guild, "Admins", permissions=P.ADMINISTRATOR)
+        fake.add_member_role(world.guild, world.bob, admins)
+        await fake.sync()
+        assert fake.can_view(world.bob, log)
+        seen_a, seen_b = entries(a), entries(b)
+        await play(up, a, 2, rng)
+        await play(up, b, 2, rng)
+        await fake.wait_for(lambda: entries(b) > seen_b, 10)
+        await fake.wait_for(lambda: up.service.delivery.down_since(a.id, "umpire"), 10)
+        await asyncio.sleep(1)  # a few batches later
+        assert entries(a) == seen_a  # nothing of A while bob reads the log
+        fake.remove_member_role(world.guild, world.bob, admins)
+        await fake.wait_for(lambda: entries(a) > seen_a, 20)
+        await up.idle(fake)
+        assert assert_log_has(world, a, [m for m in await up.service.repo.messages(a.id)
+                                         if m.audience == "umpire"]) > seen_a
