@@ -139,10 +139,12 @@ class Delivery:
             while not queue.empty():
                 match, message = queue.get_nowait()
                 batch = [message]
-                if self._batches(key[1]):  # the host log: everything queued goes together
-                    while not queue.empty():
-                        batch.append(queue.get_nowait()[1])
                 try:
+                    if self._batches(key[1]):  # the host log: everything queued goes together
+                        while not queue.empty():
+                            batch.append(queue.get_nowait()[1])
+                    elif self._foldable(match, message):
+                        await self._fold(match, queue, batch)
                     await self._send(match, batch)
                 finally:
                     self._pending -= len(batch)
@@ -180,6 +182,32 @@ class Delivery:
         """Whether a channel of the match still has messages queued or being sent."""
         return any(k[0] == match_id for k in self._queues)
 
+    def _fold_seconds(self, audience: str) -> float:
+        fold = getattr(self.transport, "fold_seconds", None)
+        return float(fold(audience)) if fold is not None else 0.0
+
+    def _foldable(self, match: MatchInfo, message: StoredMessage) -> bool:
+        """An announcement (no decision, no deadline) of a running match, to a channel whose
+        transport folds: it may wait a moment for the channel's next message."""
+        return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
+            not message.payload.get("prompts") and not message.payload.get("deadlines")
+
+    async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
+                    batch: list[StoredMessage]) -> None:
+        """Wait up to the transport's `fold_seconds` for the channel's next message and take
+        it (and those after it, up to the first one that is not an announcement) into
+        `batch`: posted together, as one message. What it waits on is the channel's own
+        messages only, so two worlds that post the same there fold the same."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self._fold_seconds(batch[0].audience)
+        while queue.empty() and loop.time() < until and self.alive(match.id):
+            await asyncio.sleep(0.05)
+        while not queue.empty():
+            nxt = queue.get_nowait()[1]
+            batch.append(nxt)
+            if not self._foldable(match, nxt):
+                break
+
     def _batches(self, audience: str) -> bool:
         """Whether the transport takes this audience's messages together (`send_many`: a
         host log batched per server) rather than one by one."""
@@ -196,7 +224,7 @@ class Delivery:
         while True:
             held: ChannelHeld | None = None
             try:
-                if len(batch) > 1 or self._batches(message.audience):
+                if len(batch) > 1 or self._batches(message.audience):  # (or folded)
                     await self.transport.send_many(  # type: ignore[attr-defined]
                         match, [self._prepared(match, m) for m in batch])
                 else:

@@ -36,7 +36,7 @@ import asyncio
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,9 @@ HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per chann
 #: A verdict of who reads a channel is recomputed after this long even without an event.
 VERDICT_SECONDS = 10.0
 
+#: An announcement (no decision, no deadline) to a room or table waits this long for the
+#: channel's next message, and is posted in the same message as it (one request, not two).
+FOLD_SECONDS = 3.0
 #: A server's host log takes at most one post per this many seconds (its entries batched).
 LOG_BATCH_SECONDS = 5.0
 LOG_PARTS_PER_BATCH = 4  # Discord allows 5 posts per 5 s in a channel: one left to spare
@@ -89,6 +92,25 @@ def same_post(posted: str, content: str) -> bool:
     renders a deadline as it is then, so a part posted before a crash and resent after it
     differs from its first try only in its timestamps."""
     return TIMESTAMP.sub("<t>", posted) == TIMESTAMP.sub("<t>", content)
+
+
+def folded(messages: list[StoredMessage]) -> StoredMessage:
+    """Messages of one channel as one: their texts in order, the decisions and deadlines of
+    all of them, the status of the last; the first's id (nonce and marker) and time."""
+    first, last = messages[0], messages[-1]
+    payload: dict[str, Any] = dict(last.payload)
+    prompts = [p for m in messages for p in m.payload.get("prompts") or ()]
+    deadlines: dict[str, list[str]] = {}
+    for m in messages:
+        for shown, keys in (m.payload.get("deadlines") or {}).items():
+            deadlines.setdefault(shown, []).extend(keys)
+    payload.pop("prompts", None)
+    payload.pop("deadlines", None)
+    if prompts:
+        payload["prompts"] = prompts
+    if deadlines:
+        payload["deadlines"] = deadlines
+    return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
@@ -122,8 +144,10 @@ class _LogEntry:
 class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
-    def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS) -> None:
+    def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
+                 fold_seconds: float = FOLD_SECONDS) -> None:
         self.log_batch_seconds = log_batch_seconds
+        self.fold = fold_seconds
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
@@ -202,9 +226,19 @@ class DiscordTransport:
         """Whether `send_many` takes this audience's messages together (the host log)."""
         return audience == "umpire" and self.log_batch_seconds > 0
 
+    def fold_seconds(self, audience: str) -> float:
+        """How long an announcement to `audience` waits to be folded into the next message
+        of its channel (Delivery asks; the host log is batched instead)."""
+        return self.fold if audience in ("public", "seat0", "seat1") else 0.0
+
     async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
-        """The match's host log entries, in order, into the server's next log batch; returns
-        once the batch holding them is posted (raises as `send` does otherwise)."""
+        """Several messages of one channel in order: to a room or table, as one post (the
+        announcements folded into the message after them); to the host log, its match's
+        entries in order into the server's next log batch (returns once the batch holding
+        them is posted). Raises as `send` does."""
+        if messages and messages[0].audience != "umpire":
+            await self.send(match, folded(messages))
+            return
         await self.ready.wait()
         channel_id = channel_for(match.transport, "umpire")
         if channel_id is None or not messages:

@@ -86,7 +86,8 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
     commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py)."""
     discord.setdefault("read_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
-    transport = DiscordTransport(log_batch_seconds=LOG_BATCH_SECONDS)
+    transport = DiscordTransport(log_batch_seconds=LOG_BATCH_SECONDS,
+                                 fold_seconds=discord.pop("fold_seconds", 0.0))
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()
@@ -170,11 +171,20 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
             continue
         channel = channel_of(world, match, audience)
         # (deadlines aside: a prompt shows its deadline as it is when posted, later if late)
-        expected = [(f"{m.id}.{i}" if i else str(m.id), _no_times(part)) for m in outbox
-                    if m.audience == audience
-                    for i, part in enumerate(parts_of(render(m.text, match.players)))]
-        ids = {m_id for m_id, _ in expected}
         posts = bot_posts(world, channel)
+        mine = [m for m in outbox if m.audience == audience]
+        # announcements folded into the message after them: posted as one, the first's id
+        firsts = {str(p.nonce) for p in posts} & {str(m.id) for m in mine}
+        groups: list[list[Any]] = []
+        for m in mine:
+            if str(m.id) in firsts or not groups:
+                groups.append([m])
+            else:
+                groups[-1].append(m)
+        expected = [(f"{g[0].id}.{i}" if i else str(g[0].id), _no_times(part)) for g in groups
+                    for i, part in enumerate(parts_of(render("\n".join(m.text for m in g),
+                                                             match.players)))]
+        ids = {m_id for m_id, _ in expected}
         got = [(m.nonce, _no_times(read_mark(m.content)[0])) for m in posts if m.nonce in ids]
         assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
             f"{audience}: a post without its outbox marker"
@@ -185,7 +195,7 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
             f"{audience}: foreign outbox message"
         if not extra_ok:
             assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
-        counts[audience] = sum(1 for m_id, _ in got if "." not in str(m_id))
+        counts[audience] = sum(len(g) for g in groups if str(g[0].id) in firsts)
     return counts
 
 
