@@ -231,6 +231,17 @@ class DiscordTransport:
         of its channel (Delivery asks; the host log is batched instead)."""
         return self.fold if audience in ("public", "seat0", "seat1") else 0.0
 
+    async def batch_due(self, match: MatchInfo) -> None:
+        """Return just before the match's host log takes its next batch (at once when the
+        log has been quiet), so that Delivery hands over everything written until then."""
+        channel_id = channel_for(match.transport, "umpire")
+        if channel_id is None:
+            return
+        wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
+            time.monotonic() - 0.1
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
         """Several messages of one channel in order: to a room or table, as one post (the
         announcements folded into the message after them); to the host log, its match's
