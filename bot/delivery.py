@@ -190,10 +190,12 @@ class Delivery:
         return float(fold(audience)) if fold is not None else 0.0
 
     def _foldable(self, match: MatchInfo, message: StoredMessage) -> bool:
-        """An announcement (no decision, no deadline) of a running match, to a channel whose
-        transport folds: it may wait a moment for the channel's next message."""
+        """An announcement of a move (no decision, no deadline: marked `fold` when composed;
+        never a reminder or a host's notice) of a running match, to a channel whose transport
+        folds: it may wait a moment for the channel's next message."""
         return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
-            not message.payload.get("prompts") and not message.payload.get("deadlines")
+            bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
+            not message.payload.get("deadlines")
 
     async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                     batch: list[StoredMessage]) -> None:

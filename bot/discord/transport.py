@@ -106,6 +106,7 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
             deadlines.setdefault(shown, []).extend(keys)
     payload.pop("prompts", None)
     payload.pop("deadlines", None)
+    payload.pop("fold", None)
     if prompts:
         payload["prompts"] = prompts
     if deadlines:
