@@ -69,6 +69,7 @@ SHORT = {
     "devils-deal": {"starting_chips": 6},
     "renounce-fate": {"starting_chips": 6},
     "double-or-nothing": {"target": 1, "hand_size": 6},
+    "decoder": {"lock_when_ready": True},  # bots have no host to lock setup (house option)
 }
 
 

@@ -261,6 +261,7 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from bot.console.runtime import sqlite_file
+    from bot.store.errors import StoreUnavailable
 
     shown = shown_url(url)
     try:
@@ -282,10 +283,19 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     except OSError as exc:
         why = _scrubbed(str(exc.strerror or exc), url)
         raise UserError(f"the database {shown} cannot be reached: {why}.") from None
+    except StoreUnavailable as exc:  # a server out of reach, after the store's retries
+        raise UserError(_unreachable(exc, url)) from None
     except ImportError as exc:  # a driver named in the URL that is not installed
         raise UserError(f"the database {shown} needs the Python package {exc.name!r}, which "
                         "is not installed; use postgresql+asyncpg://... (installed with the "
                         "bot) or sqlite+aiosqlite:///file.db.") from None
+
+
+def _unreachable(exc: BaseException, url: str) -> str:
+    """A database the store could not reach in its wait, as one sentence (password hidden)."""
+    cause = exc.__cause__
+    why = str(getattr(cause, "strerror", None) or cause or exc).splitlines()[0]
+    return f"the database {shown_url(url)} cannot be reached: {_scrubbed(why, url)}."
 
 
 def _bad_url(url: str) -> str:
@@ -335,6 +345,7 @@ class _NoTransport:
 
 async def _export(url: str, match_id: int, text: bool, output: str | None) -> int:
     from bot.console.records import transcript
+    from bot.store.errors import StoreUnavailable
     from bot.store.repository import Repository
     from bot.umpire import MatchService, UmpireError
 
@@ -346,6 +357,8 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
         try:
             record = await service.export(match_id)
         except UmpireError as exc:
+            if isinstance(exc.__cause__, StoreUnavailable):  # the database, not the match
+                raise UserError(_unreachable(exc.__cause__, url)) from None
             raise UserError(f"{exc} (in {shown_url(url)}; `umpire matches --db ...` lists "
                             "them)") from None
     finally:

@@ -71,7 +71,7 @@ def compose(
             "key": p.key, "seat": p.seat, "kind": p.kind, "choices": list(p.choices),
             "deadline": clock.limit_at.isoformat() if clock and clock.limit_at else None,
         })
-        if p.private:
+        if p.private and not p.quiet:  # a quiet prompt's existence is the seat's secret
             waiting_private.append(p)
     if waiting_private:
         lines["public"].append(waiting_line(waiting_private, clocks))

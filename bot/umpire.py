@@ -466,8 +466,9 @@ class MatchService:
             except BaseException as exc:
                 self.matches.pop(match_id, None)
                 self.repo.forget_match(match_id)
-                if _store_error(exc):
-                    raise _not_started(exc) from exc
+                cause = exc.__cause__ if isinstance(exc, NotStored) else exc
+                if cause is not None and _store_error(cause):
+                    raise _not_started(cause) from exc
                 raise
         return match
 

@@ -5,7 +5,11 @@
 - Every game's rules page carries the "All games" rulings: salted seed commitment and reveal
   (a host-chosen seed makes the match unrated), hosts
   may pause any timer, downtime never charged, first valid submission final unless the game
-  says otherwise, private choices typed in public deleted and not applied.
+  says otherwise, private choices typed in public deleted and not applied, and how typed
+  moves are read (with the engine's own limits).
+- The rulings of rules round 3 (issue 29) are on their game's page as the engine applies
+  them: Renounce Fate's check and call (the engine's own refusal), Double or Nothing's
+  identical sets and automatic pass, Decoder's setup (what the room learns, `ready`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,11 @@ ALL_GAMES_RULINGS = {
     "private choice in own table": "accepted only in the submitter's",
     "private choice in public": "typed in the public game room is not applied",
     "deleted": "deletes the message",
+    "a move is a word of the pending decision": "read only as one of the words of the decision "
+                                                "pending now",
+    "another decision's word refused": "refused with what is expected now, never reinterpreted",
+    "a typed number never changed": "A typed number is never silently changed",
+    "digits 0 to 9 in every game": "digits 0 to 9",
 }
 
 
@@ -60,3 +69,55 @@ def test_every_rules_page_states_the_all_games_rulings(page: Path) -> None:
     assert section, f"{page.name} has no '## All games' section"
     missing = [name for name, phrase in ALL_GAMES_RULINGS.items() if phrase not in section]
     assert not missing, f"{page.name}'s All games section lacks: {missing}"
+
+
+@pytest.mark.parametrize("page", RULES_PAGES, ids=lambda p: p.name)
+def test_every_rules_page_states_the_engines_input_limits(page: Path) -> None:
+    from games.core.parsing import MAX_DIGITS, MAX_MOVE_CHARS
+
+    section = _section(page.read_text(encoding="utf-8"), "All games")
+    assert f"more than {MAX_DIGITS} digits" in section
+    assert f"more than {MAX_MOVE_CHARS:,} characters is refused" in section
+
+
+def _page(name: str) -> str:
+    return re.sub(r"\s+", " ", (ROOT / "docs" / "rules" / name).read_text(encoding="utf-8"))
+
+
+def test_renounce_fate_page_gives_the_engines_refusal_of_check_facing_a_raise() -> None:
+    from games.core.contract import ParseError
+    from games.renounce_fate import GAME
+    from games.renounce_fate.commands import Bet, ChooseStarter
+
+    state = GAME.setup(GAME.settings_model(), "docs")
+    GAME.submit(state, 0, ChooseStarter(starter=0))
+    GAME.submit(state, 0, Bet(action="raise", amount=5))
+    with pytest.raises(ParseError) as refused:
+        GAME.parse(state, 1, "check")
+    said = str(refused.value).split(" (")[0]  # "5 to call: type call, raise N or fold"
+    page = _page("renounce-fate.md")
+    assert f"({said})" in page.replace('("', "(").replace('")', ")")
+    assert "`call 2` or `call 9` is refused with the amount owed" in page
+
+
+def test_double_or_nothing_page_has_no_pass_command_and_the_rulings() -> None:
+    page = _page("double-or-nothing.md")
+    typed = _section((ROOT / "docs/rules/double-or-nothing.md").read_text(encoding="utf-8"),
+                     "What players type")
+    assert "`pass`" not in typed.split("In your table channel")[0]
+    assert "passes automatically" in page and "Passing is never a choice" in page
+    assert "The room learns only the set that was played" in page
+    assert "never announced anywhere else" in page
+    assert "*that* you were asked which identical set" not in page  # the old, leaking ruling
+
+
+def test_decoder_page_matches_the_engines_setup() -> None:
+    from games.decoder.settings import DecoderSettings
+
+    page = _page("decoder.md")
+    default = str(DecoderSettings().lock_when_ready).lower()
+    assert f"| `lock_when_ready` | {default} | house option:" in page
+    assert "`ready` is a signal to the hosts and locks nothing" in page
+    assert "Nothing of a player's setup steps is announced" in page
+    assert "Setup is over: the match begins" in page
+    assert "has made their rarity choice" not in page

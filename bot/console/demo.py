@@ -112,6 +112,8 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             # the game's own text then says so instead of announcing one.
             no_break = ({"break_seconds": 0}
                         if "break_seconds" in game.settings_model.model_fields else None)
+            if "lock_when_ready" in game.settings_model.model_fields:  # no host to lock setup
+                no_break = {**(no_break or {}), "lock_when_ready": True}
             match = await service.start_match(game.slug, seats, seed=match_seed,
                                               settings=no_break)
             finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))

@@ -242,8 +242,11 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                   f"{'the advantage (seat 0)' if seat == 0 else 'seat 1'}. Type /help for help.",
                   file=out, flush=True)
             transport.others = set(service.matches)  # older matches in the database
+            # No host in the console: Decoder's setup locks once both are ready (house option).
+            hostless = ({"lock_when_ready": True}
+                        if "lock_when_ready" in game.settings_model.model_fields else None)
             match = await service.start_match(game.slug, [human, opponent], advantage=seat,
-                                              seed=seed)
+                                              seed=seed, settings=hostless)
             transport.match_id = match_id = match.id
             await service.delivery.drain()
         if started is not None:

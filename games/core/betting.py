@@ -21,12 +21,14 @@ Renounce Fate both require.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.contract import IllegalMove
+from games.core import parsing
+from games.core.contract import IllegalMove, ParseError
 
 Action = Literal["call", "raise", "fold"]
 
@@ -201,3 +203,46 @@ def apply_action(phase: BettingPhase, stacks: list[int], seat: int, action: Acti
     if not phase.closed:
         phase.to_act = opp
     return record
+
+
+def read_bet(text: str, words: Mapping[str, Sequence[str]], phase: BettingPhase | None,
+             stacks: list[int], limits: BettingLimits, seat: int,
+             usage: str) -> tuple[Action, int]:
+    """What a typed bet means, as (action, raise amount), read the same way in every game.
+
+    `words` maps "call", "raise", "fold", "allin" and (where the game has it) "check" to their
+    synonyms. A typed amount is never changed (house ruling): "call 9" when 5 is owed, "check"
+    facing a raise and a negative raise are refused with what is owed and allowed ("5 to call:
+    type call, raise N or fold"); "call" alone pays what is owed. Amounts are checked against
+    the phase only on the seat's own turn (otherwise `check_action` says whose turn it is)."""
+    word = parsing.keyword(text, words)
+    if word is None:
+        raise ParseError(usage)
+    nums = parsing.integers(text)
+    ours = phase is not None and not phase.closed and phase.to_act == seat
+    opts = options(phase, stacks, limits) if ours and phase is not None else None
+    if word == "allin":
+        if opts is None:
+            raise ParseError(usage)
+        return "raise", opts.max_raise or 0
+    if word == "raise":
+        if len(nums) != 1:
+            raise ParseError("Give one amount to raise by (on top of the call), e.g. 'raise 2'."
+                             if nums else "How much do you raise (on top of the call)? "
+                             "e.g. 'raise 2'.")
+        if nums[0] < 1:
+            allowed = f" ({describe(opts)})" if opts is not None else ""
+            raise ParseError(f"A raise is a whole number of chips, at least 1{allowed}: "
+                             f"e.g. 'raise 2'.")
+        return "raise", nums[0]
+    if word == "fold":
+        if nums:
+            raise ParseError(f"A fold takes no amount. {usage}")
+        return "fold", 0
+    if len(nums) > 1 or (word == "check" and nums):
+        raise ParseError(usage)
+    typed = nums[0] if nums else (0 if word == "check" else None)
+    if opts is not None and opts.can_call and typed is not None and typed != opts.call_amount:
+        owed = f"{opts.call_amount} to call" if opts.call_amount else "Nothing to call (a call is 0)"
+        raise ParseError(f"{owed}: type call, raise N or fold ({describe(opts)}).")
+    return "call", 0  # a call that is not allowed at all is `check_action`'s to refuse

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from games.core.parsing import number as read_number
+
 
 @dataclass(frozen=True)
 class Suit:
@@ -46,8 +48,8 @@ class CardStyle:
         object.__setattr__(self, "_extras", extras)
         # Word boundaries on both sides: "number 2" is not R2, "sub 3" is not B3.
         pattern = (
-            rf"(?<![a-z])(?P<s1>{suit_re})\s*[-_:]?\s*(?P<n1>\d+)"
-            rf"|(?<![a-z0-9])(?P<n2>\d+)\s*[-_:]?\s*(?P<s2>{suit_re})(?![a-z0-9])"
+            rf"(?<![a-z])(?P<s1>{suit_re})\s*[-_:]?\s*(?P<n1>[0-9]+)"
+            rf"|(?<![a-z0-9])(?P<n2>[0-9]+)\s*[-_:]?\s*(?P<s2>{suit_re})(?![a-z0-9])"
         )
         object.__setattr__(self, "_pattern", re.compile(pattern))
 
@@ -60,7 +62,7 @@ class CardStyle:
 
     def number(self, card: str) -> int:
         digits = card[1:] if self.suits else card
-        return int(digits) if digits.isdigit() else 0
+        return int(digits) if digits.isascii() and digits.isdigit() else 0
 
     def deck(self, copies: int = 1) -> list[str]:
         """Every card, `copies` times over, in a fixed order (shuffle with Chance)."""
@@ -93,7 +95,7 @@ class CardStyle:
         if self.suits:
             for m in self._pattern.finditer(folded):
                 letter = self._lookup[m.group("s1") or m.group("s2")]
-                number = int(m.group("n1") or m.group("n2"))
+                number = read_number(m.group("n1") or m.group("n2"))
                 found.append((m.start(), self.code(letter, number)))
         else:
             for m in re.finditer(r"\d+", folded):

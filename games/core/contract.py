@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 if TYPE_CHECKING:
-    from games.core.parsing import MoveWords
+    from games.core.parsing import DecisionWords, MoveWords
 
 SEAT_PLACEHOLDERS = ("{P0}", "{P1}")
 
@@ -129,6 +129,12 @@ class Prompt(BaseModel):
     # Ready-made answers for buttons and menus: each is text that `parse` accepts for this
     # prompt ("call 2", "fold", "keep R3"). At most 25; empty when free text is needed.
     choices: tuple[str, ...] = ()
+    # A private decision whose arrival is the seat's secret (Double or Nothing asks which of
+    # two identical sets was played only when the hand held it twice; Decoder's second setup
+    # step comes when a player finishes the first): the runtime never mentions it outside the
+    # seat's table channel (no "waiting for" line), and the two-world harness does not let
+    # anyone else observe it.
+    quiet: bool = False
 
 
 class Command(BaseModel):
@@ -288,6 +294,12 @@ class Game(ABC, Generic[StateT]):
         there gets no answer). Only public facts may decide it (the game's vocabulary, its
         settings), never a secret, so whether a text counts as a move tells nobody anything.
         None: every message typed there is a move."""
+        return None
+
+    def decision_words(self) -> DecisionWords | None:
+        """The words that start a move of each decision kind (`parsing.DecisionWords`): the
+        grammar refuses them outside their decision, and the conformance harness types them
+        into every other decision to check that. None: not declared."""
         return None
 
     def usage(self, state: StateT, seat: int) -> str:

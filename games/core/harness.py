@@ -8,6 +8,9 @@ After every accepted command it checks that:
   only secrets that seat knows;
 - bad input changes nothing: random text through `parse` and `check` either raises
   ParseError / IllegalMove or is a legal command, and the state is unchanged either way;
+- a move is read only as a word of the decision pending now: another decision's words and
+  ready-made answers with a mismatched amount are refused, changing nothing
+  (`check_other_words`);
 - the game's own invariants hold (chips and cards conserved...);
 - states and commands survive a JSON round trip (snapshots and the action log);
 - the match ends within `max_steps`, with an outcome exactly when no prompt is pending;
@@ -16,10 +19,13 @@ After every accepted command it checks that:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import random
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -133,6 +139,62 @@ def _fuzz_input(game: Game, state: BaseModel, seat: int, rng: random.Random) -> 
         raise ConformanceError(f"parse/check of {text!r} changed the state")
 
 
+#: A number standing alone ("raise 3", "at 3", "4..5"), not part of a card ("R3", "📄1").
+_ALONE = re.compile(r"(?<!\S)[0-9]+(?![0-9])")
+_ANY_NUMBER = re.compile(r"[0-9]+")
+_FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+def amount_variants(choice: str) -> list[str]:
+    """A ready-made answer with its first number typed as no rule allows: 1,000 more, in
+    full-width digits, of 5,000 digits, and (standing alone) negative."""
+    found = _ANY_NUMBER.search(choice)
+    if found is None:
+        return []
+    n = found.group()
+    out = [str(int(n) + 1000), n.translate(_FULL_WIDTH), "9" * 5000]
+    alone = _ALONE.search(choice)
+    if alone is not None and alone.start() == found.start() and int(n):  # "-0" is 0
+        out.append(f"-{n}")
+    return [choice[:found.start()] + v + choice[found.end():] for v in out]
+
+
+def check_other_words(game: Game, state: BaseModel, rng: random.Random) -> int:
+    """Every game reads a move only as a word of the decision pending now (house ruling):
+    for each pending prompt, a word of each other decision kind (`Game.decision_words`) and
+    each ready-made answer with a mismatched amount (`amount_variants`) must be refused,
+    and nothing may change. Returns how many texts were typed."""
+    before = state.model_dump_json()
+    words = game.decision_words()
+    prompts = game.prompts(state)
+    typed = 0
+    for prompt in prompts:
+        pending = [p.kind for p in prompts if p.seat == prompt.seat]
+        texts: list[tuple[str, str]] = []
+        for kind, options in (words.kinds.items() if words is not None else ()):
+            foreign = [w for w in options if kind not in pending
+                       and words.kind_of(w, pending) == kind]  # type: ignore[union-attr]
+            if foreign:
+                word = rng.choice(foreign)
+                texts += [(word, f"a word of {kind}"), (f"{word} 1", f"a word of {kind}")]
+        for choice in prompt.choices:
+            texts += [(v, f"{choice!r} with another amount") for v in amount_variants(choice)]
+        for text, why in texts:
+            typed += 1
+            try:
+                command = game.parse(state, prompt.seat, text)
+                game.check(state, prompt.seat, command)
+            except (ParseError, IllegalMove) as exc:
+                if not str(exc).strip():
+                    raise ConformanceError(f"empty refusal for {text[:40]!r}") from exc
+                continue
+            raise ConformanceError(f"{text[:40]!r} ({why}) typed by seat {prompt.seat} while "
+                                   f"{pending} is pending was accepted as {command!r}")
+    if state.model_dump_json() != before:
+        raise ConformanceError("typing another decision's words changed the state")
+    return typed
+
+
 def _roundtrip(game: Game, state: BaseModel, command: Command | None = None) -> None:
     dumped = state.model_dump_json()
     if game.load_state(dumped).model_dump_json() != dumped:
@@ -177,6 +239,8 @@ def play_random_match(
             _check_prompts(game, state, prompts, rng)
             if rng.random() < fuzz_rate:
                 _fuzz_input(game, state, rng.choice(prompts).seat, rng)
+                # its own generator: the match's random path stays what it was without it
+                check_other_words(game, state, random.Random(f"{seed}:{record.steps}"))
             prompt = rng.choice(prompts)
             command: Command
             if prompt.on_timeout != OnTimeout.NOTHING and rng.random() < timeout_rate:
@@ -211,3 +275,46 @@ def run_conformance(game: Game, matches: int, *, first_seed: int = 0,
         play_random_match(game, f"conformance-{i}", settings, **kwargs)  # type: ignore[arg-type]
         for i in range(first_seed, first_seed + matches)
     ]
+
+
+def states_by_decision(game: Game, seeds: int = 8, max_steps: int = 300,
+                       settings: BaseModel | None = None) -> dict[tuple[str, int], BaseModel]:
+    """One state for each (decision kind, seat) that seeded random play reaches: the first
+    seen. For checks that must cover every phase of a game (what a player may type in each)."""
+    settings = settings if settings is not None else game.settings_model()
+    found: dict[tuple[str, int], BaseModel] = {}
+    for i in range(seeds):
+        rng = random.Random(f"phases:{i}")
+        state = game.setup(settings, f"phases-{i}")
+        for _ in range(max_steps):
+            prompts = game.prompts(state)
+            if not prompts:
+                break
+            for p in prompts:
+                if (p.kind, p.seat) not in found:
+                    found[(p.kind, p.seat)] = game.load_state(state.model_dump_json())
+            prompt = rng.choice(prompts)
+            game.apply(state, prompt.seat, game.random_command(state, prompt, rng))
+    return found
+
+
+def reading_seconds(game: Game, state: BaseModel, seat: int, text: str, tries: int = 3,
+                    clock: Callable[[], float] = time.thread_time) -> float:
+    """The least time, over `tries`, that reading and checking `text` takes (refused or not):
+    what a player's message costs the event loop, for the input-bounds test and bench.
+
+    By default CPU time of this thread, with the garbage collector held off: other processes
+    on a busy machine and collections of unrelated objects do not count."""
+    best = float("inf")
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(tries):
+            start = clock()
+            with contextlib.suppress(ParseError, IllegalMove):
+                game.check(state, seat, game.parse(state, seat, text))
+            best = min(best, clock() - start)
+    finally:
+        if collecting:
+            gc.enable()
+    return best

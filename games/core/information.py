@@ -22,8 +22,12 @@ When the worlds differ:
 - at the twin's creation, or after a step in which none of X's secrets was revealed: a leak
   (`InformationLeak`, naming the seed, step, viewer and the first differing item);
 - after X's own move, or after a step that revealed one of X's secrets (it left
-  `game.secrets` as X's secret, e.g. a showdown triggered by Y's call): a legitimate
+  `game.secrets` as X's secret, e.g. a showdown triggered by Y's call, or an event of the
+  step says so with `reveals: X` in its data, e.g. an automatic pass): a legitimate
   reveal; that comparison ends and a later step starts another.
+
+A quiet prompt (`Prompt.quiet`) is not observed by anyone but its seat, and X's answer to one
+that world B never asked leaves B as it is.
 
 Refusals of X's own input are not compared: the runtime sends a refusal only to the player
 who typed the input (tested in the bot's tests), so Y never reads them.
@@ -54,7 +58,7 @@ from games.core.harness import _FUZZ_WORDS, ConformanceError
 #: Prompt fields a viewer reads when the prompt is theirs or public.
 _READABLE = ("key", "seat", "kind", "private", "text", "timeout_text", "time_limit", "bank",
              "bank_step", "reminders", "bank_reminder_every", "on_timeout", "resubmittable",
-             "choices")
+             "choices", "quiet")
 #: What anyone can tell of another seat's private prompt: that it exists, whose it is, what
 #: kind of decision it is and how its clock runs (the room shows whose decision it is and when
 #: its clock ends).
@@ -112,8 +116,10 @@ class InformationSummary:
 
 
 # --- observation ---------------------------------------------------------------------------
-def _prompt_seen(prompt: Prompt, viewer: int | None) -> dict[str, Any]:
+def _prompt_seen(prompt: Prompt, viewer: int | None) -> dict[str, Any] | None:
     readable = not prompt.private or prompt.seat == viewer
+    if prompt.quiet and not readable:
+        return None  # nobody else is told it exists (see `Prompt.quiet`)
     data = prompt.model_dump(mode="json")
     return {name: data[name] for name in (_READABLE if readable else _EXTERNAL)}
 
@@ -129,7 +135,8 @@ def observe(game: Game, state: BaseModel, events: Sequence[Event],
     outcome = game.outcome(state)
     return {
         "events": [_event_seen(e) for e in events if e.audience.allows(viewer)],
-        "prompts": [_prompt_seen(p, viewer) for p in game.prompts(state)],
+        "prompts": [seen for p in game.prompts(state)
+                    if (seen := _prompt_seen(p, viewer)) is not None],
         "view": game.view(state, viewer).model_dump(mode="json"),
         "describe": game.describe(state, viewer),
         "status": game.status(state),
@@ -218,8 +225,21 @@ def _probe(game: Game, a: BaseModel, b: BaseModel, seat: int, rng: random.Random
     return len(texts), None
 
 
+def _reveals(events: Sequence[Event], owner: int) -> bool:
+    """Whether an event says the rules show something of `owner`'s secrets here (its data
+    holds `reveals: owner`), as Double or Nothing's automatic pass shows that no set of the
+    hand beats the table: a legitimate reveal, not a leak."""
+    return any(e.data.get("reveals") == owner for e in events)
+
+
 def _counterpart(game: Game, b: BaseModel, prompt_a: Prompt, index: int) -> Prompt | None:
+    """World B's prompt for the one world A answers: the same place in the list, or, for a
+    quiet prompt (which may exist in one world only: games list them last), B's quiet prompt
+    of the same seat and kind."""
     prompts_b = game.prompts(b)
+    if prompt_a.quiet:
+        return next((p for p in prompts_b if p.quiet and p.seat == prompt_a.seat
+                     and p.kind == prompt_a.kind), None)
     if index < len(prompts_b) and prompts_b[index].seat == prompt_a.seat:
         return prompts_b[index]
     return None
@@ -328,6 +348,15 @@ def _step_twin(game: Game, comparison: _Comparison, before: BaseModel | None, st
     owner, twin = comparison.owner, comparison.twin
     assert before is not None
     counterpart = _counterpart(game, twin, prompt, index)
+    if counterpart is None and prompt.quiet and prompt.seat == owner:
+        # X answered a question that world B never asked: B stays as it is, and nobody
+        # else may see a difference.
+        found = _differences(game, state, twin, events, [], owner)
+        if found:
+            raise fail(f"{found} (after seat {owner}'s answer to a quiet question)")
+        report.compared_steps += 1
+        comparison.steps += 1
+        return comparison
     if counterpart is None:  # already compared equal, so this cannot happen for a sound game
         raise fail(f"prompt {index} of world A has no counterpart in world B")
     if prompt.seat == owner:
@@ -350,7 +379,8 @@ def _step_twin(game: Game, comparison: _Comparison, before: BaseModel | None, st
         if found:
             revealed = (_owned_secrets(game, before, owner) - _owned_secrets(game, state, owner)
                         or _owned_secrets(game, twin_before, owner)
-                        - _owned_secrets(game, twin, owner))
+                        - _owned_secrets(game, twin, owner)
+                        or _reveals(events, owner) or _reveals(events_b, owner))
             if revealed:
                 report.reveals += 1
                 return None
@@ -373,3 +403,30 @@ def run_information(game: Game, matches: int, settings: BaseModel | None = None,
     if summary.compared_steps == 0 and summary.probes == 0:
         raise ConformanceError(f"{game.slug}: twin worlds were made but nothing was compared")
     return summary
+
+
+def check_world_pair(game: Game, a: BaseModel, b: BaseModel, owner: int,
+                     moves: Sequence[tuple[int, Command]], *, probes: int = 8,
+                     seed: str = "pair") -> int:
+    """A chosen pair of worlds that differ only in `owner`'s secrets (a hand that held the
+    played set twice, or once), played through the same `moves` (each legal in both): raise
+    InformationLeak on the first moment the opponent or a spectator could tell them apart,
+    or the opponent's answer to typed input differs. Returns the moments compared."""
+    rng = random.Random(f"pair:{seed}")
+    a, b = a.model_copy(deep=True), b.model_copy(deep=True)
+    events_a: list[Event] = []
+    events_b: list[Event] = []
+    for step in range(len(moves) + 1):
+        found = _differences(game, a, b, events_a, events_b, owner)
+        if found is None:
+            _, found = _probe(game, a, b, 1 - owner, rng, probes)
+        if found:
+            raise InformationLeak(f"{game.slug} {seed}: worlds differing only in seat {owner}'s "
+                                  f"secrets, after {step} of {len(moves)} moves: {found}")
+        if step == len(moves):
+            return step + 1
+        seat, command = moves[step]
+        for world in (a, b):
+            game.check(world, seat, command)
+        events_a, events_b = game.apply(a, seat, command), game.apply(b, seat, command)
+    return len(moves) + 1

@@ -25,14 +25,16 @@ def secrets(state: DecoderState) -> list[Secret]:
         if state.phase == "play":
             out.append(Secret(value=timer_token(seat, me.timer), known_to=frozenset(),
                               label="recharge timer"))
-    # A hand as it stood when New Evidence last had it answered: those answers come from the
-    # hand without its owner deciding anything (the asker's move discloses a part of it), so
-    # the value changes with each such answer and the old one counts as revealed.
+    # A hand as it stood when New Evidence last had it answered, or a guess last took a
+    # letter of it: those come from the hand without its owner deciding anything (the asker's
+    # move discloses a part of it), so the value changes with each and the old one counts as
+    # revealed. (A correct guess shows the hand held the letter, even one the guesser had
+    # seen privately before, as an offer it did not swap in.)
     for seat, me in enumerate(state.seats):
         if me.hand_chosen:
             answered = sum(1 for r in state.history if r.seat != seat and r.new_evidence
                            and r.answers)
-            out.append(Secret(value=f"hand-of-seat-{seat}-after-{answered}-evidence",
+            out.append(Secret(value=f"hand-of-seat-{seat}-after-{answered}-evidence-{me.lost}-lost",
                               known_to=frozenset({seat}), label="hand (as New Evidence saw it)"))
     # Letters a seat knows privately (hand, setup tiles, offers), unless named in public.
     for letter in ALPHABET:

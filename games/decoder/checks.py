@@ -56,6 +56,10 @@ def check(state: DecoderState, seat: int, command: Command) -> None:
     allowed = KIND_COMMANDS[prompt.kind]
     if not isinstance(command, allowed):
         raise IllegalMove(f"Not now: {prompt.text}")
+    if prompt.kind in ("rarity", "hand") and command.elapsed is not None and \
+            command.elapsed > (prompt.time_limit or 0.0):
+        raise IllegalMove(f"Your setup time ran out before this choice arrived, so it is not "
+                          f"taken: {prompt.timeout_text}.")
     CHECKS[command.type](state, seat, state.seats[seat], command)
 
 

@@ -13,7 +13,7 @@ from games.core.contract import Command, Event, Timeout
 from games.decoder import rules
 from games.decoder.commands import ChooseHand, ChooseRarities, UnexpectedSabotage
 from games.decoder.dealing import apply_choose_hand, apply_choose_rarities
-from games.decoder.events import PUBLIC, P, ev
+from games.decoder.events import PUBLIC, P, ev, tell_and_log
 from games.decoder.letters import HAND_SIZE
 from games.decoder.outcome import lose
 from games.decoder.prompts import by_key
@@ -69,8 +69,9 @@ def apply_timeout(state: DecoderState, seat: int, command: Timeout, events: list
         lock_times(state, seat, events)
     elif prompt.kind == "rarity":
         split = rules.rarity_options(me.extra_count)[0]
-        events.append(ev("setup.timeout", PUBLIC,
-                         f"{P(seat)} ran out of setup time: the default choices apply."))
+        tell_and_log(seat, "setup.timeout", "Your setup time ran out: the default choices "
+                     "apply (the first rarities offered, and the first tiles as your hand).",
+                     events)
         apply_choose_rarities(
             state, seat, ChooseRarities(common=split[0], uncommon=split[1], rare=split[2]), events)
         # The setup clock is one budget for both steps: the default hand applies as well.
@@ -78,8 +79,8 @@ def apply_timeout(state: DecoderState, seat: int, command: Timeout, events: list
         apply_choose_hand(state, seat, ChooseHand(letters=tuple(me.setup_letters[:HAND_SIZE])),
                           events)
     elif prompt.kind == "hand":
-        events.append(ev("setup.timeout", PUBLIC,
-                         f"{P(seat)} ran out of setup time: the default hand applies."))
+        tell_and_log(seat, "setup.timeout", "Your setup time ran out: the default hand applies "
+                     "(your first tiles).", events)
         apply_choose_hand(state, seat, ChooseHand(letters=tuple(me.setup_letters[:HAND_SIZE])),
                           events)
     elif prompt.kind == "sabotage_option":

@@ -69,14 +69,12 @@ def apply_choose_rarities(state: DecoderState, seat: int, c: ChooseRarities,
                 f"{render_letters(me.extras)}. All your tiles: {render_letters(me.setup_letters)}.")
     else:
         text = f"No extra tiles. Your tiles: {render_letters(me.setup_letters)}."
-    tell_and_log(seat, "setup.extras", text, events)
-    events.append(ev("setup.rarities", PUBLIC, f"{P(seat)} has made their rarity choice."))
+    tell_and_log(seat, "setup.extras", text, events)  # nothing public: see maybe_start_play
 
 
 def apply_choose_hand(state: DecoderState, seat: int, c: ChooseHand,
                       events: list[Event]) -> None:
     set_hand(state, seat, list(c.letters), events)
-    events.append(ev("setup.hand", PUBLIC, f"{P(seat)} has chosen their hand."))
     maybe_start_play(state, events)
 
 
@@ -89,7 +87,10 @@ def set_hand(state: DecoderState, seat: int, letters: list[str], events: list[Ev
 
 
 def maybe_start_play(state: DecoderState, events: list[Event]) -> None:
-    """Once both hands are chosen, seat 0 makes the first turn."""
+    """Once both hands are chosen (each by its player or by the setup clock's default), seat 0
+    makes the first turn. This is the only thing the room learns of letter selection (house
+    ruling): no step of either player is announced, so neither timing nor messages tell the
+    opponent whether a player earned extra tiles or what they chose."""
     if state.phase != "selection" or not all(s.hand_chosen for s in state.seats):
         return
     state.phase = "play"
@@ -97,5 +98,5 @@ def maybe_start_play(state: DecoderState, events: list[Event]) -> None:
     state.active = 0
     state.step = "turn"
     events.append(ev("play.start", PUBLIC,
-                     f"Both hands are chosen: the match begins. {P(0)} makes the first turn."))
+                     f"Setup is over: the match begins. {P(0)} makes the first turn."))
     events.append(ev("play.timers", UMPIRE, timers_text(state)))

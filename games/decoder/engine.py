@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, Timeout
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.decoder import audit, checks, clock, dealing, responses, sabotage, tuning, turns, views
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
@@ -104,6 +104,11 @@ class DecoderGame(Game[DecoderState]):
         from games.decoder.grammar import parse
 
         return parse(self, state, seat, text)
+
+    def decision_words(self) -> DecisionWords:
+        from games.decoder.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: DecoderState) -> MoveWords:
         from games.decoder.grammar import move_words

@@ -13,7 +13,15 @@ import re
 from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
-from games.core.parsing import DIGITS, MoveWords, normalize, number
+from games.core.parsing import (
+    DIGITS,
+    DecisionWords,
+    MoveWords,
+    normalize,
+    number,
+    read_move,
+    refuse_negative,
+)
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -59,6 +67,22 @@ YES = {"yes", "y", "use", "play", "sabotage", "unexpected", "us", "ok"}
 LEAD = {"use", "using", "with", "tank"}
 
 
+#: The words that start a move of each decision (house ruling: a word of another decision is
+#: refused, never read as this one's: "use Gear Train restore" is no clue answer).
+DECISIONS = DecisionWords(kinds={
+    "tune": ("set", "raise", "ready", "increase", "change", "lower", "decrease", "reduce"),
+    "rarity": ("common", "commons", "uncommon", "uncommons", "unc", "rare", "rares"),
+    "hand": ("keep", "drop", "discard", "remove"),
+    "turn": ("use", "using", "tank", "ask", "restore", "restores", "restoring", "guess"),
+    "give_up": ("give up", "giveup", "insurance", "insure"),
+    "clue": ("any", "odd", "two"),
+    "swap": ("swap", "no swap", "trade", "keep"),
+    "guess_total": ("guess",),
+    "sabotage_tank": ("sabotage", "sab"),
+    "sabotage_option": ("unexpected sabotage", "unexpected", "us", "pass", "keep", "sabotage"),
+})
+
+
 class Tokens:
     """A message as lower-case tokens (emoji letters folded, chat punctuation dropped)."""
 
@@ -102,6 +126,10 @@ def parse(game: DecoderGame, state: DecoderState, seat: int, text: str) -> Comma
     prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
     if prompt is None:
         raise ParseError("Nothing is pending for you now.")
+    text = read_move(text, lambda: usage_line(state, seat, prompt))
+    refuse_negative(text, usage_line(state, seat, prompt))  # tokens drop "-": never "-17" as 17
+    if prompt.kind != "clue":  # the clue reader refuses anything but one clue, naming both
+        DECISIONS.refuse_other(text, [prompt.kind], usage_line(state, seat, prompt))
     tok = Tokens(text)
     if not tok.list:
         raise ParseError(usage_line(state, seat, prompt))
@@ -249,7 +277,10 @@ def _read_turn(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     while start < len(words) and words[start] in LEAD:
         start += 1
     action_at = None
-    for i in range(start + 1, len(words)):
+    # A phrase naming a tank has at most as many words as the name has letters (see
+    # match_tank), so only that many words are tried as one (not every prefix: quadratic).
+    longest = max((len(n.replace(" ", "")) for n in names), default=0)
+    for i in range(start + 1, min(len(words), start + longest + 1)):
         if words[i] in ACTIONS:
             found = match_tank(names, " ".join(words[start:i]))
             if found is not None:
@@ -264,8 +295,13 @@ def _read_turn(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     rest = words[action_at + 1:]
     # "... with <tank>" / "... using <tank>" after the action
     if tank is None:
+        # words after each position that could name a tank: a longer tail names none, so it
+        # is never joined (joining every tail would be quadratic in the message length)
+        named = [0] * (len(rest) + 1)
+        for j in range(len(rest) - 1, -1, -1):
+            named[j] = named[j + 1] + (rest[j] not in _FLAG_WORDS)
         for j, w in enumerate(rest):
-            if w in LEAD:
+            if w in LEAD and named[j + 1] <= longest:
                 tail = [x for x in rest[j + 1:] if x not in _FLAG_WORDS]
                 found = match_tank(names, " ".join(tail))
                 if found is not None:

@@ -46,10 +46,13 @@ def prompts(state: DecoderState) -> list[Prompt]:
 
 def _setup_prompt(state: DecoderState, seat: int, kind: str, text: str, timeout_text: str,
                   choices: tuple[str, ...]) -> Prompt:
+    """A letter-selection step. The hand step is quiet: when a player reaches it tells the
+    opponent how quickly they made their rarity choice (house ruling: nothing of it shows)."""
     return Prompt(
         key=f"{kind}.s{seat}", seat=seat, kind=kind, private=True, text=text,
         time_limit=max(state.seats[seat].setup_left, 0.0), reminders=(60.0, 30.0, 10.0),
         on_timeout=OnTimeout.DEFAULT, timeout_text=timeout_text, choices=choices[:25],
+        quiet=kind == "hand",
     )
 
 

@@ -49,9 +49,9 @@ class DecoderSettings(BaseModel):
     items: list[Items] = Field(default_factory=lambda: [Items(), Items()])
     max_seconds: int = Field(300, ge=1)  # players may set a time up to this (5 minutes)
     tuning_time: float | None = None  # time to set times; None: until the host locks setup
-    # Lock setup by itself once both players have said ready (as a host watching would); False:
-    # only the host's lock (or the tuning clock) ends it.
-    lock_when_ready: bool = True
+    # House option: lock setup by itself once both players have said ready. The default (the
+    # ruling): `ready` locks nothing; only the host's lock (or the tuning clock) ends tuning.
+    lock_when_ready: bool = False
     setup_time: float = Field(180, gt=0)  # letter selection: rarity choice + hand, together
     turn_time: float = Field(90, gt=0)  # the active player's budget for all decisions of a turn
     response_time: float = Field(60, gt=0)  # the opponent's budget for all of theirs in it

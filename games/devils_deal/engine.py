@@ -29,7 +29,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.devils_deal import flow, rules, text, twin
 from games.devils_deal.cards import (
     DECK,
@@ -390,6 +390,11 @@ class DevilsDeal(Game[DevilsDealState]):
         from games.devils_deal.grammar import parse
 
         return parse(self, state, seat, text_in)
+
+    def decision_words(self) -> DecisionWords:
+        from games.devils_deal.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: DevilsDealState) -> MoveWords:
         from games.devils_deal.grammar import MOVE_WORDS

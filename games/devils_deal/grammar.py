@@ -68,6 +68,16 @@ _BET_SYNONYMS = {
 }
 
 
+#: The words only one decision has (house ruling: a word of another decision is refused).
+DECISIONS = parsing.DecisionWords(kinds={
+    "choose_starter": ("i start", "you start", "me first", "you first", "opponent starts",
+                       "i go first", "i will start"),
+    "refill_offer": ("refill", "no refill", "dont refill", "don't refill"),
+    # (not the one-letter "r", "c", "f": a card is "r 4" or "R4")
+    "bet": tuple(w for key, words in _BET_SYNONYMS.items() for w in (key, *words) if len(w) > 1),
+})
+
+
 def _fold(text: str) -> str:
     return text.replace("\ufe0f", "").lower()
 
@@ -82,7 +92,7 @@ def read_cards(text: str) -> tuple[list[str], str]:
     bad: list[str] = []
     for m in _CARD_RE.finditer(folded):
         letter = _SUIT_WORDS[m.group("s1") or m.group("s2")]
-        num = int(m.group("n1") or m.group("n2"))
+        num = parsing.number(m.group("n1") or m.group("n2"))
         if 1 <= num <= 9:
             cards.append(f"{letter}{num}")
         else:
@@ -276,27 +286,12 @@ def parse_private(text: str) -> Command:
     return PrivateCards(first=cards[0], second=cards[1])
 
 
-def parse_bet(state: DevilsDealState, text: str) -> Command:
-    if re.search(r"-\s*\d", text):
-        raise ParseError("A raise is a whole number of chips, at least 1: e.g. 'raise 2'.")
-    word = parsing.keyword(text, _BET_SYNONYMS)
-    if word is None:
-        raise ParseError(BET_USAGE)
-    nums = parsing.integers(text)
-    if word == "allin":
-        from games.devils_deal.engine import LIMITS
+def parse_bet(state: DevilsDealState, seat: int, text: str) -> Command:
+    from games.devils_deal.engine import LIMITS
 
-        if state.betting is None:
-            raise ParseError(BET_USAGE)
-        opts = betting.options(state.betting, state.chips, LIMITS)
-        return Bet(action="raise", amount=opts.max_raise or 0)
-    if word == "raise":
-        if not nums:
-            raise ParseError("How much do you raise (on top of the call)? e.g. 'raise 2'.")
-        if len(nums) > 1:
-            raise ParseError("Give one amount, e.g. 'raise 2'.")
-        return Bet(action="raise", amount=nums[0])
-    return Bet(action=word)  # type: ignore[arg-type]
+    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips, LIMITS,
+                                      seat, BET_USAGE)
+    return Bet(action=action, amount=amount)
 
 
 _PHASE_KIND = {
@@ -313,11 +308,12 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
         raise ParseError("The match is over.")
     mine = [p.kind for p in game.prompts(state) if p.seat == seat]
     kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands"}:
         raise ParseError(usage(game, state, seat))
-    if len(text) > 2000:
-        raise ParseError("That message is too long to be a move.")
+    if kind is not None:
+        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "refill_offer":
@@ -329,7 +325,7 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
     if kind == "private_cards":
         return parse_private(text)
     if kind == "bet":
-        return parse_bet(state, text)
+        return parse_bet(state, seat, text)
     raise ParseError("There is nothing to decide right now.")
 
 

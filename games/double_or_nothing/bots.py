@@ -67,8 +67,6 @@ def random_move(prompt: Prompt, hand: Sequence[str], table_values: Sequence[int]
         kinds.append("joker")
     if may_double:
         kinds.append("double")
-    if "pass" in prompt.choices:
-        kinds.append("pass")
     kind = rng.choice(kinds)
     if kind == "play":
         start, length, _ = rng.choice(plays)
@@ -114,9 +112,9 @@ class PlannerBot:
         if prompt.kind == "place":
             return Place(position=best_place(hand, view.placing or JOKER)[1])
         if prompt.kind == "position":
-            size = len(view.choosing)
+            size, before = len(view.choosing), list(view.my_hand_before)
             return PlayAt(start=min(view.my_options,
-                                    key=lambda s: (rules.min_sets(_without(hand, s, size)), s)))
+                                    key=lambda s: (rules.min_sets(_without(before, s, size)), s)))
         if prompt.kind == "double_answer":
             behind = rules.min_sets(hand) - opponent_plays(view, seat)
             return Answer(accept=behind <= 2.5)

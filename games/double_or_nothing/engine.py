@@ -28,7 +28,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.double_or_nothing import flow, rules
 from games.double_or_nothing.commands import (
     COMMAND_TYPES,
@@ -81,6 +81,27 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
 
     # --- prompts ------------------------------------------------------------------------
     def prompts(self, state: DoubleOrNothingState) -> list[Prompt]:
+        main = self._main_prompts(state)
+        if state.which is not None and state.phase != Phase.OVER:
+            main.append(self._which_prompt(state, state.which))  # quiet prompts come last
+        return main
+
+    def _which_prompt(self, state: DoubleOrNothingState, seat: int) -> Prompt:
+        """Which of the identical sets was played: asked only of a hand that held it in
+        places that leave different hands, so the question is quiet (its existence is the
+        seat's secret) and untimed (due before the seat's next move, then the leftmost)."""
+        n = len(state.option_cards)
+        ranges = tuple(f"play {a + 1}..{a + n}" if n > 1 else f"play {a + 1}"
+                       for a in state.options)
+        return Prompt(
+            key=state.which_key, seat=seat, kind="position", private=True, quiet=True,
+            text=(f"You held {render_set(state.option_cards)} more than once: which did you "
+                  f"play? {' or '.join(repr(r) for r in ranges)} (positions in your hand "
+                  f"before the play: {hand_line(state.which_hand)}). If you have not answered "
+                  f"by your next move, the leftmost counts."),
+            on_timeout=OnTimeout.NOTHING, choices=ranges[:MAX_CHOICES])
+
+    def _main_prompts(self, state: DoubleOrNothingState) -> list[Prompt]:
         s = state.settings
         k = f"don{state.serial}"
         seat = state.turn
@@ -112,18 +133,6 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 on_timeout=OnTimeout.NOTHING, timeout_text=nothing,
                 choices=tuple(f"at {i}" for i in range(1, positions + 1))
                 if positions <= MAX_CHOICES else ())]
-        if state.phase == Phase.POSITION:
-            n = len(state.option_cards)
-            ranges = tuple(f"play {a + 1}..{a + n}" if n > 1 else f"play {a + 1}"
-                           for a in state.options)
-            return [Prompt(
-                key=f"{k}-position", seat=seat, kind="position", private=True,
-                text=(f"You hold {render_set(state.option_cards)} in more than one place: which "
-                      f"one do you play? {' or '.join(repr(r) for r in ranges)}. Your hand: "
-                      f"{hand_line(state.hands[seat])}"),
-                time_limit=s.move_seconds, reminders=reminders_for(s.move_seconds),
-                on_timeout=OnTimeout.NOTHING, timeout_text=nothing,
-                choices=ranges[:MAX_CHOICES])]
         if state.phase == Phase.DOUBLE:
             other = 1 - seat
             return [Prompt(
@@ -136,6 +145,15 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 choices=("accept", "forfeit"))]
         return []
 
+    @classmethod
+    def pending_kinds(cls, state: DoubleOrNothingState, seat: int) -> set[str]:
+        """The kinds of decision `seat` has pending: the main one and the quiet question."""
+        now = cls.pending(state)
+        kinds = {now[1]} if now is not None and now[0] == seat else set()
+        if state.which == seat and state.phase != Phase.OVER:
+            kinds.add("position")
+        return kinds
+
     @staticmethod
     def pending(state: DoubleOrNothingState) -> tuple[int, str] | None:
         """(seat, kind) of the one pending decision, without building its prompt."""
@@ -147,16 +165,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         return (1 - state.turn if state.phase == Phase.DOUBLE else state.turn), kind
 
     def _may_double(self, state: DoubleOrNothingState, seat: int) -> bool:
-        s = state.settings
-        return rules.may_double(seat=seat, stake=state.stake, max_stake=s.max_stake,
-                                last_doubler=state.last_doubler, crawford=state.crawford)
-
-    @staticmethod
-    def _may_pass(state: DoubleOrNothingState, seat: int, may_double: bool) -> bool:
-        """Pass (house ruling): only on a table set that cannot be drawn from, with no joker
-        in front of you and no right to double. It depends on public facts only."""
-        return (bool(state.table) and not rules.draw_indices(state.table, state.table_values)
-                and state.jokers[seat] == 0 and not may_double)
+        return flow.may_double(state, seat)
 
     def _move_choices(self, state: DoubleOrNothingState, seat: int) -> tuple[str, ...]:
         out = [f"draw {n}" for n in rules.drawable_numbers(state.table, state.table_values)]
@@ -165,8 +174,6 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         may_double = self._may_double(state, seat)
         if may_double:
             out.append("double")
-        if self._may_pass(state, seat, may_double):
-            out.append("pass")
         return tuple(out)
 
     def _move_text(self, state: DoubleOrNothingState, seat: int) -> str:
@@ -180,8 +187,6 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         may_double = self._may_double(state, seat)
         if may_double:
             opts.append(f"'double' (the bout would be worth {state.stake * 2})")
-        if self._may_pass(state, seat, may_double):
-            opts.append("'pass'")
         return (f"Your move (bout {state.bout}, stake {state.stake}). Table: "
                 f"{table_text(state.table, state.table_values)}. Hands: {p(0)} "
                 f"{len(state.hands[0])}, {p(1)} {len(state.hands[1])} cards. You may "
@@ -201,8 +206,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             if "bout" not in self.host_award_units(state):
                 raise IllegalMove("No bout is running: award the match instead.")
             return
-        now = self.pending(state)
-        kinds = {now[1]} if now is not None and now[0] == seat else set()
+        kinds = self.pending_kinds(state, seat)
         if isinstance(command, ChooseStarter):
             self._expect(kinds, "choose_starter", state, seat)
             if command.starter not in (0, 1):
@@ -246,11 +250,9 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             self._expect(kinds, "double_answer", state, seat)
         elif isinstance(command, Pass):
             self._expect(kinds, "move", state, seat)
-            if not state.table:
-                raise IllegalMove("The table is empty: any single card beats it, so play one.")
-            if not self._may_pass(state, seat, self._may_double(state, seat)):
-                raise IllegalMove("You may pass only when you cannot draw from the table, have "
-                                  "no joker left and may not double.")
+            raise IllegalMove("There is no pass to choose: the bot passes for a player only when "
+                              "they can neither play, draw a card, draw a joker nor double. "
+                              + self.usage(state, seat))
         else:
             raise IllegalMove("That is not a Double or Nothing move.")
 
@@ -258,7 +260,8 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         hand = state.hands[seat]
         if not cards:
             raise IllegalMove("Name the cards you play, in hand order: e.g. 'play 5 6 7'.")
-        if any(c != JOKER and not (c.isdigit() and 1 <= int(c) <= 10) for c in cards):
+        if any(c != JOKER and not (c.isascii() and c.isdigit() and 1 <= int(c) <= 10)
+               for c in cards):
             raise IllegalMove("Cards are 1 to 10 and J (joker).")
         shown = render_set(cards)
         if len(cards) > len(hand):
@@ -308,13 +311,9 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             flow.choose_starter(state, command.starter, ev)
         elif isinstance(command, Play):
             cards = list(command.cards)
-            found = rules.windows(state.hands[seat], cards)
-            if len(found) == 1:
-                flow.play(state, seat, found[0], len(cards), ev)
-            else:
-                flow.ask_position(state, seat, cards, found, ev)
+            flow.play_named(state, seat, cards, rules.windows(state.hands[seat], cards), ev)
         elif isinstance(command, PlayAt):
-            flow.play(state, seat, command.start, len(state.option_cards), ev)
+            flow.resolve_which(state, seat, command.start, ev)
         elif isinstance(command, Draw):
             flow.draw(state, seat, command.number, ev)
         elif isinstance(command, DrawJoker):
@@ -325,13 +324,12 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             flow.propose_double(state, seat, ev)
         elif isinstance(command, Answer):
             flow.answer_double(state, seat, command.accept, ev)
-        elif isinstance(command, Pass):
-            flow.pass_turn(state, seat, ev)
         elif isinstance(command, AwardBout):
             flow.say(ev, "bout.awarded", f"The hosts award bout {state.bout} to {{P{seat}}}: "
                      f"{command.reason}.")
             flow.win_bout(state, seat, "awarded by the hosts", ev)
-        state.serial += 1
+        if not isinstance(command, PlayAt):  # the quiet answer leaves every other decision
+            state.serial += 1                # (and its prompt key, its clock) as it was
         for e in ev:
             if e.audience.kind == "public":
                 state.log.append(e.text)
@@ -409,19 +407,17 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         choice between identical sets stay where they are."""
         if state.phase == Phase.OVER:
             return None
+        if state.which == seat:
+            return None  # the hand before the play must stay as it was
         twin = state.model_copy(deep=True)
         hand = twin.hands[seat]
-        fixed: set[int] = set()
-        if twin.phase == Phase.POSITION and twin.turn == seat:
-            n = len(twin.option_cards)
-            fixed = {a + i for a in twin.options for i in range(n)}
-        free = [i for i, c in enumerate(hand) if c != JOKER and i not in fixed]
+        free = [i for i, c in enumerate(hand) if c != JOKER]
         if not free and not twin.unused:
             return None
         for i in rng.sample(free, rng.randint(1, len(free))) if free and twin.unused else []:
             j = rng.randrange(len(twin.unused))
             hand[i], twin.unused[j] = twin.unused[j], hand[i]
-        if not fixed and len(hand) > 1 and rng.random() < 0.5:
+        if len(hand) > 1 and rng.random() < 0.5:
             card = hand.pop(rng.randrange(len(hand)))
             hand.insert(rng.randrange(len(hand) + 1), card)
         if twin.model_dump() == state.model_dump():
@@ -438,6 +434,11 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         from games.double_or_nothing.grammar import usage
 
         return usage(self, state, seat)
+
+    def decision_words(self) -> DecisionWords:
+        from games.double_or_nothing.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: DoubleOrNothingState) -> MoveWords:
         from games.double_or_nothing.grammar import MOVE_WORDS
@@ -485,5 +486,12 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         assert all(0 <= j <= s.jokers for j in state.jokers), "jokers in front"
         if state.phase in (Phase.TURN, Phase.POSITION, Phase.DOUBLE):
             assert state.hands[0] and state.hands[1], "a bout runs on with an empty hand"
+        if state.which is not None:
+            k = len(state.option_cards)
+            assert state.which != state.turn or state.phase == Phase.DOUBLE, \
+                "an identical-set answer outlived the start of its player's move"
+            assert state.hands[state.which] == (state.which_hand[:state.options[0]]
+                                                + state.which_hand[state.options[0] + k:]), \
+                "the hand is not the leftmost copy's until the answer"
         assert (state.placing is not None) == (state.phase == Phase.PLACE), "placing"
         assert state.crawford is False or state.stake == 1, "stake raised in a Crawford bout"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.core.contract import Audience, Event
 from games.double_or_nothing import rules
-from games.double_or_nothing.rules import JOKER, render_set
+from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.state import DoubleOrNothingState, Phase
 from games.double_or_nothing.text import card_name, hand_text, p, plural, score_text, table_text
 
@@ -33,7 +33,8 @@ def deal(state: DoubleOrNothingState, ev: list[Event]) -> None:
     state.table, state.table_values, state.discard = [], [], []
     state.jokers = [s.jokers, s.jokers]
     state.stake, state.last_doubler = 1, None
-    state.placing, state.options, state.option_cards = None, [], []
+    state.placing = None
+    clear_which(state)
     state.first_move = True
     state.turn = state.starter
     ev.extend(bout_events(state))
@@ -63,10 +64,35 @@ def choose_starter(state: DoubleOrNothingState, starter: int, ev: list[Event]) -
     say(ev, "starter", f"{p(0)} chooses {who} to start bout 1.", starter=starter)
 
 
-def _next_turn(state: DoubleOrNothingState, seat: int) -> None:
+def _next_turn(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
     state.turn = 1 - seat
     state.phase = Phase.TURN
     state.first_move = False
+    begin_turn(state, ev)
+
+
+def may_double(state: DoubleOrNothingState, seat: int) -> bool:
+    s = state.settings
+    return rules.may_double(seat=seat, stake=state.stake, max_stake=s.max_stake,
+                            last_doubler=state.last_doubler, crawford=state.crawford)
+
+
+def can_act(state: DoubleOrNothingState, seat: int) -> bool:
+    """Whether `seat` has any legal action: a set that beats the table, a card to draw, a
+    joker in front of them, or the right to double."""
+    return bool(state.jokers[seat] > 0 or may_double(state, seat)
+                or rules.draw_indices(state.table, state.table_values)
+                or rules.plays(state.hands[seat], state.table_values))
+
+
+def begin_turn(state: DoubleOrNothingState, ev: list[Event]) -> None:
+    """The turn player's move begins: an identical-set answer they still owe takes its
+    default now, and a player with no legal action passes automatically (house ruling)."""
+    seat = state.turn
+    if state.which == seat:
+        resolve_which(state, seat, state.options[0], ev, answered=False)
+    if not can_act(state, seat):
+        auto_pass(state, seat, ev)
 
 
 def play(state: DoubleOrNothingState, seat: int, start: int, length: int,
@@ -79,7 +105,6 @@ def play(state: DoubleOrNothingState, seat: int, start: int, length: int,
     state.discard.extend(state.table)
     state.table, state.table_values = list(cards), list(value.values)
     del hand[start:start + length]
-    state.options, state.option_cards = [], []
     shown = render_set(cards)
     as_text = (f" (as {'-'.join(str(v) for v in value.values)})" if JOKER in cards else "")
     beat = f", beating {beaten} (discarded)" if beaten else ""
@@ -90,16 +115,48 @@ def play(state: DoubleOrNothingState, seat: int, start: int, length: int,
         win_bout(state, seat, "emptied their hand", ev)
         return
     show_hand(state, seat, ev)
-    _next_turn(state, seat)
+    _next_turn(state, seat, ev)
 
 
-def ask_position(state: DoubleOrNothingState, seat: int, cards: list[str], options: list[int],
-                 ev: list[Event]) -> None:
-    state.options, state.option_cards = list(options), list(cards)
-    state.phase = Phase.POSITION
-    state.first_move = False
-    say(ev, "play.which", f"{p(seat)} plays {render_set(cards)} and says in their table channel "
-        f"which {render_set(cards)} of their hand it is.", cards=list(cards))
+def play_named(state: DoubleOrNothingState, seat: int, cards: list[str], found: list[int],
+               ev: list[Event]) -> None:
+    """Play the set named, held at the hand positions `found` (house ruling on identical
+    sets): the room sees only the set and the opponent's turn starts at once, whatever the
+    hand held. Only where the copies would leave different hands is the player asked,
+    quietly in their table channel, which copy it was; until they answer, the leftmost."""
+    k = len(cards)
+    hand = state.hands[seat]
+    if len({tuple(hand[:s] + hand[s + k:]) for s in found}) > 1:
+        state.which, state.which_key = seat, f"don{state.serial}-which"
+        state.which_hand, state.options, state.option_cards = list(hand), list(found), list(cards)
+        n = len(cards)
+        listed = " or ".join(f"'play {a + 1}..{a + n}'" if n > 1 else f"'play {a + 1}'"
+                             for a in found)
+        say(ev, "play.which", f"You held {render_set(cards)} more than once. Which did you play? "
+            f"{listed} (positions in your hand before the play: {hand_line(hand)}). Until you "
+            f"answer, and if you have not by your next move, the leftmost is taken.", seat=seat,
+            options=[a + 1 for a in found])
+    play(state, seat, found[0], k, ev)
+
+
+def resolve_which(state: DoubleOrNothingState, seat: int, start: int, ev: list[Event],
+                  answered: bool = True) -> None:
+    """The identical-set answer: the copy at `start` of the hand before the play was played."""
+    k = len(state.option_cards)
+    before = state.which_hand
+    state.hands[seat] = before[:start] + before[start + k:]
+    where = f"{start + 1}" if k == 1 else f"{start + 1}..{start + k}"
+    shown = render_set(state.option_cards)
+    clear_which(state)
+    note = (f"Noted: you played the {shown} at position{'s' if k > 1 else ''} {where}."
+            if answered else f"You did not say which {shown} you played: the leftmost "
+            f"(position{'s' if k > 1 else ''} {where}) counts.")
+    show_hand(state, seat, ev, note=note)
+
+
+def clear_which(state: DoubleOrNothingState) -> None:
+    state.which, state.which_key, state.which_hand = None, "", []
+    state.options, state.option_cards = [], []
 
 
 def draw(state: DoubleOrNothingState, seat: int, number: int, ev: list[Event]) -> None:
@@ -142,7 +199,7 @@ def place(state: DoubleOrNothingState, seat: int, position: int, ev: list[Event]
     say(ev, "place", f"{p(seat)} has placed {card_name(card)} in their hand "
         f"({plural(len(hand), 'card')}).", hand_size=len(hand))
     show_hand(state, seat, ev, note=f"You placed {card_name(card)} at position {position + 1}.")
-    _next_turn(state, seat)
+    _next_turn(state, seat, ev)
 
 
 def propose_double(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
@@ -167,17 +224,21 @@ def answer_double(state: DoubleOrNothingState, seat: int, accept: bool, ev: list
     say(ev, "double.accept", f"{p(seat)} accepts: the bout is now worth {state.stake}. Only "
         f"{p(seat)} may propose the next double. {p(seat)} moves.", stake=state.stake)
     show_hand(state, seat, ev)
+    begin_turn(state, ev)
 
 
-def pass_turn(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
+def auto_pass(state: DoubleOrNothingState, seat: int, ev: list[Event]) -> None:
+    """No legal action (house ruling): the bot passes for the player; the table set is
+    discarded and the opponent starts on the empty table (where any set can be played)."""
     gone = render_set(state.table, state.table_values)
     state.discard.extend(state.table)
     state.table, state.table_values = [], []
-    say(ev, "pass", f"{p(seat)} cannot draw from the table, has no joker left and may not double, "
-        f"and passes: the table set {gone} is discarded and {p(1 - seat)} starts again on the "
-        f"empty table.")
-    show_hand(state, seat, ev)
-    _next_turn(state, seat)
+    say(ev, "pass", f"{p(seat)} cannot move (no set of theirs beats the table, nothing can be "
+        f"drawn from it, no joker is left in front of them and the die is out of reach), so "
+        f"the bot passes for them: the table set {gone} is discarded and {p(1 - seat)} starts "
+        f"again on the empty table.", reveals=seat)
+    state.turn = 1 - seat
+    begin_turn(state, ev)
 
 
 def win_bout(state: DoubleOrNothingState, winner: int, how: str, ev: list[Event]) -> None:
@@ -186,7 +247,8 @@ def win_bout(state: DoubleOrNothingState, winner: int, how: str, ev: list[Event]
     state.score[winner] += state.stake
     state.bout_winners.append(winner)
     won = state.stake
-    state.placing, state.options, state.option_cards = None, [], []
+    state.placing = None
+    clear_which(state)
     say(ev, "bout.end", f"{p(winner)} wins bout {state.bout} ({how}) and scores "
         f"{plural(won, 'bout win')}. Score: {score_text(state.score, s.target)}.",
         winner=winner, stake=won, score=list(state.score))

@@ -6,13 +6,17 @@ one, so that `check` can say it is not their turn):
 - first player (advantage holder, bout 1): "me" / "I start" / "opponent" / "you start"
 - move (game room): "play 5 5 5", "play 3,2,1", "play 5-J-7", "play J 7", "5 6 7" (cards in
   hand order, jokers as J or joker); "draw 6" / "take 6"; "joker" / "draw joker";
-  "double"; "pass"
+  "double" (there is no pass to choose: the bot passes for a player who cannot move)
 - placement (table channel): "at 3", "3", "position 3", "front" / "start", "end" / "last"
-- which identical set (table channel): "play 4..6", "4..6", "4-6", "#4", "4"
-- answer to a double: "accept" / "take" / "yes", "forfeit" / "drop" / "no"
+- which identical set (table channel, asked only when the copies leave different hands):
+  "play 4..6", "4..6", "4-6", "#4", "4"
+- answer to a double: "accept" / "take" / "yes", "forfeit" / "drop" / "no" (nothing else:
+  "take 6" is the draw command, refused while a double is answered)
 
-Positions are 1-based as shown in the hand. The parser only reads; whether a move is allowed
-is `check`'s job, which says exactly what is wrong.
+A move is read only as a word of the decision pending now (`DECISIONS`): "draw 4" while the
+bot waits for a position is refused, never position 4. Numbers keep their sign ("draw -6" is
+no card). Positions are 1-based as shown in the hand. The parser only reads; whether a move
+is allowed is `check`'s job, which says exactly what is wrong.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ _MOVE_WORDS = {
               "use joker", "my joker", "joker please"],
     "double": ["propose double", "propose a double", "double it", "redouble", "doubling die",
                "use doubling die", "use the doubling die", "dbl", "x2"],
-    "pass": ["i pass", "skip"],
+    "pass": ["i pass", "skip"],  # refused by `check`, which says the pass is automatic
 }
 _ANSWER_WORDS = {
     "accept": ["a", "take", "yes", "y", "ok", "okay", "accepted", "i accept", "take it", "deal"],
@@ -71,6 +75,20 @@ MOVE_WORDS = parsing.MoveWords(
                for w in (key, *words) if w not in _SHORT_ANSWERS),
     whole=(*_SHORT_ANSWERS, "me", "i", "myself", "i start", "me first", "opponent", "you",
            "them", "other", "you start", "opponent starts", "you first", "my opponent"))
+#: ("at N" is left out: typed as a move, `parse_move` says positions are private.)
+_PLACE_WORDS = ("front", "start", "first", "beginning", "left", "end", "last", "back", "right",
+                "position", "pos", "place", "put it", "slot")
+_POSITION_WORDS = ("play", "#", "position", "pos", *parsing.DIGITS)
+#: The words of each decision (house ruling: a word of another decision is refused).
+DECISIONS = parsing.DecisionWords(kinds={
+    "move": (*(w for key, words in _MOVE_WORDS.items() for w in (key, *words)), *parsing.DIGITS,
+             "j", "jk", "jokers", "🃏"),
+    "double_answer": tuple(w for key, words in _ANSWER_WORDS.items() for w in (key, *words)),
+    "place": (*_PLACE_WORDS, *parsing.DIGITS),
+    "position": _POSITION_WORDS,
+    "choose_starter": ("me", "i", "myself", "i start", "me first", "opponent", "you", "them",
+                       "other", "you start", "opponent starts", "you first", "my opponent"),
+})
 _VERB = re.compile(r"^\s*(?:i\s+)?(?:plays?|p|put|lay|set|draws?|d|take|pick(?:\s+up)?)"
                    r"(?:\s+card)?(?![a-z])")
 _RANGE = re.compile(r"(\d+)\s*(?:\.\.+|…|-|–|to|through)\s*(\d+)")
@@ -151,8 +169,13 @@ def parse_place(state: DoubleOrNothingState, seat: int, text: str) -> Command:
 
 
 def parse_position(state: DoubleOrNothingState, text: str) -> Command:
+    parsing.refuse_negative(text, POSITION_USAGE)  # the range reader would drop the sign
     norm = parsing.normalize(text.replace("..", " .. "))
     size = len(state.option_cards)
+    extra = set(re.sub(r"[0-9]+", " ", norm).split()) - {"play", "position", "positions", "pos",
+                                                          "#", "..", "-", "to", "through", "at"}
+    if extra or not re.search(r"[0-9]", norm):
+        raise ParseError(POSITION_USAGE)
     m = _RANGE.search(text.lower())
     if m:
         a, b = parsing.number(m.group(1)), parsing.number(m.group(2))
@@ -168,10 +191,12 @@ def parse_position(state: DoubleOrNothingState, text: str) -> Command:
 
 
 def parse_answer(text: str) -> Command:
-    word = parsing.keyword(text, _ANSWER_WORDS)
-    if word is None:
-        raise ParseError(ANSWER_USAGE)
-    return Answer(accept=word == "accept")
+    """Only an answer, nothing more: "take" accepts, "take 6" (the draw command) does not."""
+    norm = parsing.normalize(text)
+    for word, options in _ANSWER_WORDS.items():
+        if norm == word or norm in options:
+            return Answer(accept=word == "accept")
+    raise ParseError(ANSWER_USAGE)
 
 
 _PHASE_KIND = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
@@ -181,13 +206,17 @@ _PHASE_KIND = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE:
 def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: str) -> Command:
     if state.phase == Phase.OVER:
         raise ParseError("The match is over.")
-    if len(text) > 500:
-        raise ParseError("That message is too long to be a move.")
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
         raise ParseError(usage(game, state, seat))
-    pending = game.pending(state)
-    kind = pending[1] if pending is not None else _PHASE_KIND[state.phase]
+    mine = sorted(game.pending_kinds(state, seat), key=lambda k: k == "position")
+    if not mine:
+        now = game.pending(state)
+        mine = [now[1] if now is not None else _PHASE_KIND[state.phase]]  # `check` says whose
+    DECISIONS.refuse_other(text, mine, usage(game, state, seat))
+    kind = DECISIONS.kind_of(text, mine) if len(mine) > 1 else mine[0]
+    kind = kind if kind in mine else mine[0]
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "move":
@@ -203,6 +232,7 @@ def usage(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int) -> str:
     pending = game.pending(state)
     if pending is None:
         return "The match is over."
-    if pending[0] != seat:
+    mine = game.pending_kinds(state, seat)
+    if not mine:
         return "Nothing to decide for you right now; wait for your opponent."
-    return _USAGE[pending[1]]
+    return " ".join(_USAGE[k] for k in sorted(mine, key=lambda k: k == "position"))

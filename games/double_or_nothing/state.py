@@ -18,7 +18,7 @@ class Phase(StrEnum):
     STARTER = "starter"  # the advantage holder picks who starts bout 1
     TURN = "turn"  # `turn` takes an action in the room
     PLACE = "place"  # `turn` places the drawn card or joker (private)
-    POSITION = "position"  # `turn` says which of several identical sets it plays (private)
+    POSITION = "position"  # unused since the quiet question (`which`); kept for old states
     DOUBLE = "double"  # the opponent of `turn` accepts or forfeits the proposed double
     OVER = "over"
 
@@ -46,8 +46,15 @@ class DoubleOrNothingState(BaseModel):
     crawford: bool = False  # this bout is played without the die
     # Pending private follow-ups.
     placing: str | None = None  # the card or joker the turn player is placing
-    options: list[int] = Field(default_factory=list)  # starts of identical playable sets
-    option_cards: list[str] = Field(default_factory=list)  # the cards named for them
+    # A set played that the hand held more than once, where the copies leave different hands:
+    # `which` owes the quiet private answer (before their next move), `which_hand` is their
+    # hand before the play, `options` the starts of the copies in it (the leftmost is played
+    # until they answer) and `option_cards` the cards named.
+    which: int | None = None
+    which_key: str = ""
+    which_hand: list[str] = Field(default_factory=list)
+    options: list[int] = Field(default_factory=list)
+    option_cards: list[str] = Field(default_factory=list)
     log: list[str] = Field(default_factory=list)
     bout_winners: list[int] = Field(default_factory=list)
     winner: int | None = None

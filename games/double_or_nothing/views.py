@@ -32,7 +32,7 @@ class DoubleOrNothingView(BaseModel):
     discard: list[str]
     proposer: int | None = None  # while a double is being answered
     placing: str | None = None  # public: the card or joker being placed
-    choosing: list[str] = []  # public: the set named while its player picks which one
+    choosing: list[str] = []  # own: the set held twice whose copy the seat is asked about
     log: list[str] = []
     winner: int | None = None
     reason: str = ""
@@ -40,6 +40,7 @@ class DoubleOrNothingView(BaseModel):
     my_hand: list[str] | None = None
     my_hand_token: str | None = None
     my_options: list[int] = []  # starts of the identical sets to choose from
+    my_hand_before: list[str] = []  # the hand before that play (the options' positions)
 
 
 def build_view(state: DoubleOrNothingState, seat: int | None) -> DoubleOrNothingView:
@@ -58,11 +59,13 @@ def build_view(state: DoubleOrNothingState, seat: int | None) -> DoubleOrNothing
         drawable=rules.drawable_numbers(state.table, state.table_values),
         discard=list(state.discard),
         proposer=state.turn if state.phase == Phase.DOUBLE else None,
-        placing=state.placing, choosing=list(state.option_cards), log=list(state.log), winner=state.winner, reason=state.reason,
+        placing=state.placing, log=list(state.log), winner=state.winner, reason=state.reason,
     )
     if seat is not None and state.phase != Phase.OVER:
         view.my_hand = list(state.hands[seat])
         view.my_hand_token = hand_token(seat, state.hands[seat])
-        if state.phase == Phase.POSITION and state.turn == seat:
+        if state.which == seat:
             view.my_options = list(state.options)
+            view.choosing = list(state.option_cards)
+            view.my_hand_before = list(state.which_hand)  # what the options' positions refer to
     return view

@@ -30,7 +30,7 @@ from games.core.contract import (
     Secret,
     Timeout,
 )
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.renounce_fate import flow, rules, text
 from games.renounce_fate.cards import DECK, render, render_all, sort_cards
 from games.renounce_fate.commands import COMMAND_TYPES, Bet, ChooseStarter, Renounce
@@ -272,6 +272,11 @@ class RenounceFate(Game[RenounceFateState]):
         from games.renounce_fate.grammar import usage
 
         return usage(self, state, seat)
+
+    def decision_words(self) -> DecisionWords:
+        from games.renounce_fate.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: RenounceFateState) -> MoveWords:
         from games.renounce_fate.grammar import MOVE_WORDS

@@ -4,8 +4,9 @@ The parser reads the text for the decision the seat has pending (or, with none, 
 phase's, so that `check` can say it is not their turn):
 
 - starter (advantage holder, round 1): "me" / "I start" / "opponent" / "you start"
-- bets: "call" (also "check" for the leader's call for 0, "call 2"), "raise 4" (4 on top of
-  the call), "fold", "all in" / "raise max" (the largest raise allowed)
+- bets: "call" (or "call 5" when 5 is owed: another amount is refused), "check" (a call of 0,
+  only when nothing is owed), "raise 4" (4 on top of the call), "fold", "all in" /
+  "raise max" (the largest raise allowed)
 - renounce: the card and its set, in any of these forms, case and spacing tolerant:
   "renounce Y3 set 2", "Y3 2", "🟨3 in set 2", "yellow 3 from set 2", "set 2 Y3", "Y3 s2"
 
@@ -34,17 +35,27 @@ RENOUNCE_USAGE = ("Name the fate card and its set: 'renounce Y3 set 2' (also 'Y3
                   "'🟨3 in set 2').")
 
 _BET_SYNONYMS = {
-    "call": ["c", "match", "see", "calls", "i call", "check", "checks", "i check"],
+    "call": ["c", "match", "see", "calls", "i call"],
+    "check": ["checks", "i check"],  # a call of 0: only when nothing is owed
     "raise": ["r", "bet", "raise by", "raises", "up", "re-raise", "reraise", "i raise"],
     "fold": ["f", "give up", "surrender", "folds", "i fold"],
     "allin": ["all in", "all-in", "shove", "raise max", "max", "raise all"],
 }
 #: What starts a move typed in the game room (anything else there is chat). Renouncing is
 #: private, but its word is a move too, so that typing it in the room is caught and refused.
+_STARTER_WORDS = ("me", "i", "myself", "i start", "me first", "opponent", "you", "them",
+                  "other", "you start", "opponent starts", "you first", "my opponent")
 MOVE_WORDS = parsing.MoveWords(
     lead=(*(w for key, words in _BET_SYNONYMS.items() for w in (key, *words)), "renounce"),
-    whole=("me", "i", "myself", "i start", "me first", "opponent", "you", "them", "other",
-           "you start", "opponent starts", "you first", "my opponent"))
+    whole=_STARTER_WORDS)
+#: The words of each decision (house ruling: a word of another decision is refused; "i"
+#: alone is left out: "i renounce ..." and "i call" start with it too).
+DECISIONS = parsing.DecisionWords(kinds={
+    "choose_starter": tuple(w for w in _STARTER_WORDS if w != "i"),
+    # (not the one-letter "r", "c", "f": a card is "r 4" or "R4")
+    "bet": tuple(w for key, words in _BET_SYNONYMS.items() for w in (key, *words) if len(w) > 1),
+    "renounce": ("renounce", "renounces", "burn"),
+})
 _RENOUNCE_NOISE = {"renounce", "renounces", "i", "discard", "burn", "pick", "choose", "the",
                    "card", "from", "in", "of", "set", "group", "s", "no", "number", "and"}
 _SET_RE = re.compile(r"(?:\bset|\bgroup|\bs|#|\bno)\s*[-_:]?\s*(\d+)\b")
@@ -66,29 +77,12 @@ def parse_starter(seat: int, text: str) -> Command:
     raise ParseError(STARTER_USAGE)
 
 
-def parse_bet(game: RenounceFate, state: RenounceFateState, text: str) -> Command:
-    if re.search(r"-\s*\d", text):
-        raise ParseError("A raise is a whole number of chips, at least 1: e.g. 'raise 2'.")
-    word = parsing.keyword(text, _BET_SYNONYMS)
-    if word is None:
-        raise ParseError(BET_USAGE)
-    nums = parsing.integers(text)
-    if word == "allin":
-        from games.renounce_fate.flow import limits
+def parse_bet(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
+    from games.renounce_fate.flow import limits
 
-        if state.betting is None or state.betting.closed:
-            raise ParseError(BET_USAGE)
-        opts = betting.options(state.betting, state.chips, limits(state))
-        return Bet(action="raise", amount=opts.max_raise or 0)
-    if word == "raise":
-        if not nums:
-            raise ParseError("How much do you raise (on top of the call)? e.g. 'raise 2'.")
-        if len(nums) > 1:
-            raise ParseError("Give one amount, e.g. 'raise 2'.")
-        return Bet(action="raise", amount=nums[0])
-    if len(nums) > 1 or (word == "fold" and nums):
-        raise ParseError(BET_USAGE)
-    return Bet(action=word)  # type: ignore[arg-type]
+    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips,
+                                      limits(state), seat, BET_USAGE)
+    return Bet(action=action, amount=amount)
 
 
 def parse_renounce(text: str) -> Command:
@@ -111,7 +105,7 @@ def parse_renounce(text: str) -> Command:
                 if w not in _RENOUNCE_NOISE and not w.isdigit()]
     if leftover:
         raise ParseError(f"I could not read '{' '.join(leftover)}'. {RENOUNCE_USAGE}")
-    nums = [int(n) for n in named] + loose
+    nums = [parsing.number(n) for n in named] + loose
     if not nums:
         raise ParseError(f"Name the set too (1, 2 or 3): e.g. 'renounce {cards[0]} set 2'.")
     if len(nums) > 1:
@@ -126,17 +120,18 @@ _USAGE = {"choose_starter": STARTER_USAGE, "bet": BET_USAGE, "renounce": RENOUNC
 def parse(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
     if state.phase == Phase.OVER:
         raise ParseError("The match is over.")
-    if len(text) > 500:
-        raise ParseError("That message is too long to be a move.")
+    text = parsing.read_move(text, lambda: usage(game, state, seat))
     mine = [p.kind for p in game.prompts(state) if p.seat == seat]
     kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
         raise ParseError(usage(game, state, seat))
+    if kind is not None:
+        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "bet":
-        return parse_bet(game, state, text)
+        return parse_bet(game, state, seat, text)
     if kind == "renounce":
         return parse_renounce(text)
     raise ParseError("There is nothing to decide right now.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from games.core.cards import CardStyle, Suit
+from games.core.parsing import number as read_number
 
 SYMBOLS = "RPS"
 NUMBERS = tuple(range(10))
@@ -50,8 +51,8 @@ _SYM = "|".join(re.escape(w) for w in sorted(SYMBOL_WORDS, key=len, reverse=True
 # A symbol word must not be the tail of a longer word ("keeps 2" is not S2), and the number
 # is not part of a longer number. Symbol-first forms ("R3", "🪨 3") are read before
 # number-first ones ("3 rock"), so "2 🪨3" is the position 2 and the card R3.
-_SYMBOL_FIRST = re.compile(rf"(?<![a-z])(?P<s>{_SYM})\s*[-_:]?\s*(?P<n>\d+)(?!\d)")
-_NUMBER_FIRST = re.compile(rf"(?<!\d)(?P<n>\d+)\s*[-_:]?\s*(?P<s>{_SYM})(?![a-z])")
+_SYMBOL_FIRST = re.compile(rf"(?<![a-z])(?P<s>{_SYM})\s?[-_:]?\s?(?P<n>[0-9]+)(?![0-9])")
+_NUMBER_FIRST = re.compile(rf"(?<![0-9])(?P<n>[0-9]+)\s?[-_:]?\s?(?P<s>{_SYM})(?![a-z])")
 
 
 def find_cards(text: str) -> list[str]:
@@ -61,9 +62,12 @@ def find_cards(text: str) -> list[str]:
     """
     folded = text.replace("\ufe0f", "").lower()
     found: list[tuple[int, str]] = []
-    for m in _SYMBOL_FIRST.finditer(folded):
-        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{int(m.group('n'))}"))
-        folded = folded[:m.start()] + " " * (m.end() - m.start()) + folded[m.end():]
+
+    def blank(m: re.Match[str]) -> str:  # one pass: rebuilding the text per card is quadratic
+        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{read_number(m.group('n'))}"))
+        return " " * (m.end() - m.start())
+
+    folded = _SYMBOL_FIRST.sub(blank, folded)
     for m in _NUMBER_FIRST.finditer(folded):
-        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{int(m.group('n'))}"))
+        found.append((m.start(), f"{SYMBOL_WORDS[m.group('s')]}{read_number(m.group('n'))}"))
     return [card for _, card in sorted(found)]

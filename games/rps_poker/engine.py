@@ -28,7 +28,7 @@ from games.core import (
     Timeout,
     seat_name,
 )
-from games.core.parsing import MoveWords
+from games.core.parsing import DecisionWords, MoveWords
 from games.rps_poker import grammar, rules, text
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.commands import Keep, Play
@@ -380,6 +380,11 @@ class RpsPoker(Game[RpsState]):
 
     def usage(self, state: RpsState, seat: int) -> str:
         return grammar.usage(state, seat)
+
+    def decision_words(self) -> DecisionWords:
+        from games.rps_poker.grammar import DECISIONS
+
+        return DECISIONS
 
     def move_words(self, state: RpsState) -> MoveWords:
         return grammar.MOVE_WORDS

@@ -1,8 +1,9 @@
 """What players type: `keep R3` / `pick 2` in the draft, `play ✂️7` / `#1` in a game.
 
 A bare card ("r3", "rock 3", "🪨3", "3 rock") or a position ("2", "#2", "second", "2nd",
-"card 2", "left"/"right" for the two draft cards) works in context. The keywords of both
-phases are accepted in either (the phase decides what the choice means).
+"card 2", "left"/"right" for the two draft cards) works in context. A keyword of the other
+phase is refused ("play R3" while drafting), never read as this phase's choice; neutral
+words (pick, take, choose, use) work in both.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from games.core import Command, ParseError
-from games.core.parsing import DIGITS, MoveWords
+from games.core.parsing import DIGITS, DecisionWords, MoveWords, number, read_move
 from games.rps_poker.cards import CARDS, SYMBOL_WORDS, find_cards, render
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.state import RpsState
@@ -19,8 +20,11 @@ KEYWORDS = ("keep", "keeps", "pick", "take", "choose", "select", "k", "play", "p
             "use", "put", "i keep", "i play", "i pick", "i choose", "i take")
 ORDINALS = {"first": 0, "second": 1, "third": 2, "1st": 0, "2nd": 1, "3rd": 2,
             "left": 0, "right": 1, "top": 0, "last": -1}
+#: The words only one phase has (house ruling: a word of the other phase is refused).
+DECISIONS = DecisionWords(kinds={"draft_pick": ("keep", "keeps", "k", "i keep"),
+                                 "play": ("play", "plays", "throw", "i play")})
 _PUNCT = re.compile(r"[!?.,;:'\"`*_~()\[\]{}<>|/\\]+")
-_POSITION = re.compile(r"^(?:#|no |nr |number |card |position |slot )?#?\s*(\d+)(?:st|nd|rd|th)?$")
+_POSITION = re.compile(r"^(?:#|no |nr |number |card |position |slot )?#?\s*([0-9]+)(?:st|nd|rd|th)?$")
 
 
 def _normal(text: str) -> str:
@@ -61,6 +65,9 @@ def parse(state: RpsState, seat: int, text: str) -> Command:
     if state.phase == "over":
         raise ParseError("The match is over; there is nothing to choose.")
     make = Keep if state.phase == "draft" else Play
+    text = read_move(text, lambda: usage(state, seat))
+    DECISIONS.refuse_other(text, ["draft_pick" if state.phase == "draft" else "play"],
+                           usage(state, seat))
     rest = _strip_keyword(_normal(text))
     if not rest:
         raise ParseError(usage(state, seat))
@@ -84,7 +91,7 @@ def parse(state: RpsState, seat: int, text: str) -> Command:
     else:
         m = _POSITION.match(rest)
         if m:
-            index, written = int(m.group(1)) - 1, m.group(1)
+            index, written = number(m.group(1)) - 1, m.group(1)
     if index is not None and not 0 <= index < len(opts):
         raise ParseError(f"There is no position {written}: you have {len(opts)} "
                          f"card{'s' if len(opts) != 1 else ''}. " + usage(state, seat))

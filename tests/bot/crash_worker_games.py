@@ -25,7 +25,9 @@ from tests.bot.crash_worker import _append, store_url
 
 GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
 #: Short settings per game, so that bot matches end within the test's budget.
-QUICK: dict[str, dict[str, object]] = {"double-or-nothing": {"target": 2}}
+QUICK: dict[str, dict[str, object]] = {"double-or-nothing": {"target": 2},
+                                       # bots have no host to lock setup (house option)
+                                       "decoder": {"lock_when_ready": True}}
 
 
 class TimedTransport:

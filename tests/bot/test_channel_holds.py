@@ -5,8 +5,10 @@ the hosts are told, nothing is lost or reordered, and a prompt shows its real de
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -49,6 +51,18 @@ class Channels:
         return next((t, m.text) for t, m in self.sent if m.audience == audience and part in m.text)
 
 
+@contextlib.asynccontextmanager
+async def running() -> AsyncIterator[tuple[MatchService, MemoryRepository, Channels]]:
+    """A started service on a memory store and the `Channels` transport; stopped after."""
+    repo, transport = MemoryRepository(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        yield service, repo, transport
+    finally:
+        await service.stop()
+
+
 def loop_now() -> float:
     return asyncio.get_running_loop().time()
 
@@ -84,11 +98,8 @@ async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> 
     """Discord down for 60 s (every send fails) from 5 s on, while Bob's prompt, delivered
     at once, is open: Ann's pick at 10 s is the first send that fails (to the room, which
     every decision depends on), and Bob's clock loses only the 10 s before it."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(5)
         assert transport.texts("seat1"), "Bob's prompt was delivered"
@@ -117,19 +128,14 @@ async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> 
         await asyncio.sleep(2)
         assert match.state.round == 2, "then his clock ran out"
         await assert_nothing_lost(service, repo, transport, match.id)
-    finally:
-        await service.stop()
 
 
 async def test_a_failing_table_alone_stops_its_clock_from_its_first_failure() -> None:
     """Only Bob's table fails (from 5 s on); nothing goes there until his 15-s reminder at
     15 s: his clock stops then (a channel with nothing to send is not known to fail), Ann's
     runs on, and the hosts hear how long the table was down."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(5)
         limit = match.clocks["r1:s1"].limit_at
@@ -149,18 +155,13 @@ async def test_a_failing_table_alone_stops_its_clock_from_its_first_failure() ->
         assert len(table) == 1 and "the table channel of {P1}" in table[0]
         assert f"for {round(back - t0 - 15)} s" in table[0]
         await assert_nothing_lost(service, repo, transport, match.id)
-    finally:
-        await service.stop()
 
 
 async def test_a_move_made_while_its_table_is_down_is_not_charged_the_stop() -> None:
     """Bob's table fails from his 15-s reminder on; he picks at 25 s (his messages still reach
     the umpire): the seconds his decision took, stored with the move, leave out the 10 s his
     clock was stopped."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    try:
+    async with running() as (service, repo, transport):
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(5)
         transport.down.add("seat1")
@@ -168,8 +169,6 @@ async def test_a_move_made_while_its_table_is_down_is_not_charged_the_stop() -> 
         assert (await service.submit(match.id, BOB.id, "pick 3", table_of=1)).accepted
         [action] = [a for a in await repo.actions(match.id) if a.seat == 1]
         assert abs(action.command["elapsed"] - 15.0) < 0.1, action.command
-    finally:
-        await service.stop()
 
 
 async def test_a_held_table_is_told_once_and_charges_nothing() -> None:
@@ -177,11 +176,8 @@ async def test_a_held_table_is_told_once_and_charges_nothing() -> None:
     the hosts are told once at once, nothing of his table goes anywhere else, and when the
     table is fixed (`wake`) the prompt arrives at once with his full time and its real
     deadline."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         transport.held["seat1"] = HELD_TEXT
         match = await service.start_match("duel", [ANN, BOB])
         ann_start = match.clocks["r1:s0"].started_at
@@ -215,18 +211,13 @@ async def test_a_held_table_is_told_once_and_charges_nothing() -> None:
         for seen_by_ann in ("public", "seat0"):
             assert not any("held" in t or "reached" in t or HELD_TEXT in t
                            for t in transport.texts(seen_by_ann)), seen_by_ann
-    finally:
-        await service.stop()
 
 
 async def test_a_held_delivered_table_stops_only_that_players_clock() -> None:
     """Bob's prompt was delivered; his table is then held from his 15-s reminder on: his
     clock stops there, Ann's runs on (her decision, at her own table, times out as usual)."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(1)
         bob_limit = match.clocks["r1:s1"].limit_at
@@ -243,17 +234,12 @@ async def test_a_held_delivered_table_stops_only_that_players_clock() -> None:
         await asyncio.sleep(back + 16 - loop_now())
         assert match.state.round == 2
         await assert_nothing_lost(service, repo, transport, match.id)
-    finally:
-        await service.stop()
 
 
 async def test_a_held_host_log_is_logged_not_looped(caplog: pytest.LogCaptureFixture) -> None:
     """The host log itself is held: play goes on, the hosts' notice goes to the log file
     (it cannot go to the log that is held), and nothing is tried over and over at once."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    try:
+    async with running() as (service, repo, transport):
         with caplog.at_level(logging.WARNING):
             transport.held["umpire"] = "A player can read the host log: remove their role."
             match = await service.start_match("duel", [ANN, BOB])
@@ -271,18 +257,13 @@ async def test_a_held_host_log_is_logged_not_looped(caplog: pytest.LogCaptureFix
             await assert_nothing_lost(service, repo, transport, match.id)
             assert any("the host log could not be reached" in r.getMessage()
                        for r in caplog.records)
-    finally:
-        await service.stop()
 
 
 async def test_a_late_prompt_shows_its_real_deadline() -> None:
     """Bob's table fails for 40 s: his prompt arrives late and shows the deadline his clock
     really has (40 s later than when it was written), not its original countdown."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         transport.down.add("seat1")
         match = await service.start_match("duel", [ANN, BOB])
         stored = next(m for m in await repo.messages(match.id) if m.audience == "seat1")
@@ -299,17 +280,12 @@ async def test_a_late_prompt_shows_its_real_deadline() -> None:
         # (Ann's prompt went at once: it shows what was written)
         assert transport.texts("seat0")[0] == next(
             m.text for m in await repo.messages(match.id) if m.audience == "seat0")
-    finally:
-        await service.stop()
 
 
 async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
     """A table down when the match is aborted: its message is given up after the match's
     last tries, and no bookkeeping of the spell stays in memory."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    try:
+    async with running() as (service, repo, transport):
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(1)
         transport.down.add("seat1")
@@ -319,18 +295,13 @@ async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
         await asyncio.sleep(600)
         assert [m for m, _ in service.delivery.failures], "given up after the end"
         assert not service._stopped and not service.delivery._down
-    finally:
-        await service.stop()
 
 
 async def test_a_table_made_again_is_not_credited_twice() -> None:
     """A table lost at 1 s (its sends fail from Bob's reminder at 15 s) is made again at 40 s
     and its decisions reposted (`repost`, which moves Bob's clock by the 39 s since the loss):
     the spell's end moves nothing more."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    try:
+    async with running() as (service, repo, transport):
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(1)
         limit = match.clocks["r1:s1"].limit_at
@@ -345,19 +316,14 @@ async def test_a_table_made_again_is_not_credited_twice() -> None:
         await asyncio.sleep(1)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - 39) < 0.01, moved
-    finally:
-        await service.stop()
 
 
 async def test_a_clock_waits_for_every_channel_it_depends_on() -> None:
     """Bob's table fails from his reminder at 15 s, the room from Ann's pick at 20 s; the
     room is back at 30 s, his table at 50 s: his clock is stopped from 15 s until his table
     is back, once (not moved for each channel)."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(1)
         limit = match.clocks["r1:s1"].limit_at
@@ -385,19 +351,14 @@ async def test_a_clock_waits_for_every_channel_it_depends_on() -> None:
         await asyncio.sleep(2)
         assert match.state.round == 2
         await assert_nothing_lost(service, repo, transport, match.id)
-    finally:
-        await service.stop()
 
 
 async def test_a_prompt_that_arrives_while_the_room_is_down_waits_for_it() -> None:
     """The room fails from 5 s on; both pick, and round 2's prompts reach the tables at 6 s
     while the room (which tells what happened) is still down: their clocks stop from their
     arrival until the room is back at 40 s."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(5)
         transport.down.add("public")
@@ -421,19 +382,14 @@ async def test_a_prompt_that_arrives_while_the_room_is_down_waits_for_it() -> No
             moved = (match.clocks[key].limit_at - limit).total_seconds()  # type: ignore[operator]
             assert abs(moved - (back - arrived)) < 0.05, (key, moved)
         await assert_nothing_lost(service, repo, transport, match.id)
-    finally:
-        await service.stop()
 
 
 async def test_a_pause_during_a_stop_is_not_given_twice() -> None:
     """Bob's table fails from his reminder at 15 s; the hosts pause from 20 s to 30 s; the
     table is back at 40 s: his clock moves by the 25 s it was stopped (the pause's 10 s
     among them), not by 25 + 10."""
-    repo, transport = MemoryRepository(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    t0 = loop_now()
-    try:
+    async with running() as (service, repo, transport):
+        t0 = loop_now()
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(1)
         limit = match.clocks["r1:s1"].limit_at
@@ -450,5 +406,3 @@ async def test_a_pause_during_a_stop_is_not_given_twice() -> None:
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - (back - t0 - 15)) < 0.01, moved
-    finally:
-        await service.stop()

@@ -54,7 +54,7 @@ async def test_a_300_action_decoder_match_stores_no_growing_snapshot(tmp_path: P
     await service.start()
     rng = random.Random(300)
     match = await service.start_match("decoder", [ANN, BOB], seed="long-decoder",
-                                      settings={"time_bank": 100000})
+                                      settings={"time_bank": 100000, "lock_when_ready": True})
     while match.seq < ACTIONS and match.status == "active":
         prompt = rng.choice(match.prompts)
         await service.submit_command(match.id, prompt.seat,

@@ -116,6 +116,7 @@ SHORT: dict[str, dict[str, Any]] = {
     "devils-deal": {"starting_chips": 6},
     "renounce-fate": {"starting_chips": 6},
     "double-or-nothing": {"target": 1, "hand_size": 6},
+    "decoder": {"lock_when_ready": True},  # bots have no host to lock setup (house option)
 }
 WAVE = 50  # finished matches per wave: more than `keep_ended` (lowered below), so each wave retires as many
 

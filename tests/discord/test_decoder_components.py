@@ -40,6 +40,7 @@ STALE, NOT_PLAYING = "no longer open", "Only the players of this match"
 
 # --- helpers ----------------------------------------------------------------------------------
 async def start_decoder(world: World, up: Umpire, seed: str, **settings: Any) -> LiveMatch:
+    settings.setdefault("lock_when_ready", True)  # the house option these tests rely on
     match = await start_match(world, up, "decoder", seed=seed,
                               settings=json.dumps(settings, separators=(",", ":")))
     await up.idle(world.fake)
@@ -204,8 +205,8 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         await up.idle(fake)
         assert alice.hand == sorted(kept) and match.seq == seq + 1
         assert render_letters(sorted(kept)) in posts_text(world, table0)
-        assert "alice has chosen their hand" in posts_text(world, room).replace(
-            f"<@{world.alice.id}>", "alice")
+        # Nothing of a setup step reaches the room (issue 29: the ruling on setup timing).
+        assert "chosen their hand" not in posts_text(world, room)
         # The same menu again, the hand chosen: refused, the hand stays.
         stale = await fake.select(world.alice, message, menu["custom_id"], tiles0[:6])
         refused(stale, STALE)

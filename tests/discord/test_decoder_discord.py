@@ -22,7 +22,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
         match = await start_vs_bot(world, up, "decoder", "deducer", seed="dec-buttons",
-                                   settings="time_bank=60")
+                                   settings="time_bank=60 lock_when_ready=true")
         room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         seen: dict[str, int] = {}
         clue_checked = False

@@ -1,12 +1,13 @@
 """Double or Nothing on Discord.
 
-- Move (game room): buttons for the public actions (Draw N, Draw a joker, Double, Pass) and
+- Move (game room): buttons for the public actions (Draw N, Draw a joker, Double) and
   a "Play a set…" button that answers the clicker privately with a menu of the sets of
   their own hand that beat the table (labelled with their positions, which only they see);
   picking one plays it exactly as if `play 5 6 7` had been typed in the room.
 - Placement (table channel): a menu of every place in the hand ("3: between 5 and 7"), or
   type `at 3`.
-- Which of several identical sets (table channel): one button per place ("Positions 4-5").
+- Which of several identical sets (table channel, asked only when the copies leave different
+  hands, never announced in the room): one button per place ("Positions 4-5").
 - A proposed double: Accept (green) and Forfeit (red) buttons in the room.
 """
 
@@ -25,7 +26,7 @@ from games.double_or_nothing.text import where
 
 def _label(choice: str) -> str:
     labels = {"me": "I start", "opponent": "Opponent starts", "joker": "Draw a joker",
-              "double": "Double", "pass": "Pass", "accept": "Accept", "forfeit": "Forfeit"}
+              "double": "Double", "accept": "Accept", "forfeit": "Forfeit"}
     if choice in labels:
         return labels[choice]
     verb, _, rest = choice.partition(" ")

@@ -24,6 +24,9 @@ EVEN = [[100] * 7, [100] * 7]
 
 def settings(times: list[list[int]] | None = None, items: tuple[Items, Items] | None = None,
              **kw: object) -> DecoderSettings:
+    """Test settings; setup locks once both say ready (the house option: by default only the
+    host locks), so a test can get past tuning with two `Ready` commands."""
+    kw.setdefault("lock_when_ready", True)
     return DecoderSettings(times=times or EVEN, items=list(items or (Items(), Items())), **kw)
 
 

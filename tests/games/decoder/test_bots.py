@@ -16,7 +16,8 @@ from .helpers import ask, set_hands, started
 
 def play(seed: str, bots: list, s: DecoderSettings | None = None) -> tuple[int, float, int]:
     """One match between two bots; returns (winner, slowest decision in seconds, turns)."""
-    state = GAME.setup(s or DecoderSettings(), seed)
+    # Bots have no host to lock setup: the house option locks it once both are ready.
+    state = GAME.setup(s or DecoderSettings(lock_when_ready=True), seed)
     rng = random.Random(seed)
     slowest = 0.0
     step = 0
@@ -58,7 +59,8 @@ def test_heuristic_beats_random_clearly() -> None:
 def test_heuristic_mirror_match_with_items_finishes() -> None:
     items = Items(hand_insurance=1, new_evidence=1, power_surge=1, unexpected_sabotage=1)
     for i in range(6):
-        play(f"mirror-{i}", [HeuristicBot(), HeuristicBot()], DecoderSettings(items=[items, items]))
+        play(f"mirror-{i}", [HeuristicBot(), HeuristicBot()],
+             DecoderSettings(items=[items, items], lock_when_ready=True))
 
 
 def test_belief_keeps_only_hands_consistent_with_clues() -> None:
@@ -79,7 +81,7 @@ def test_tank_estimates_from_turn_order() -> None:
     """Seat 0 (10-unit tanks) moves at 0, 10, 20; seat 1 at 1 (a 14-unit tank) and then somewhere
     between 10 and 20: the midpoint, 15, makes that tank 14 units."""
     times = [[100] * 7, [140, 100, 100, 100, 100, 100, 100]]
-    state = started(DecoderSettings(times=times))
+    state = started(DecoderSettings(times=times, lock_when_ready=True))
     ask(state, 0, "Arithmetic Box", "CAT", clue="ODD")  # seat 0 at t=0, 10 units
     ask(state, 1, "Arithmetic Box", "DOG", clue="ODD")  # seat 1 at t=1, 14 units
     ask(state, 0, "Bijective Matrix", "EMU", clue="ODD")  # seat 0 at t=10
@@ -108,7 +110,7 @@ def test_bot_clue_words_come_from_common_inoffensive_vocabulary() -> None:
         assert common in words
     asked: set[str] = set()
     for i in range(6):
-        state = GAME.setup(DecoderSettings(), f"vocab-{i}")
+        state = GAME.setup(DecoderSettings(lock_when_ready=True), f"vocab-{i}")
         rng = random.Random(i)
         bots = [HeuristicBot(), RandomBot()]
         step = 0

@@ -47,6 +47,9 @@ class TimedDecoder(DecoderGame):
     def random_command(self, state: DecoderState, prompt: Prompt, rng: random.Random) -> Command:
         command = super().random_command(state, prompt, rng)
         elapsed = rng.choice([1.0, 30.0, 59.0, 61.0, 89.5, 91.0, 120.0, 200.0])
+        if prompt.kind in ("rarity", "hand"):  # a setup choice later than its clock is refused
+            elapsed = min(elapsed, prompt.time_limit if prompt.time_limit is not None
+                          else elapsed)  # (the clock's default applies to a later one)
         return command.model_copy(update={"elapsed": elapsed})
 
 

@@ -196,3 +196,18 @@ def test_clue_answer_in_plain_words(text: str, clue: str) -> None:
     state = started()
     submit(state, 0, parse(state, 0, "use arith ask DECODER not ANY"))
     assert parse(state, 1, text) == ChooseClue(clue=clue)
+
+
+def test_issue_29_a_negative_number_is_refused_never_read_without_its_sign():
+    """Decoder's tokens split "-" off a word, so "guess -17" was read as a guess of 17."""
+    import pytest
+
+    from games.core.contract import ParseError
+    from games.decoder import GAME
+
+    from .helpers import started
+
+    state = started()
+    for text in ("use Arithmetic Box guess -17", "-3 common", "set Gear Train to -150"):
+        with pytest.raises(ParseError, match="is negative; it is never read as"):
+            GAME.parse(state, 0, text)

@@ -4,13 +4,16 @@ from games.core.harness import play_random_match
 from games.core.replay import replay
 from games.decoder import GAME
 from games.decoder.commands import TakeTurn
+from games.decoder.settings import DecoderSettings
 from games.decoder.text import tank_token
 
 
 def test_after_every_turn_the_owner_alone_sees_their_tanks_used_and_unused():
     checked = 0
     for i in range(15):
-        record = play_random_match(GAME, f"tanks-{i}", timeout_rate=0.0)
+        # No timeouts, so no clock ends tuning: the house option locks it once both are ready.
+        record = play_random_match(GAME, f"tanks-{i}", DecoderSettings(lock_when_ready=True),
+                                   timeout_rate=0.0)
         state = GAME.setup(record.settings, record.seed)
         for seat, command in record.log:
             events = GAME.apply(state, seat, command)

@@ -87,20 +87,45 @@ def test_where_a_card_goes_is_refused_in_the_room_and_out_of_range():
     assert state.hands[1] == ["1", "5", "3", "6"]
 
 
-def test_identical_sets_in_two_places_are_chosen_privately_by_position():
+# --- issue 29, finding 2: identical sets as ruled ------------------------------------------
+def test_finding_2_identical_sets_the_room_sees_only_the_set_and_the_opponent_moves_at_once():
     state = arrange(new(), [["5", "5", "1", "5", "5", "8"], ["2", "3"]], table=["4", "4"])
     events = say(state, 0, "play 5 5")
-    assert state.phase == Phase.POSITION and state.table == ["4", "4"]
-    assert "says in their table channel which 5-5" in public_text(events)
-    prompt = prompt_of(state, 0)
-    assert prompt.private and prompt.kind == "position"
-    assert prompt.choices == ("play 1..2", "play 4..5")
-    assert "not your turn" in refusal(state, 1, "play 4..5")
+    public = public_text(events)
+    assert "{P0} plays 5-5, beating 4-4 (discarded). {P0} has 4 cards left." in public
+    assert "table channel" not in public and "which" not in public
+    assert state.phase == Phase.TURN and state.turn == 1 and state.table == ["5", "5"]
+    # The private question is quiet (never announced), untimed, in seat 0's table channel.
+    quiet = [p for p in GAME.prompts(state) if p.seat == 0]
+    assert [(p.kind, p.private, p.quiet, p.time_limit) for p in quiet] == [
+        ("position", True, True, None)]
+    assert quiet[0].choices == ("play 1..2", "play 4..5")
+    assert "more than once" in seat_text(events, 0) and "more than once" not in seat_text(events, 1)
+    assert state.hands[0] == ["1", "5", "5", "8"]  # the leftmost until the answer
     assert "positions 1..2 or 4..5" in refusal(state, 0, "play 2..3")
-    events = say(state, 0, "play 4..5")
-    assert state.hands[0] == ["5", "5", "1", "8"] and state.table == ["5", "5"]
-    assert "{P0} plays 5-5, beating 4-4" in public_text(events)
-    assert state.turn == 1
+    say(state, 0, "play 4..5")
+    assert state.hands[0] == ["5", "5", "1", "8"] and state.which is None
+    assert state.turn == 1 and state.phase == Phase.TURN  # the opponent's move goes on
+
+
+def test_finding_2_an_unanswered_copy_is_the_leftmost_at_the_players_next_move():
+    state = arrange(new(), [["5", "5", "1", "5", "5", "8"], ["2", "3"]], table=["4", "4"])
+    say(state, 0, "play 5 5")
+    say(state, 1, "draw 5")
+    assert state.which == 0  # still open during the opponent's move
+    events = say(state, 1, "at 1")  # seat 0's move begins
+    assert state.turn == 0 and state.which is None
+    assert state.hands[0] == ["1", "5", "5", "8"]
+    assert "did not say which 5-5" in seat_text(events, 0)
+    assert "did not say" not in seat_text(events, 1) + public_text(events)
+
+
+def test_finding_2_copies_that_leave_the_same_hand_ask_nothing():
+    state = arrange(new(), [["5", "5", "5", "8"], ["2", "3"]], table=["4"])
+    events = say(state, 0, "play 5")  # any 5 of 5-5-5 leaves 5-5-8
+    assert state.which is None and [p.seat for p in GAME.prompts(state)] == [1]
+    assert state.hands[0] == ["5", "5", "8"]
+    assert "more than once" not in seat_text(events, 0)
 
 
 def test_a_set_found_once_is_played_at_once():
@@ -109,19 +134,28 @@ def test_a_set_found_once_is_played_at_once():
     assert state.phase == Phase.TURN and state.hands[0] == ["1", "5", "8"]
 
 
-def test_pass_only_without_draw_joker_or_double_and_it_clears_the_table():
-    state = arrange(new(), [["9", "3"], ["J", "J", "1"]], table=[], turn=1)
-    say(state, 1, "play J J")  # equal 10s: nothing can be drawn from it
-    assert "pass" not in prompt_of(state, 0).choices  # seat 0 still has jokers and the die
-    assert "You may pass only" in refusal(state, 0, "pass")
-    state.jokers[0] = 0  # seat 0's jokers were played earlier ...
+# --- issue 29, finding 4: the pass is automatic, and only when no action is legal ------------
+def test_finding_4_no_pass_while_a_play_is_possible():
+    state = arrange(new(), [["9", "3", "4", "5"], ["J", "J", "1"]], table=[], turn=1)
+    state.jokers[0] = 0
     state.discard += ["J", "J"]
-    state.crawford = True  # ... and the die is out of use
+    state.crawford = True  # no joker in front of seat 0, the die out of use
+    say(state, 1, "play J J")  # equal 10s: nothing can be drawn from it
+    assert state.turn == 0 and state.table == ["J", "J"]  # 3-4-5 beats it: no pass
+    assert "pass" not in prompt_of(state, 0).choices
+    assert "no pass to choose" in refusal(state, 0, "pass")
+
+
+def test_finding_4_a_player_who_cannot_move_passes_automatically():
+    state = arrange(new(), [["9", "3"], ["J", "J", "1"]], table=[], turn=1)
+    state.jokers[0] = 0
+    state.discard += ["J", "J"]
+    state.crawford = True
     GAME.invariants(state)
-    assert prompt_of(state, 0).choices == ("pass",)
-    events = say(state, 0, "pass")
-    assert state.table == [] and state.turn == 1
-    assert "passes" in public_text(events)
+    events = say(state, 1, "play J J")
+    assert state.table == [] and state.turn == 1 and state.phase == Phase.TURN
+    assert "{P0} cannot move" in public_text(events) and "the bot passes" in public_text(events)
+    assert [e.data.get("reveals") for e in events if e.kind == "pass"] == [0]
 
 
 def test_clocks_two_minutes_for_the_first_move_of_a_bout_one_minute_after_no_penalty():
@@ -174,3 +208,20 @@ def test_twin_changes_only_the_seats_hidden_cards():
         assert twin.hands[0] != state.hands[0]
         assert GAME.view(twin, 1) == GAME.view(state, 1)
         assert GAME.view(twin, None) == GAME.view(state, None)
+
+
+def test_finding_2_the_runtime_never_mentions_the_quiet_question_in_the_room():
+    """The messages the runtime composes for the step: the question goes to seat 0's table
+    channel, and the room gets no "waiting for {P0} in their table channel" line."""
+    from bot.messages import compose
+
+    twice = arrange(new(), [["5", "5", "1", "5", "5", "8"], ["2", "3"]], table=["4", "4"])
+    once = arrange(new(), [["5", "5", "1", "2", "3", "8"], ["4", "5"]], table=["4", "4"])
+    rooms = []
+    for state in (twice, once):
+        events = say(state, 0, "play 5 5")
+        out = {o.audience: o.text for o in compose(events, GAME.prompts(state), {})}
+        rooms.append(out["public"])
+        assert ("more than once" in out.get("seat0", "")) == (state is twice)
+    assert "table channel" not in rooms[0]
+    assert rooms[0] == rooms[1]

@@ -93,3 +93,52 @@ def test_answers_to_a_double():
     assert GAME.parse(state, 1, "take") == Answer(accept=True)
     with pytest.raises(ParseError, match="accept"):
         GAME.parse(state, 1, "maybe")
+
+
+# --- issue 29, finding 3: input read only as the pending decision, numbers as typed ---------
+def _refused(state, seat: int, text: str) -> str:  # noqa: ANN001
+    from games.core.contract import IllegalMove
+
+    before = state.model_dump_json()
+    with pytest.raises((ParseError, IllegalMove)) as caught:
+        GAME.check(state, seat, GAME.parse(state, seat, text))
+    assert state.model_dump_json() == before
+    return str(caught.value)
+
+
+def test_finding_3_a_negative_draw_keeps_its_sign_and_is_refused():
+    state = turn_state()
+    for text in ("draw -6", "take -6", "draw −6"):
+        assert "no card -6" in _refused(state, 0, text)
+
+
+def test_finding_3_move_words_are_not_read_as_the_identical_set_position():
+    state = arrange(new(), [["5", "5", "1", "5", "5", "8"], ["2", "3"]], table=["4", "4"])
+    say(state, 0, "play 5 5")
+    for text in ("draw 4", "take 4", "draw 1", "joker", "double"):
+        message = _refused(state, 0, text)
+        assert "is not an answer to what you are asked now" in message
+        assert "Type which cards you play by their positions" in message
+    assert state.which == 0
+
+
+def test_finding_3_the_draw_command_is_not_an_answer_to_a_double():
+    state = arrange(new(), [["9", "9", "2"], ["1", "5", "3", "6"]], table=["6"])
+    say(state, 0, "double")
+    for text in ("take 6", "draw 6", "take 6 please"):
+        assert "accept" in _refused(state, 1, text)
+    assert GAME.parse(state, 1, "take") == Answer(accept=True)
+
+
+def test_finding_3_digits_of_other_scripts_are_refused_the_same_way_everywhere():
+    state = turn_state()
+    play, draw = _refused(state, 0, "play ５"), _refused(state, 0, "draw ６")
+    assert "digits 0 to 9" in play and "digits 0 to 9" in draw
+    assert "You do not hold" not in play
+
+
+def test_finding_3_a_play_command_with_a_superscript_is_refused_not_a_crash():
+    from games.core.contract import IllegalMove
+
+    with pytest.raises(IllegalMove, match="Cards are 1 to 10"):
+        GAME.check(turn_state(), 0, Play(cards=("²",)))

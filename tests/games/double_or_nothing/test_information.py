@@ -39,3 +39,47 @@ def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
     summary = run_information(GAME, CI_MATCHES, SHORT, first_seed=9000)
     print(summary)
     assert summary.twins >= CI_MATCHES // 2 and summary.compared_steps > 5 * CI_MATCHES
+
+
+def _held_twice_pair():
+    from games.double_or_nothing.commands import Draw, Place, Play
+    from tests.games.double_or_nothing.helpers import arrange, new
+
+    twice = arrange(new("pair"), [["5", "5", "1", "5", "5", "8"], ["2", "3", "9"]],
+                    table=["4", "4"])
+    once = twice.model_copy(deep=True)
+    hand = once.hands[0]
+    swap = [i for i, c in enumerate(once.unused) if c not in ("5", "1")][:2]
+    for pos, j in zip((3, 4), swap, strict=True):
+        hand[pos], once.unused[j] = once.unused[j], hand[pos]
+    assert once.hands[0][:2] == ["5", "5"] and once.hands[0][2:].count("5") == 0
+    moves = [(0, Play(cards=("5", "5"))), (1, Draw(number=5)), (1, Place(position=0))]
+    return twice, once, moves
+
+
+def test_finding_2_worlds_differing_only_in_whether_the_played_set_was_held_twice():
+    """Issue 29 finding 2: playing 5-5 from a hand that held it twice, or once, looks the same
+    to the opponent and to spectators: the same public text, the opponent's turn at once, no
+    sign of the private question (quiet), and the same answers to whatever the opponent types,
+    through the opponent's whole move and the start of the player's next one."""
+    from games.core.information import check_world_pair
+    from games.double_or_nothing.commands import Play
+
+    twice, once, moves = _held_twice_pair()
+    assert check_world_pair(GAME, twice, once, 0, moves, seed="held-twice") == 4
+    # The held-twice world did ask, quietly, and the once world did not.
+    after = twice.model_copy(deep=True)
+    GAME.apply(after, 0, Play(cards=("5", "5")))
+    assert [p.quiet for p in GAME.prompts(after) if p.seat == 0] == [True]
+
+
+def test_the_pair_check_sees_a_question_that_is_announced(monkeypatch):
+    """The pair check does fail a game whose identical-set question shows (not quiet)."""
+    from games.core.information import InformationLeak, check_world_pair
+
+    original = type(GAME)._which_prompt
+    monkeypatch.setattr(type(GAME), "_which_prompt", lambda self, state, seat: original(
+        self, state, seat).model_copy(update={"quiet": False}))
+    twice, once, moves = _held_twice_pair()
+    with pytest.raises(InformationLeak, match="after 1 of 3 moves"):
+        check_world_pair(GAME, twice, once, 0, moves, seed="announced")

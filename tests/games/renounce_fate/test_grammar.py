@@ -58,7 +58,7 @@ def test_bet_forms(text, command):
 def test_call_and_check_and_the_call_button_text():
     state = new_match("call")
     bet(state, "raise", 2)
-    for text in ("call", "CALL", "call 2", "check"):
+    for text in ("call", "CALL", "call 2"):
         assert GAME.parse(state, 1, text) == Bet(action="call")
     [prompt] = GAME.prompts(state)
     assert prompt.choices[0] == "call 2" and prompt.choices[-1] == "fold"
@@ -84,3 +84,46 @@ def test_starter_choice():
     assert GAME.parse(state, 0, "opponent") == ChooseStarter(starter=1)
     [prompt] = GAME.prompts(state)
     assert prompt.seat == 0 and prompt.choices == ("me", "opponent") and not prompt.private
+
+
+# --- issue 29, finding 1: check and call as ruled ------------------------------------------
+def test_finding_1_check_facing_a_raise_is_refused_with_the_amount_to_call():
+    state = new_match("check-facing")
+    bet(state, "raise", 5)
+    before = state.model_dump_json()
+    for text in ("check", "i check", "checks"):
+        with pytest.raises(ParseError, match=r"^5 to call: type call, raise N or fold"):
+            GAME.parse(state, 1, text)
+    assert state.model_dump_json() == before and state.chips[1] == 29
+
+
+def test_finding_1_call_with_another_amount_is_refused_with_the_amount_owed():
+    state = new_match("call-amount")
+    bet(state, "raise", 5)
+    for text in ("call 2", "call 9", "call -5", "call 0"):
+        with pytest.raises(ParseError, match=r"^5 to call: .*call 5"):
+            GAME.parse(state, 1, text)
+    assert GAME.parse(state, 1, "call 5") == Bet(action="call")
+    assert GAME.parse(state, 1, "call") == Bet(action="call")
+
+
+def test_finding_1_check_is_the_call_for_0_when_nothing_is_owed():
+    from games.core.contract import Timeout
+    from games.renounce_fate.state import Phase
+
+    state = new_match("check-capped")
+    bet(state, "raise", 10)
+    bet(state, "raise", 4)
+    bet(state, "call")  # 15 each: the leader of round 2's betting cannot raise
+    while state.phase == Phase.RENOUNCE:
+        for prompt in GAME.prompts(state):
+            GAME.submit(state, prompt.seat, Timeout(prompt_key=prompt.key))
+    leader = state.betting.to_act
+    assert GAME.parse(state, leader, "check") == Bet(action="call")
+    GAME.check(state, leader, GAME.parse(state, leader, "check"))
+
+
+def test_finding_1_the_opening_leader_cannot_check():
+    state = new_match("check-opening")
+    with pytest.raises(IllegalMove, match="nothing to call"):
+        GAME.check(state, 0, GAME.parse(state, 0, "check"))
