@@ -21,7 +21,7 @@ against the fake Discord (tests/fake_discord):
    every message carrying a decision how long after its clock started it became visible
    (the service restarts a clock whose prompt arrived later than its grace).
 
-With `--real-limits` the fake Discord applies Discord's rate limits (per-route buckets, 5
+`--load-only` skips phase 1; `--games` takes a subset. With `--real-limits` the fake Discord applies Discord's rate limits (per-route buckets, 5
 messages per 5 s per channel, 50 requests/s per token) if it can (tests/fake_discord/limits.py).
 
 The last line is one JSON object: `requests_per_move` (game -> play-only requests per
@@ -360,14 +360,16 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 bot = UmpireBot(service, Settings(discord=DiscordSettings(
                     token=fake.token, read_cooldown_seconds=0)), transport)
                 async with running_client(bot, fake, fail_on_errors=False):
-                    progress("phase 1: each game alone")
-                    games = await per_game(fake, service, transport, servers[0], rng)
+                    games = {} if args.load_only else await per_game(
+                        fake, service, transport, servers[0], rng)
+                    progress("phase 1: each game alone" if games else "phase 1 skipped")
                     say("requests per accepted move (typed moves), all / play only:")
                     for game, row in games.items():
                         say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
                             f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f}")
                         say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
-                    mean = statistics.mean(r["play_per_move"] for r in games.values())
+                    mean = statistics.mean(r["play_per_move"] for r in games.values()) \
+                        if games else 0.0
                     say(f"  mean play only: {mean:.2f}")
                     first429 = sum(1 for e in fake.request_log if e.status == 429)
                     progress(f"phase 2: {args.matches} matches on {args.servers} server(s), "
@@ -418,6 +420,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
     parser.add_argument("--real-limits", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load-only", action="store_true", help="skip phase 1")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     return parser.parse_args(argv)
 
