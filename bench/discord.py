@@ -175,7 +175,7 @@ class Bench:
             options["settings"] = GAMES[game]
         inter = await fake.slash_command(server.host, server.general, "match start", **options)
         await fake.wait_for(lambda: inter.original is not None and "started" in
-                            (inter.original.content or ""), 60)
+                            (inter.original.content or ""), 180)
         new = [m for i, m in self.service.matches.items() if i not in before
                and {user_id_of(p) for p in m.players} == {p0.id, p1.id}]
         return new[0]
