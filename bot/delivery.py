@@ -138,10 +138,19 @@ class Delivery:
         try:
             while not queue.empty():
                 match, message = queue.get_nowait()
+                batch = [message]
                 try:
-                    await self._send(match, message)
+                    if self._batches(key[1]):  # the host log: everything queued goes together
+                        due = getattr(self.transport, "batch_due", None)
+                        if due is not None:  # just before the batch is posted: what came
+                            await due(match)  # meanwhile goes with it, not one batch later
+                        while not queue.empty():
+                            batch.append(queue.get_nowait()[1])
+                    elif self._foldable(match, message):
+                        await self._fold(match, queue, batch)
+                    await self._send(match, batch)
                 finally:
-                    self._pending -= 1
+                    self._pending -= len(batch)
                     if self._pending == 0:
                         self._idle.set()
         finally:
@@ -176,15 +185,55 @@ class Delivery:
         """Whether a channel of the match still has messages queued or being sent."""
         return any(k[0] == match_id for k in self._queues)
 
-    async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
+    def _fold_seconds(self, audience: str) -> float:
+        fold = getattr(self.transport, "fold_seconds", None)
+        return float(fold(audience)) if fold is not None else 0.0
+
+    def _foldable(self, match: MatchInfo, message: StoredMessage) -> bool:
+        """An announcement of a move (no decision, no deadline: marked `fold` when composed;
+        never a reminder or a host's notice) of a running match, to a channel whose transport
+        folds: it may wait a moment for the channel's next message."""
+        return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
+            bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
+            not message.payload.get("deadlines")
+
+    async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
+                    batch: list[StoredMessage]) -> None:
+        """Wait up to the transport's `fold_seconds` for the channel's next message and take
+        it (and those after it, up to the first one that is not an announcement) into
+        `batch`: posted together, as one message. What it waits on is the channel's own
+        messages only, so two worlds that post the same there fold the same."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self._fold_seconds(batch[0].audience)
+        while queue.empty() and loop.time() < until and self.alive(match.id):
+            await asyncio.sleep(0.05)
+        while not queue.empty():
+            nxt = queue.get_nowait()[1]
+            batch.append(nxt)
+            if not self._foldable(match, nxt):
+                break
+
+    def _batches(self, audience: str) -> bool:
+        """Whether the transport takes this audience's messages together (`send_many`: a
+        host log batched per server) rather than one by one."""
+        batches = getattr(self.transport, "batches", None)
+        return batches is not None and bool(batches(audience))
+
+    async def _send(self, match: MatchInfo, batch: list[StoredMessage]) -> None:
+        """Send a message (or, to a batching audience, several in order) until it is
+        settled."""
+        message = batch[0]
         key = (match.id, message.audience)
         attempt = 0
         tries_left = self.tries_after_end
         while True:
             held: ChannelHeld | None = None
             try:
-                ready = self._prepared(match, message)
-                await self.transport.send(match, ready)
+                if len(batch) > 1 or self._batches(message.audience):  # (or folded)
+                    await self.transport.send_many(  # type: ignore[attr-defined]
+                        match, [self._prepared(match, m) for m in batch])
+                else:
+                    await self.transport.send(match, self._prepared(match, message))
             except ChannelHeld as exc:
                 held, error = exc, exc
                 reason = str(exc)
@@ -192,9 +241,10 @@ class Delivery:
                 if exc.permanent:
                     log.warning("message %s of match %s not delivered: %s", message.id,
                                 match.id, exc)
-                    self.failures.append((message.id, str(exc)))
+                    self.failures.extend((m.id, str(exc)) for m in batch)
                     self._back_up(match, message.audience)  # clocks go on: nothing to wait for
-                    self._settled(match, message, False)
+                    for m in batch:
+                        self._settled(match, m, False)
                     return
                 reason, error = str(exc), exc
             except Exception as exc:  # a bug in a transport must not stop delivery
@@ -202,10 +252,11 @@ class Delivery:
                 reason, error = repr(exc), exc
             else:
                 now = self.now()
-                self.repo.queue_delivered([message.id], now)
+                self.repo.queue_delivered([m.id for m in batch], now)
                 self._stalled.discard(key)
                 self._back_up(match, message.audience, now)
-                self._settled(match, message, True)
+                for m in batch:
+                    self._settled(match, m, True)
                 return
             now = self.now()
             if key not in self._down:
@@ -227,10 +278,11 @@ class Delivery:
                 if tries_left < 0:  # the match has ended: left undelivered, resent on start
                     log.warning("message %s of ended match %s not delivered: %s", message.id,
                                 match.id, reason)
-                    self.failures.append((message.id, reason))
+                    self.failures.extend((m.id, reason) for m in batch)
                     self._down.pop(key, None)  # (no clock of an ended match to restart)
                     self._told_held.discard(key)
-                    self._settled(match, message, False)
+                    for m in batch:
+                        self._settled(match, m, False)
                     return
             await self._back_off(key, min(self.max_backoff, self.backoff * 2 ** min(attempt, 20)))
             attempt += 1

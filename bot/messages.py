@@ -41,7 +41,9 @@ def compose(
     `header` / `footer` are extra (audience, line) pairs, e.g. the match start or end notice.
     `status` is the game's public status line as of this step (`Game.status`): it rides in
     every player-facing message's payload, so a transport shows the figures of the message's
-    own moment even if it is delivered (or resent) later. The deadlines a message shows
+    own moment even if it is delivered (or resent) later. A player-facing message that asks
+    for nothing and shows no deadline is marked `fold`: the transport may post it with the
+    next message of its channel (bot/delivery.py). The deadlines a message shows
     are listed in its payload with the decisions they belong to (`deadline_keys`), so that
     it can show them as they are when it is posted (a late or held prompt: later).
     """
@@ -90,6 +92,9 @@ def compose(
                 payload["deadlines"] = deadlines[audience]
             if status and audience != "umpire":
                 payload["status"] = status
+            if audience != "umpire" and not prompt_payload[audience] and \
+                    not deadlines[audience]:
+                payload["fold"] = True  # an announcement: may join its channel's next message
             out.append(OutboxData(audience=audience, text="\n".join(lines[audience]),
                                   payload=payload))
     return out

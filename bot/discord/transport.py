@@ -20,6 +20,12 @@ posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from
 held the same way. The game room is public: only the bot's own access is checked there. The
 guild update listeners (bot/discord/watch.py) retry a held channel as soon as something changed.
 
+The host log is batched (`send_many`): one server's log takes at most one post per
+`log_batch_seconds` (5 s: Discord allows 5 messages per 5 s in a channel, shared by every
+match of the server), each entry with its match and time, in order per match. An entry is
+added to a batch only after the privacy check of its own match (its players must not read
+the log), again at the moment the batch is posted; a held match's entries stay out of it.
+
 Mentions: every send lists the user ids it may ping (the players its text names); the
 client's default pings nobody, so a name or echoed text with "@everyone" pings no one.
 """
@@ -30,6 +36,7 @@ import asyncio
 import logging
 import re
 import time
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +65,14 @@ HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per chann
 #: A verdict of who reads a channel is recomputed after this long even without an event.
 VERDICT_SECONDS = 10.0
 
+#: An announcement (no decision, no deadline) to a room or table waits this long for the
+#: channel's next message, and is posted in the same message as it (one request, not two).
+FOLD_SECONDS = 3.0
+#: A server's host log takes at most one post per this many seconds (its entries batched).
+LOG_BATCH_SECONDS = 5.0
+LOG_PARTS_PER_BATCH = 4  # Discord allows 5 posts per 5 s in a channel: one left to spare
+LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
+
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
 PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
 ENDED = ("finished", "aborted")
@@ -77,6 +92,26 @@ def same_post(posted: str, content: str) -> bool:
     renders a deadline as it is then, so a part posted before a crash and resent after it
     differs from its first try only in its timestamps."""
     return TIMESTAMP.sub("<t>", posted) == TIMESTAMP.sub("<t>", content)
+
+
+def folded(messages: list[StoredMessage]) -> StoredMessage:
+    """Messages of one channel as one: their texts in order, the decisions and deadlines of
+    all of them, the status of the last; the first's id (nonce and marker) and time."""
+    first, last = messages[0], messages[-1]
+    payload: dict[str, Any] = dict(last.payload)
+    prompts = [p for m in messages for p in m.payload.get("prompts") or ()]
+    deadlines: dict[str, list[str]] = {}
+    for m in messages:
+        for shown, keys in (m.payload.get("deadlines") or {}).items():
+            deadlines.setdefault(shown, []).extend(keys)
+    payload.pop("prompts", None)
+    payload.pop("deadlines", None)
+    payload.pop("fold", None)
+    if prompts:
+        payload["prompts"] = prompts
+    if deadlines:
+        payload["deadlines"] = deadlines
+    return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
@@ -100,10 +135,25 @@ def where(match: MatchInfo, audience: str, channel_id: int) -> str:
     return f"{PLACE_NAMES.get(audience, audience)} <#{channel_id}> (match #{match.id})"
 
 
+@dataclass
+class _LogEntry:
+    match: MatchInfo
+    text: str  # the line as posted: match, time, then the rendered entry
+    done: asyncio.Future[None]
+
+
 class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
-    def __init__(self) -> None:
+    def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
+                 fold_seconds: float = FOLD_SECONDS) -> None:
+        self.log_batch_seconds = log_batch_seconds
+        self.fold = fold_seconds
+        #: Host log channel -> entries waiting for its next batch, in order of arrival.
+        self._log_pending: dict[int, list[_LogEntry]] = {}
+        self._log_flushers: dict[int, asyncio.Task[None]] = {}
+        self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
+        self.log_posts = 0  # batches posted (for tests and the bench)
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
@@ -171,6 +221,145 @@ class DiscordTransport:
                     raise TransportError(f"network error: {exc!r}") from exc
                 self._posted.pop(channel_id, None)  # read back again for the next old one
         self._after_send(match)
+
+    # --- the host log, batched per server -------------------------------------------------
+    def batches(self, audience: str) -> bool:
+        """Whether `send_many` takes this audience's messages together (the host log)."""
+        return audience == "umpire" and self.log_batch_seconds > 0
+
+    def fold_seconds(self, audience: str) -> float:
+        """How long an announcement to `audience` waits to be folded into the next message
+        of its channel (Delivery asks; the host log is batched instead)."""
+        return self.fold if audience in ("public", "seat0", "seat1") else 0.0
+
+    async def batch_due(self, match: MatchInfo) -> None:
+        """Return just before the match's host log takes its next batch (at once when the
+        log has been quiet), so that Delivery hands over everything written until then."""
+        channel_id = channel_for(match.transport, "umpire")
+        if channel_id is None:
+            return
+        wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
+            time.monotonic() - 0.1
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
+        """Several messages of one channel in order: to a room or table, as one post (the
+        announcements folded into the message after them); to the host log, its match's
+        entries in order into the server's next log batch (returns once the batch holding
+        them is posted). Raises as `send` does."""
+        if messages and messages[0].audience != "umpire":
+            await self.send(match, folded(messages))
+            return
+        await self.ready.wait()
+        channel_id = channel_for(match.transport, "umpire")
+        if channel_id is None or not messages:
+            return
+        await self.check(match, "umpire", channel_id)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        pending = self._log_pending.setdefault(channel_id, [])
+        for message in messages:
+            created = message.created_at if message.created_at.tzinfo else \
+                message.created_at.replace(tzinfo=UTC)
+            text = render(message.text, match.players)
+            pending.append(_LogEntry(match, f"**#{match.id}** <t:{int(created.timestamp())}:T> "
+                                            f"{text}", done))
+        if channel_id not in self._log_flushers:
+            task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
+            self._log_flushers[channel_id] = task
+        await done
+
+    async def _flush_log(self, channel_id: int) -> None:
+        """Post the channel's pending entries, at most one batch per `log_batch_seconds`."""
+        try:
+            while self._log_pending.get(channel_id):
+                wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
+                    time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._log_last[channel_id] = time.monotonic()
+                try:
+                    await self._post_log_batch(channel_id)
+                except Exception as exc:  # a bug here must not leave a delivery waiting
+                    log.exception("host log batch of channel %s failed", channel_id)
+                    for entry in self._log_pending.pop(channel_id, []):
+                        if not entry.done.done():
+                            entry.done.set_exception(TransportError(repr(exc)))
+        finally:
+            del self._log_flushers[channel_id]
+            if not self._log_pending.get(channel_id):
+                self._log_pending.pop(channel_id, None)
+
+    async def _post_log_batch(self, channel_id: int) -> None:
+        entries = self._log_pending.pop(channel_id, [])
+        held: dict[int, BaseException] = {}
+        for match in {id(e.match): e.match for e in entries}.values():
+            try:  # the privacy check again, now, for each match in the batch
+                await self.check(match, "umpire", channel_id)
+            except (ChannelHeld, TransportError) as exc:
+                held[match.id] = exc
+        ok = [e for e in entries if e.match.id not in held]
+        posts = self._log_posts("\n".join(e.text for e in ok)) if ok else []
+        if len(posts) > LOG_PARTS_PER_BATCH:  # the rest waits for the next batch
+            ok, later = self._fit(ok)
+            self._log_pending.setdefault(channel_id, [])[:0] = later
+            posts = self._log_posts("\n".join(e.text for e in ok))
+        error: BaseException | None = None
+        try:
+            for post in posts:
+                await self._post_log_part(channel_id, post)
+        except (ChannelHeld, TransportError) as exc:
+            error = exc
+        self.log_posts += 1 if posts else 0
+        for entry in entries:
+            if entry.done.done() or any(e.done is entry.done for e in
+                                        self._log_pending.get(channel_id, ())):
+                continue  # (one of its match's entries waits for the next batch)
+            failed = held.get(entry.match.id) or (error if entry in ok else None)
+            if failed is not None:
+                entry.done.set_exception(failed)
+            elif entry in ok:
+                entry.done.set_result(None)
+
+    @staticmethod
+    def _log_posts(text: str) -> list[list[str]]:
+        """A batch's text as posts, each its content and up to 3 embeds of the same size (a
+        message takes 2,000 characters of content and 6,000 in its embeds)."""
+        pieces = split(text, LOG_PIECE)
+        return [pieces[i:i + 4] for i in range(0, len(pieces), 4)]
+
+    @staticmethod
+    def _fit(entries: list[_LogEntry]) -> tuple[list[_LogEntry], list[_LogEntry]]:
+        """The first entries that fit in `LOG_PARTS_PER_BATCH` posts, and the rest."""
+        budget, used = LOG_PARTS_PER_BATCH * 4 * LOG_PIECE * 9 // 10, 0
+        for i, entry in enumerate(entries):
+            used += len(entry.text) + 1
+            if used > budget and i:
+                return entries[:i], entries[i:]
+        return entries, []
+
+    async def _post_log_part(self, channel_id: int, pieces: list[str]) -> None:
+        client = self.client
+        assert client is not None
+        embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
+                  for p in pieces[1:]]
+        with handle_message_parameters(
+                content=pieces[0], embeds=embeds or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none()) as params:
+            try:
+                await client.http.send_message(channel_id, params=params)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                reason = exc.text or f"{exc.status}"
+                raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
+                    f"Discord refused my post in the host log <#{channel_id}> ({reason}). "
+                    "Let me see it and post there.")) from exc
+            except discord.HTTPException as exc:
+                raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
+            except discord.RateLimited as exc:
+                raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
+            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+                raise TransportError(f"network error: {exc!r}") from exc
 
     # --- re-sends beyond Discord's nonce window ---------------------------------------------
     def _maybe_posted(self, message: StoredMessage) -> bool:

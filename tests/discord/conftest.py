@@ -27,6 +27,9 @@ from tests.fake_discord.models import Channel, Guild, Role, User
 from tests.fake_discord.server import FakeDiscord
 
 HOST_ROLE = "Umpire Host"
+#: The host log's batching in these tests: off (each entry its own post, as the tests that
+#: read the log expect); the bot batches every 5 s: tests/discord/test_log_batch.py.
+LOG_BATCH_SECONDS = 0.0
 
 
 @dataclass
@@ -83,7 +86,8 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
     commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py)."""
     discord.setdefault("read_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
-    transport = DiscordTransport()
+    transport = DiscordTransport(log_batch_seconds=LOG_BATCH_SECONDS,
+                                 fold_seconds=discord.pop("fold_seconds", 0.0))
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()
@@ -157,17 +161,30 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
     text over 2,000 characters as its parts, nonces `<id>.1`, ...), with the rendered text;
     nothing else from the outbox anywhere else. Returns the messages per audience."""
     outbox = await up.service.repo.messages(match.id)
-    counts = {}
+    counts: dict[str, int] = {}
     for audience in ("public", "seat0", "seat1", "umpire"):
         if channel_for(match.transport, audience) is None:
             continue
+        if audience == "umpire" and up.transport.batches("umpire"):
+            counts[audience] = assert_log_has(world, match, [m for m in outbox
+                                                             if m.audience == "umpire"])
+            continue
         channel = channel_of(world, match, audience)
         # (deadlines aside: a prompt shows its deadline as it is when posted, later if late)
-        expected = [(f"{m.id}.{i}" if i else str(m.id), _no_times(part)) for m in outbox
-                    if m.audience == audience
-                    for i, part in enumerate(parts_of(render(m.text, match.players)))]
-        ids = {m_id for m_id, _ in expected}
         posts = bot_posts(world, channel)
+        mine = [m for m in outbox if m.audience == audience]
+        # announcements folded into the message after them: posted as one, the first's id
+        firsts = {str(p.nonce) for p in posts} & {str(m.id) for m in mine}
+        groups: list[list[Any]] = []
+        for m in mine:
+            if str(m.id) in firsts or not groups:
+                groups.append([m])
+            else:
+                groups[-1].append(m)
+        expected = [(f"{g[0].id}.{i}" if i else str(g[0].id), _no_times(part)) for g in groups
+                    for i, part in enumerate(parts_of(render("\n".join(m.text for m in g),
+                                                             match.players)))]
+        ids = {m_id for m_id, _ in expected}
         got = [(m.nonce, _no_times(read_mark(m.content)[0])) for m in posts if m.nonce in ids]
         assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
             f"{audience}: a post without its outbox marker"
@@ -178,5 +195,34 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
             f"{audience}: foreign outbox message"
         if not extra_ok:
             assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
-        counts[audience] = sum(1 for m_id, _ in got if "." not in str(m_id))
+        counts[audience] = sum(len(g) for g in groups if str(g[0].id) in firsts)
     return counts
+
+
+def log_lines(world: World, channel: Channel) -> list[str]:
+    """The host log's entries (a batched post holds several, one per line; an entry of
+    several lines continues on the lines after it)."""
+    return [line for line in log_text(world, channel).split("\n") if line]
+
+
+def log_text(world: World, channel: Channel) -> str:
+    """The host log's text: each batch's content and embeds, in order."""
+    return "\n".join("\n".join([read_mark(m.content)[0], *(e.get("description", "")
+                                                           for e in m.embeds)])
+                     for m in bot_posts(world, channel))
+
+
+def assert_log_has(world: World, match: LiveMatch, messages: list[Any]) -> int:
+    """Every host log message of the match is in the log once, in order, each as
+    "**#<match>** <t:…:T> <text>" (the server's batches), and nothing else of the match."""
+    text = log_text(world, channel_of(world, match, "umpire"))
+    head = f"**#{match.id}** "
+    expected = [_no_clock(f"{head}<t:0:T> {render(m.text, match.players)}") for m in messages]
+    got = [_no_clock(e) for e in re.split(r"\n(?=\*\*#\d+\*\* <t:)", text)
+           if e.startswith(head)]
+    assert got == expected, "host log differs from the outbox"
+    return len(got)
+
+
+def _no_clock(text: str) -> str:
+    return re.sub(r"<t:-?\d+:[TR]>", "<t:…>", text)

@@ -182,15 +182,23 @@ async def _handle_rest(fake: FakeDiscord, request: web.Request) -> web.StreamRes
     if rule is not None:
         return finish(fake.failures.render(rule, route_key))
 
+    headers = ratelimit_headers(route_key)
+    limits = getattr(fake, "limits", None)
+    if limits is not None:  # Discord's rate limits (tests/fake_discord/limits.py)
+        refused, headers = limits.check(method, route.template, params, path)
+        if refused is not None:
+            return finish(refused)
+        headers = headers or ratelimit_headers(route_key)
+
     req = ApiRequest(fake, method, path, params, request.query, body, files, route_key)
     try:
         result = await route.handler(req)
     except ApiError as exc:
-        return finish(json_response(exc.status, exc.body(), ratelimit_headers(route_key)))
+        return finish(json_response(exc.status, exc.body(), headers))
     except Exception as exc:  # a bug in the fake: surface it, and do not trigger 5xx retries
         fake.internal_errors.append(f"{method} {path}: {traceback.format_exc()}")
         log.exception("fake discord internal error")
         return finish(json_response(400, {"message": f"fake-discord bug: {exc!r}", "code": 0}))
     if result is None or result is NoContent:
-        return finish(web.Response(status=204, headers=ratelimit_headers(route_key)))
-    return finish(json_response(200, result, ratelimit_headers(route_key)))
+        return finish(web.Response(status=204, headers=headers))
+    return finish(json_response(200, result, headers))

@@ -56,6 +56,8 @@ class FakeDiscord(UserActions):
         self.gateway = Gateway(self, heartbeat_interval_ms=heartbeat_interval_ms)
         self.dispatch = self.gateway.dispatch
         self.port = 0
+        #: Discord's rate limits (`RateLimits` from limits.py), None: off.
+        self.limits: Any = None
         #: REST requests currently being handled.
         self.inflight = 0
         self._runner: web.AppRunner | None = None

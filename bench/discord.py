@@ -1,0 +1,429 @@
+"""Discord at community scale: matches of every game through the fake Discord.
+
+    python -m bench.discord [--matches 20] [--servers 1] [--minutes 2] [--think 4]
+                            [--real-limits] [--seed 1]
+
+Two phases, on one bot (the real discord.py client, `UmpireBot`, its service on a SQLite file)
+against the fake Discord (tests/fake_discord):
+
+1. Requests per move: each of the five games played to the end alone by two members typing
+   their moves (a text the game accepts, chosen at random among its choices and the prompt's
+   examples), without pauses. It prints the REST requests per accepted move per game, by
+   route; "play only" counts the requests from the moment the match has started (its
+   channels made, its first prompts posted) until its last message is delivered, less the
+   work of closing its channels (permissions, archive, the Rematch offer).
+2. Load: `--matches` concurrent matches on `--servers` servers, the games in turn, each
+   seat a member who thinks `--think` seconds (exponential, mean) before typing a move,
+   for `--minutes` (the clock of the run is the wall clock: simulated minutes = minutes run).
+   A slot whose match ends starts the next one. It prints delivery lag (a message's commit
+   until Discord answered its post) p50/p99/max per channel kind (room, table, host log) per
+   minute, the 429s Discord answered (all, and once steady: after the first minute), and for
+   every message carrying a decision how long after its clock started it became visible
+   (the service restarts a clock whose prompt arrived later than its grace).
+
+`--load-only` skips phase 1; `--games` takes a subset. With `--real-limits` the fake Discord applies Discord's rate limits (per-route buckets, 5
+messages per 5 s per channel, 50 requests/s per token) if it can (tests/fake_discord/limits.py).
+
+The last line is one JSON object: `requests_per_move` (game -> play-only requests per
+accepted move), `lag_p99_s` (channel kind -> seconds), `rate_limited` (429s once steady) and
+the rest of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.config import DiscordSettings, Settings
+from bot.discord.client import UmpireBot
+from bot.discord.render import user_id_of
+from bot.discord.transport import DiscordTransport, channel_for
+from bot.live import LiveMatch
+from bot.store.database import create_engine
+from bot.store.repository import Repository
+from bot.umpire import MatchService
+from games.core import IllegalMove, ParseError, Prompt
+from tests.fake_discord.harness import running_client
+from tests.fake_discord.models import Channel, Guild, User
+from tests.fake_discord.server import FakeDiscord
+
+GAMES = {  # game -> settings for /match start (no pause between rounds)
+    "rps-poker": None,
+    "devils-deal": "break_seconds=0",
+    "decoder": None,
+    "renounce-fate": "break_seconds=0",
+    "double-or-nothing": None,
+}
+KINDS = {"public": "room", "seat0": "table", "seat1": "table", "umpire": "log"}
+#: Routes of closing a match's channels, left out of "play only".
+CLOSING = re.compile(r"^(PUT|DELETE|PATCH) /channels/\{channel_id\}(/permissions/.*)?$")
+VERBOSE = False
+EXTRA_TEXTS = ("draw", "at 1", "guess 100", "pass", "ready")
+
+
+def say(*parts: Any) -> None:
+    print(*parts, flush=True)
+
+
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# --- what a player types -------------------------------------------------------------------
+def candidates(prompt: Prompt, rng: random.Random) -> list[str]:
+    """Texts a player might type for the prompt: its choices and the examples it quotes
+    (in Decoder mostly a letter guess: restoring tanks alone never ends a match)."""
+    tanks = [m.group(1) for c in prompt.choices if (m := re.fullmatch(r"use (.+) restore", c))]
+    out = [f"use {rng.choice(tanks)} guess {rng.choice('ABCDEFGHIJKLMNOPRSTUVWY')}"
+           for _ in range(5)] if tanks and rng.random() < 0.8 else []
+    out += list(prompt.choices)
+    out += re.findall(r"'([^']+)'", prompt.text)
+    out += [t for t in re.findall(r"`([^`]+)`", prompt.text) if "<" not in t]
+    if m := re.search(r"Your tiles: ([A-Z ]+)\.", prompt.text):
+        out.append("keep " + "".join(m.group(1).split()[:6]))
+    return [*out, *EXTRA_TEXTS]
+
+
+def typed_move(match: LiveMatch, prompt: Prompt, rng: random.Random) -> str | None:
+    """A text the game accepts for the prompt now, or None."""
+    texts = candidates(prompt, rng)
+    if rng.random() < 0.3:  # mostly the first answer offered (as the tests' players do),
+        rng.shuffle(texts)  # now and then another: random play alone may never end
+    for text in texts:
+        try:
+            state = match.state.model_copy(deep=True)
+            command = match.game.parse(state, prompt.seat, text)
+            match.game.check(state, prompt.seat, command)
+            words = match.game.move_words(state)
+            if not prompt.private and words is not None and not words.matches(text):
+                continue  # chat in the room, not a move
+        except (ParseError, IllegalMove, ValueError):
+            continue
+        return text
+    return None
+
+
+# --- the world --------------------------------------------------------------------------------
+@dataclass
+class Server:
+    guild: Guild
+    host: User
+    general: Channel
+    members: list[User] = field(default_factory=list)
+
+
+@dataclass
+class Figures:
+    moves: Counter[str] = field(default_factory=Counter)
+    fallbacks: int = 0  # moves no candidate text fitted: submitted as a command instead
+    lags: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
+    visible: list[float] = field(default_factory=list)  # prompt visible - clock start (s)
+    started: float = 0.0
+
+
+class Bench:
+    def __init__(self, fake: FakeDiscord, service: MatchService, think: float,
+                 rng: random.Random) -> None:
+        self.fake, self.service, self.think, self.rng = fake, service, think, rng
+        self.figures = Figures(started=time.monotonic())
+        self.stopping = False
+
+    def watch(self) -> None:
+        """Record each delivered message's lag and each prompt's visibility against its clock."""
+        delivery = self.service.delivery
+        original = delivery.on_delivered
+
+        def delivered(info: Any, message: Any, at: datetime, ok: bool = True) -> None:
+            created = message.created_at
+            if created.tzinfo is None:
+                created = created.replace(tzinfo=UTC)
+            when = at if at.tzinfo else at.replace(tzinfo=UTC)
+            kind = KINDS.get(message.audience, message.audience)
+            self.figures.lags[kind].append((time.monotonic() - self.figures.started,
+                                            (when - created).total_seconds()))
+            live = self.service.matches.get(info.id)
+            for prompt in message.payload.get("prompts") or []:
+                clock = live.clocks.get(prompt.get("key")) if live is not None else None
+                if clock is not None:
+                    start = clock.started_at if clock.started_at.tzinfo else \
+                        clock.started_at.replace(tzinfo=UTC)
+                    self.figures.visible.append((when - start).total_seconds())
+            if original is not None:
+                original(info, message, at, ok)
+
+        delivery.on_delivered = delivered
+
+    async def start(self, server: Server, game: str, p0: User, p1: User) -> LiveMatch:
+        fake = self.fake
+        before = set(self.service.matches)
+        options: dict[str, Any] = {"game": game, "player1": p0, "player2": p1}
+        if GAMES[game]:
+            options["settings"] = GAMES[game]
+        inter = await fake.slash_command(server.host, server.general, "match start", **options)
+        await fake.wait_for(lambda: inter.original is not None and "started" in
+                            (inter.original.content or ""), 180)
+        new = [m for i, m in self.service.matches.items() if i not in before
+               and {user_id_of(p) for p in m.players} == {p0.id, p1.id}]
+        return new[0]
+
+    async def seat(self, match: LiveMatch, seat: int, user: User, think: float) -> None:
+        """One member playing their seat until the match ends."""
+        fake, service = self.fake, self.service
+        tried: set[str] = set()  # a prompt typed once and still open: submitted the 2nd time
+        while match.status == "active" and not self.stopping:
+            prompt = next((p for p in match.prompts if p.seat == seat), None)
+            audience = f"seat{seat}" if prompt is not None and prompt.private else "public"
+            if prompt is None or service.delivery._queues.get((match.id, audience)):
+                await asyncio.sleep(0.05)  # not asked yet, or not yet visible
+                continue
+            if think:
+                await asyncio.sleep(self.rng.expovariate(1 / think))
+            if prompt.key not in {p.key for p in match.prompts}:
+                continue
+            text = typed_move(match, prompt, self.rng) if prompt.key not in tried else None
+            tried.add(prompt.key)
+            if VERBOSE:
+                progress(f"  #{match.id} seat {seat} {prompt.kind}: {text!r}")
+            if text is None:
+                self.figures.fallbacks += 1
+                command = match.game.random_command(match.state, prompt, self.rng)
+                reply = await service.submit_command(match.id, seat, command)
+            else:
+                channel = fake.channels[channel_for(match.transport, audience)]
+                await fake.send_user_message(user, channel, text)
+                with contextlib.suppress(TimeoutError):
+                    await fake.wait_for(lambda p=prompt: p.key not in
+                                        {q.key for q in match.prompts}
+                                        or match.status != "active", 5)
+                reply = None
+                if any(q.key == prompt.key for q in match.prompts):
+                    progress(f"  #{match.id} seat {seat}: {text!r} left {prompt.kind} open")
+                    continue
+            if reply is None or reply.accepted:
+                self.figures.moves[match.game.slug] += 1
+
+    async def play(self, match: LiveMatch, p0: User, p1: User, think: float) -> None:
+        await asyncio.gather(self.seat(match, 0, p0, think), self.seat(match, 1, p1, think))
+
+
+def make_servers(fake: FakeDiscord, count: int, members: int) -> list[Server]:
+    servers = []
+    for s in range(count):
+        guild = fake.add_guild(f"Club {s + 1}")
+        role = fake.add_role(guild, "Umpire Host")
+        fake.allow_command(guild, "match", role)
+        server = Server(guild, fake.add_member(guild, f"host{s + 1}", roles=[role]),
+                        fake.get_channel(guild, "general"))
+        server.members = [fake.add_member(guild, f"p{s + 1}x{i}") for i in range(members)]
+        servers.append(server)
+    return servers
+
+
+async def idle(fake: FakeDiscord, service: MatchService, transport: DiscordTransport) -> None:
+    await fake.wait_for(lambda: service.delivery._idle.is_set(), 60)
+    await service.delivery.drain()
+    await transport.wait_idle()
+    await fake.settle()
+
+
+def route_of(fake: FakeDiscord, start: int) -> Counter[str]:
+    return Counter(f"{e.method} {e.route}" for e in fake.request_log[start:])
+
+
+# --- phase 1: requests per move ---------------------------------------------------------------
+async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordTransport,
+                   server: Server, rng: random.Random) -> dict[str, dict[str, Any]]:
+    out = {}
+    bench = Bench(fake, service, 0.0, rng)
+    for n, game in enumerate(GAMES):
+        p0, p1 = server.members[2 * n], server.members[2 * n + 1]
+        begin = len(fake.request_log)
+        match = await bench.start(server, game, p0, p1)
+        await idle(fake, service, transport)
+        started = len(fake.request_log)
+        await bench.play(match, p0, p1, 0.0)
+        await idle(fake, service, transport)
+        play = route_of(fake, started)
+        closing = sum(c for r, c in play.items() if CLOSING.match(r))
+        rematch = sum(1 for e in fake.request_log[started:] if e.method == "POST" and
+                      "ump:rm:" in json.dumps(e.json or {}))
+        play_only = sum(play.values()) - closing - rematch
+        moves = bench.figures.moves[game]
+        out[game] = {
+            "moves": moves, "requests": len(fake.request_log) - begin,
+            "all_per_move": round((len(fake.request_log) - begin) / max(1, moves), 2),
+            "play_per_move": round(play_only / max(1, moves), 2),
+            "routes": dict(play.most_common()), "fallbacks": bench.figures.fallbacks,
+        }
+        bench.figures.fallbacks = 0
+        progress(f"  {game}: {moves} moves, {out[game]['play_per_move']} requests per move")
+    return out
+
+
+# --- phase 2: load ----------------------------------------------------------------------------
+async def load(fake: FakeDiscord, service: MatchService, servers: list[Server], matches: int,
+               minutes: float, think: float, rng: random.Random) -> Bench:
+    bench = Bench(fake, service, think, rng)
+    bench.watch()
+    end = time.monotonic() + minutes * 60
+    games = list(GAMES)
+
+    async def slot(i: int) -> None:
+        server = servers[i % len(servers)]
+        k = i // len(servers)
+        p0, p1 = server.members[10 + 2 * k], server.members[10 + 2 * k + 1]
+        n = i
+        await asyncio.sleep(rng.uniform(0, min(20.0, minutes * 30)))  # hosts start in turn
+        while time.monotonic() < end:
+            match = await bench.start(server, games[n % len(games)], p0, p1)
+            n += 1
+            play = asyncio.create_task(bench.play(match, p0, p1, think))
+            while not play.done() and time.monotonic() < end:
+                await asyncio.sleep(0.2)
+            bench.stopping = time.monotonic() >= end
+            await play
+            while match.status == "active" and time.monotonic() < end:
+                await asyncio.sleep(0.2)
+            if time.monotonic() < end:
+                await asyncio.sleep(rng.uniform(1, 3))  # the next match a moment later
+
+    await asyncio.gather(*(slot(i) for i in range(matches)))
+    return bench
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def report_lags(bench: Bench, minutes: float) -> dict[str, Any]:
+    say("\ndelivery lag (s), commit -> posted, per channel kind and minute: p50 / p99 / max")
+    out: dict[str, Any] = {}
+    for kind in ("room", "table", "log"):
+        values = bench.figures.lags.get(kind, [])
+        lags = [v for _, v in values]
+        row = []
+        for minute in range(max(1, int(minutes + 0.999))):
+            part = [v for t, v in values if minute * 60 <= t < (minute + 1) * 60]
+            if part:
+                row.append(f"m{minute + 1}: {percentile(part, 50):.2f}/"
+                           f"{percentile(part, 99):.2f}/{max(part):.2f}")
+        say(f"  {kind:5} all: {percentile(lags, 50):.2f} / {percentile(lags, 99):.2f} / "
+            f"{max(lags, default=0):.2f} ({len(lags)} posts)  " + "  ".join(row))
+        out[kind] = {"p50": round(percentile(lags, 50), 3), "p99": round(percentile(lags, 99), 3),
+                     "max": round(max(lags, default=0), 3), "posts": len(lags)}
+    return out
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    logging.basicConfig(level=logging.ERROR)
+    rng = random.Random(args.seed)
+    for game in [g for g in GAMES if g not in args.games]:
+        del GAMES[game]
+    fake = FakeDiscord()
+    if args.real_limits:
+        try:
+            from tests.fake_discord.limits import RateLimits
+        except ImportError:
+            progress("this fake Discord has no rate limits: --real-limits ignored")
+        else:
+            fake.limits = RateLimits()  # type: ignore[attr-defined]
+    per_server = -(-args.matches // args.servers)
+    servers = make_servers(fake, args.servers, 10 + 2 * per_server)
+    result: dict[str, Any] = {"matches": args.matches, "servers": args.servers,
+                              "minutes": args.minutes, "think_s": args.think}
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
+        transport = DiscordTransport()
+        service = MatchService(Repository(engine), transport, bot_think=0.0)
+        await fake.start()
+        try:
+            with fake.patch_discord():
+                await service.start()
+                bot = UmpireBot(service, Settings(discord=DiscordSettings(
+                    token=fake.token, read_cooldown_seconds=0)), transport)
+                async with running_client(bot, fake, fail_on_errors=False):
+                    games = {} if args.load_only else await per_game(
+                        fake, service, transport, servers[0], rng)
+                    progress("phase 1: each game alone" if games else "phase 1 skipped")
+                    say("requests per accepted move (typed moves), all / play only:")
+                    for game, row in games.items():
+                        say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
+                            f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f}")
+                        say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
+                    mean = statistics.mean(r["play_per_move"] for r in games.values()) \
+                        if games else 0.0
+                    say(f"  mean play only: {mean:.2f}")
+                    first429 = sum(1 for e in fake.request_log if e.status == 429)
+                    progress(f"phase 2: {args.matches} matches on {args.servers} server(s), "
+                             f"{args.minutes} min")
+                    mark = len(fake.request_log)
+                    t0 = time.monotonic()
+                    bench = await load(fake, service, servers, args.matches, args.minutes,
+                                       args.think, rng)
+                    log = fake.request_log[mark:]
+                    lags = report_lags(bench, args.minutes)
+                    visible = bench.figures.visible
+                    say(f"\nprompt visible after its clock started (s): p50 "
+                        f"{percentile(visible, 50):.2f}, p99 {percentile(visible, 99):.2f}, max "
+                        f"{max(visible, default=0):.2f} ({len(visible)} prompts; a clock whose "
+                        f"prompt came later than {service.delivery_grace} s restarts then)")
+                    moves = sum(bench.figures.moves.values())
+                    limited = [e for e in log if e.status == 429]
+                    elapsed = time.monotonic() - t0
+                    say(f"429s: {len(limited)} in the load phase ({first429} before it); "
+                        f"moves {moves} ({moves / elapsed:.1f}/s), requests {len(log)} "
+                        f"({len(log) / elapsed:.1f}/s), {len(log) / max(1, moves):.2f} per move")
+                    bench.stopping = True
+                    await idle(fake, service, transport)
+        finally:
+            await service.stop()
+            await engine.dispose()
+            await fake.stop()
+    steady = sum(1 for e in limited if True)  # (every 429 of the load phase counts)
+    result.update({
+        "requests_per_move": {g: r["play_per_move"] for g, r in games.items()},
+        "requests_per_move_all": {g: r["all_per_move"] for g, r in games.items()},
+        "requests_per_move_mean": round(mean, 3),
+        "lag_p99_s": {k: v["p99"] for k, v in lags.items()},
+        "lag": lags,
+        "rate_limited": steady,
+        "prompt_visible_after_clock_p99_s": round(percentile(visible, 99), 3),
+        "load_moves": moves, "load_requests": len(log),
+    })
+    return result
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.discord", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
+    parser.add_argument("--real-limits", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load-only", action="store_true", help="skip phase 1")
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(main(parse_args()))), flush=True)

@@ -1,0 +1,126 @@
+"""The host log batched per server: 20 concurrent matches on one server, the bot's own 5 s
+interval. Every entry reaches the log within 10 s of being written, in order per match, at
+most one post per 5 s; a match whose players could read the log has no entry in a batch."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from datetime import UTC
+from typing import Any
+
+from bot.discord.marker import read_mark
+from bot.discord.transport import LOG_BATCH_SECONDS, LOG_PARTS_PER_BATCH
+from tests.discord.conftest import (
+    World,
+    assert_log_has,
+    bot_posts,
+    channel_of,
+    log_lines,
+    umpire,
+)
+from tests.fake_discord import permissions as P
+
+ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")
+
+
+async def start(world: World, up: Any, p0: Any, p1: Any) -> Any:
+    fake = world.fake
+    before = set(up.service.matches)
+    inter = await fake.slash_command(world.host, world.general, "match start",
+                                     game="rps-poker", player1=p0, player2=p1)
+    await fake.wait_for(lambda: inter.original is not None and "started" in
+                        (inter.original.content or ""), 20)
+    [match_id] = set(up.service.matches) - before
+    return up.service.matches[match_id]
+
+
+async def play(up: Any, match: Any, moves: int, rng: random.Random) -> None:
+    for _ in range(moves):
+        if match.status != "active" or not match.prompts:
+            return
+        prompt = rng.choice(match.prompts)
+        await asyncio.sleep(rng.uniform(0.5, 2.5))  # a brisk person's pace
+        command = match.game.random_command(match.state, prompt, rng)
+        await up.service.submit_command(match.id, prompt.seat, command)
+
+
+async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
+        world: World) -> None:
+    fake, rng = world.fake, random.Random(3)
+    members = [fake.add_member(world.guild, f"p{i}") for i in range(40)]
+    async with umpire(world) as up:
+        up.transport.log_batch_seconds = LOG_BATCH_SECONDS  # the bot's own interval (5 s)
+        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
+                   for i in range(20)]
+        await asyncio.gather(*(play(up, m, 10, rng) for m in matches))
+        try:
+            await fake.wait_for(lambda: up.service.delivery._idle.is_set(), 30)
+        except TimeoutError:
+            d = up.service.delivery
+            print("DEBUG", d._pending, {k: q.qsize() for k, q in d._queues.items()}, d._down,
+                  {c: len(v) for c, v in up.transport._log_pending.items()},
+                  up.transport._log_flushers, d.failures[:3])
+            raise
+        await up.idle(fake)
+        log = channel_of(world, matches[0], "umpire")
+        posts = bot_posts(world, log)
+        # one batch per 5 s at most (a long batch takes up to 4 posts, within Discord's 5
+        # messages per 5 s in a channel)
+        times = sorted(p.timestamp for p in posts)
+        starts = [i for i, t in enumerate(times)
+                  if i == 0 or (t - times[i - 1]).total_seconds() > 1]
+        assert all((times[b] - times[a]).total_seconds() >= LOG_BATCH_SECONDS - 0.5
+                   for a, b in zip(starts, starts[1:], strict=False))
+        sizes = [b - a for a, b in zip(starts, [*starts[1:], len(times)], strict=True)]
+        assert max(sizes) <= LOG_PARTS_PER_BATCH and len(starts) >= 3
+        late = []
+        for match in matches:
+            outbox = [m for m in await up.service.repo.messages(match.id)
+                      if m.audience == "umpire"]
+            assert assert_log_has(world, match, outbox) == len(outbox) > 3  # in order
+            arrived = [post.timestamp for post in posts
+                       for entry in ENTRY.split("\n".join([read_mark(post.content)[0], *(
+                           e.get("description", "") for e in post.embeds)]))
+                       if entry.startswith(f"**#{match.id}** ")]
+            for message, at in zip(outbox, arrived, strict=True):
+                created = message.created_at.replace(tzinfo=message.created_at.tzinfo or UTC)
+                if (at - created).total_seconds() > 10:
+                    late.append((match.id, message.id, (at - created).total_seconds()))
+        assert late == []
+
+
+async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_log(
+        world: World) -> None:
+    """bob (a player of match A) is made Administrator: A's entries are held, match B's on
+    the same server still go out in the server's batches; A's follow once bob lost it."""
+    fake, rng = world.fake, random.Random(5)
+    p0, p1 = fake.add_member(world.guild, "p0"), fake.add_member(world.guild, "p1")
+    async with umpire(world) as up:
+        up.transport.log_batch_seconds = 0.3
+        a = await start(world, up, world.alice, world.bob)
+        b = await start(world, up, p0, p1)
+        await up.idle(fake)
+        log = channel_of(world, a, "umpire")
+
+        def entries(match: Any) -> int:
+            return sum(1 for line in log_lines(world, log) if line.startswith(f"**#{match.id}** "))
+
+        assert entries(a) > 0 and entries(b) > 0
+        admins = fake.add_role(world.guild, "Admins", permissions=P.ADMINISTRATOR)
+        fake.add_member_role(world.guild, world.bob, admins)
+        await fake.sync()
+        assert fake.can_view(world.bob, log)
+        seen_a, seen_b = entries(a), entries(b)
+        await play(up, a, 2, rng)
+        await play(up, b, 2, rng)
+        await fake.wait_for(lambda: entries(b) > seen_b, 10)
+        await fake.wait_for(lambda: up.service.delivery.down_since(a.id, "umpire"), 10)
+        await asyncio.sleep(1)  # a few batches later
+        assert entries(a) == seen_a  # nothing of A while bob reads the log
+        fake.remove_member_role(world.guild, world.bob, admins)
+        await fake.wait_for(lambda: entries(a) > seen_a, 20)
+        await up.idle(fake)
+        assert assert_log_has(world, a, [m for m in await up.service.repo.messages(a.id)
+                                         if m.audience == "umpire"]) > seen_a
