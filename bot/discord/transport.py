@@ -206,19 +206,8 @@ class DiscordTransport:
                 embeds=embeds if (last and embeds) else discord.utils.MISSING,
             ) as params:
                 params.payload["enforce_nonce"] = True  # type: ignore[index]
-                try:
-                    await client.http.send_message(channel_id, params=params)
-                except (discord.Forbidden, discord.NotFound) as exc:
-                    reason = exc.text or f"{exc.status}"
-                    raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
-                        f"Discord refused my post in {where(match, message.audience, channel_id)}"
-                        f" ({reason}). Let me see it and post there.")) from exc
-                except discord.HTTPException as exc:
-                    raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
-                except discord.RateLimited as exc:
-                    raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
-                except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-                    raise TransportError(f"network error: {exc!r}") from exc
+                await self._post(channel_id, params,
+                                 where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
         self._after_send(match)
 
@@ -340,26 +329,31 @@ class DiscordTransport:
         return entries, []
 
     async def _post_log_part(self, channel_id: int, pieces: list[str]) -> None:
-        client = self.client
-        assert client is not None
         embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
                   for p in pieces[1:]]
         with handle_message_parameters(
                 content=pieces[0], embeds=embeds or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
-            try:
-                await client.http.send_message(channel_id, params=params)
-            except (discord.Forbidden, discord.NotFound) as exc:
-                reason = exc.text or f"{exc.status}"
-                raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
-                    f"Discord refused my post in the host log <#{channel_id}> ({reason}). "
-                    "Let me see it and post there.")) from exc
-            except discord.HTTPException as exc:
-                raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
-            except discord.RateLimited as exc:
-                raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
-            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-                raise TransportError(f"network error: {exc!r}") from exc
+            await self._post(channel_id, params, f"the host log <#{channel_id}>")
+
+    async def _post(self, channel_id: int, params: Any, place: str) -> None:
+        """One post, Discord's failures as delivery reads them: refused or not found (the
+        bot lost access) holds the channel; the rest (5xx, rate limit, network) is retried."""
+        client = self.client
+        assert client is not None
+        try:
+            await client.http.send_message(channel_id, params=params)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            reason = exc.text or f"{exc.status}"
+            raise ChannelHeld(f"channel {channel_id}: {reason}", for_hosts=(
+                f"Discord refused my post in {place} ({reason}). Let me see it and post "
+                "there.")) from exc
+        except discord.HTTPException as exc:
+            raise TransportError(f"Discord answered {exc.status}: {exc.text}") from exc
+        except discord.RateLimited as exc:
+            raise TransportError(f"rate limited for {exc.retry_after:.0f} s") from exc
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            raise TransportError(f"network error: {exc!r}") from exc
 
     # --- re-sends beyond Discord's nonce window ---------------------------------------------
     def _maybe_posted(self, message: StoredMessage) -> bool:
