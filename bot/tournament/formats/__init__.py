@@ -1,0 +1,1 @@
+"""Tournament formats: pure, deterministic, JSON-storable (see `base.Format`)."""

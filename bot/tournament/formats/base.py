@@ -1,0 +1,101 @@
+"""The contract every tournament format keeps.
+
+A format is pure: given the same entrants, seed and results it gives the same pairings,
+with no Discord, database or clock. Its whole state is a pydantic model that round-trips
+through JSON (`model_dump(mode="json")` / `model_validate`), so that the event runtime can
+store it in the same transaction as the match result that changed it, and rebuild it after
+a restart or a kill.
+
+The runtime's loop, in words:
+1. `state = fmt.start(entrants, seed)`; entrants come in seeding order (best first).
+2. `state, pairings = fmt.next_round(state)`: the matches of the next round, or `[]` while a round
+   is still being played, or `[]` with `fmt.finished(state)` once the event is over. A
+   bye is a `Pairing` with `player1=None`; it is already decided (no match is started).
+3. For each match's end: `state = fmt.record(state, Result(...))`; a walkover and a host's
+   award are results too (`Result.walkover`).
+4. `fmt.replace(state, old, new)` puts a substitute into every pairing `old` has not yet
+   played; `fmt.withdraw(state, player)` makes them lose every pairing they have not played
+   (walkover) and takes them out of later rounds.
+5. `fmt.standings(state)` for the table, in rank order, with the tie-breaks the format
+   documents.
+
+Every method returns a new state (the input is never changed), so that the runtime can
+store first and apply after (store-then-apply, as for matches).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Pairing(BaseModel):
+    """One match of a round. `id` is unique over the whole event ("r2m3", "W1-4", ...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    round: int  # 1-based, in the order rounds are played
+    player0: str
+    player1: str | None  # None: a bye for player0 (decided, no match is played)
+    bracket: str = ""  # "", "winners", "losers", "final": for double elimination
+
+
+class Result(BaseModel):
+    """How one pairing ended. `winner` None is a draw (formats that allow draws only)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pairing: str
+    winner: str | None
+    walkover: bool = False  # decided without play: a withdrawal, a no-show, a host's award
+    score: tuple[int, int] | None = None  # games or points (player0, player1), for tie-breaks
+
+
+class Standing(BaseModel):
+    """One line of the table, in rank order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rank: int  # equal ranks for a true tie
+    player: str
+    points: float
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    tiebreaks: tuple[float, ...] = ()  # in the order the format documents them
+    out: bool = False  # eliminated or withdrawn
+
+
+class FormatState(BaseModel):
+    """The base of every format's stored state."""
+
+    format: str
+    entrants: list[str]
+    seed: int
+    pairings: list[Pairing] = []
+    results: dict[str, Result] = {}
+
+
+class Format(Protocol):
+    """What the event runtime needs of a format (see the module's docstring)."""
+
+    name: str  # "single", "double", "roundrobin", "swiss"
+
+    def start(self, entrants: list[str], seed: int) -> FormatState: ...
+
+    def next_round(self, state: FormatState) -> tuple[FormatState, list[Pairing]]: ...
+
+    def record(self, state: FormatState, result: Result) -> FormatState: ...
+
+    def replace(self, state: FormatState, old: str, new: str) -> FormatState: ...
+
+    def withdraw(self, state: FormatState, player: str) -> FormatState: ...
+
+    def finished(self, state: FormatState) -> bool: ...
+
+    def standings(self, state: FormatState) -> list[Standing]: ...
+
+    def load(self, data: dict) -> FormatState: ...
