@@ -44,6 +44,7 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
+from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
 from bot.discord.marker import ROOM, mark, read_mark
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
@@ -169,6 +170,9 @@ class DiscordTransport:
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
         self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
+        #: channel id -> a click there waiting for the channel's next post (bot/discord/answer.py)
+        self._answers: dict[int, Answer] = {}
+        self.answered = 0  # posts that went out as a click's response (for tests and the bench)
 
     def attach(self, client: discord.Client, service: MatchService) -> None:
         self.client, self.service = client, service
@@ -200,16 +204,80 @@ class DiscordTransport:
                                                     message.created_at):
                 self.skipped += 1
                 continue
+            items = view if (last and view is not None) else discord.utils.MISSING
+            notes = embeds if (last and embeds) else discord.utils.MISSING
+            if i == 0 and not check:
+                answered = await self._answer(channel_id, mark(part, str(nonce)), items,
+                                              notes, mentions)
+                if answered is not None:
+                    if answered:
+                        self._posted.pop(channel_id, None)
+                        continue
+                    check = True  # Discord may have taken it: look before posting
+                    self._posted.pop(channel_id, None)
+                    if await self._already_posted(channel_id, str(nonce), part,
+                                                  message.created_at):
+                        self.skipped += 1
+                        continue
             with handle_message_parameters(
                 content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
-                view=view if (last and view is not None) else discord.utils.MISSING,
-                embeds=embeds if (last and embeds) else discord.utils.MISSING,
+                view=items, embeds=notes,
             ) as params:
                 params.payload["enforce_nonce"] = True  # type: ignore[index]
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
         self._after_send(match)
+
+    # --- a click answered with its table's next post (bot/discord/answer.py) -------------------
+    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int) -> Answer | None:
+        """Let the channel's next post answer this click (None: another click there is
+        waiting already, and this one is acknowledged as before)."""
+        if channel_id in self._answers:
+            return None
+        answer = self._answers[channel_id] = Answer(interaction, channel_id)
+        return answer
+
+    def close_answer(self, answer: Answer) -> None:
+        if self._answers.get(answer.channel_id) is answer:
+            del self._answers[answer.channel_id]
+
+    def answering(self, match: MatchInfo, audience: str) -> bool:
+        """Whether a click waits for this channel's next post (Delivery then posts it at
+        once, not held back to be folded with a later one)."""
+        channel_id = channel_for(match.transport, audience)
+        answer = self._answers.get(channel_id) if channel_id is not None else None
+        return answer is not None and answer.open
+
+    async def _answer(self, channel_id: int, content: str, view: Any, embeds: Any,
+                      mentions: discord.AllowedMentions) -> bool | None:
+        """Post as the response of a click waiting in the channel: True when posted, None when
+        no click waits (or its time is up), False when the response failed and Discord may
+        still have taken it (a 5xx, a timeout). A response refused outright is as if no
+        click waited: the post goes out normally."""
+        answer = self._answers.get(channel_id)
+        interaction = answer.claim() if answer is not None else None
+        if answer is None or interaction is None:
+            return None
+        try:
+            await interaction.response.send_message(content=content, view=view, embeds=embeds,
+                                                    allowed_mentions=mentions)
+        except (discord.NotFound, discord.Forbidden, discord.InteractionResponded) as exc:
+            log.info("a click's response was refused (%s): posted normally", exc)
+            return None
+        except discord.HTTPException as exc:
+            if exc.status < 500:
+                log.info("a click's response was refused (%s): posted normally", exc)
+                return None
+            log.warning("a click's response failed (%s): looked for, then posted", exc)
+            return False
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            log.warning("a click's response failed (%r): looked for, then posted", exc)
+            return False
+        finally:
+            answer.answered()
+        self.answered += 1
+        return True
 
     # --- the host log, batched per server -------------------------------------------------
     def batches(self, audience: str) -> bool:

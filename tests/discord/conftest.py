@@ -145,6 +145,14 @@ def bot_posts(world: World, channel: Channel) -> list[Any]:
             and not is_rematch_offer(m)]
 
 
+def tag_of(post: Any) -> str | None:
+    """The outbox id (or `<id>.<part>`) a bot post carries: its nonce; a click's response
+    has none (bot/discord/answer.py), so its marker."""
+    if post.nonce is not None:
+        return str(post.nonce)
+    return read_mark(post.content)[1] if post.interaction_metadata else None
+
+
 def is_rematch_offer(message: Any) -> bool:
     return any(str(c.get("custom_id", "")).startswith("ump:rm:")
                for c in message.iter_components())
@@ -174,7 +182,7 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
         posts = bot_posts(world, channel)
         mine = [m for m in outbox if m.audience == audience]
         # announcements folded into the message after them: posted as one, the first's id
-        firsts = {str(p.nonce) for p in posts} & {str(m.id) for m in mine}
+        firsts = {tag_of(p) for p in posts} & {str(m.id) for m in mine}
         groups: list[list[Any]] = []
         for m in mine:
             if str(m.id) in firsts or not groups:
@@ -185,13 +193,14 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
                     for i, part in enumerate(parts_of(render("\n".join(m.text for m in g),
                                                              match.players)))]
         ids = {m_id for m_id, _ in expected}
-        got = [(m.nonce, _no_times(read_mark(m.content)[0])) for m in posts if m.nonce in ids]
-        assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
+        got = [(tag_of(m), _no_times(read_mark(m.content)[0])) for m in posts
+               if tag_of(m) in ids]
+        assert all(read_mark(m.content)[1] == tag_of(m) for m in posts if tag_of(m) in ids), \
             f"{audience}: a post without its outbox marker"
         assert got == expected, f"{audience}: channel differs from the outbox"
-        others = [m for m in posts if m.nonce not in ids]
+        others = [m for m in posts if tag_of(m) not in ids]
         all_ids = {str(m.id) for m in outbox}
-        assert not [m for m in others if str(m.nonce).split(".")[0] in all_ids], \
+        assert not [m for m in others if str(tag_of(m)).split(".")[0] in all_ids], \
             f"{audience}: foreign outbox message"
         if not extra_ok:
             assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
