@@ -100,6 +100,15 @@ def compose(
     return out
 
 
+def mark_final(outbox: Sequence[OutboxData]) -> None:
+    """Mark the room's message of the step that ended the match as its last (`final`): a
+    transport may put what follows a match on it (the Discord room's Rematch button)."""
+    for data in outbox:
+        if data.audience == "public":
+            data.payload["final"] = True
+            data.payload.pop("fold", None)
+
+
 def deadline_keys(payload: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each deadline a message shows (its ISO text) -> the decisions it is the soonest limit
     of. Messages stored before the payload listed them: their prompts' own deadlines."""

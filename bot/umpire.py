@@ -37,6 +37,7 @@ from bot.messages import (
     compose,
     deadline_keys,
     host_seed_note,
+    mark_final,
     moved_deadlines,
     outcome_line,
     reminder_times,
@@ -609,10 +610,11 @@ class MatchService:
         seq = match.seq + (1 if action else 0)
         shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
-        write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
-                                                         header=header, footer=footer,
-                                                         status=shown),
-                           clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        outbox = compose(events, posted, clocks, header=header, footer=footer, status=shown)
+        if outcome is not None:
+            mark_final(outbox)
+        write = MatchWrite(match.id, seq, outbox=outbox, clocks_new=new_clocks,
+                           clocks_changed=closed, match_fields=fields)
         if outcome is not None:  # history and ratings, in the result's own transaction
             write.also.append(result_statement(_as_ended(match, status, result), now))
         if action is not None:
@@ -1267,7 +1269,8 @@ class MatchService:
             line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             ended = _as_ended(match, status, result)
             await self._store(match, MatchWrite(match.id, match.seq,
-                                                outbox=[OutboxData("public", line)],
+                                                outbox=[OutboxData("public", line,
+                                                                   {"final": True})],
                                                 clocks_changed=done,
                                                 match_fields={"status": status,
                                                               "result": result,

@@ -189,6 +189,12 @@ class DiscordTransport:
         prompts = list(message.payload.get("prompts") or [])
         live = self.service.matches.get(match.id) if self.service is not None else None
         view = build_view(match.id, match.game, prompts, live) if prompts else None
+        rematch = self._offers_rematch(match, message)
+        if rematch:
+            from bot.discord.challenge import RematchButton
+
+            view = view or discord.ui.View(timeout=None)
+            view.add_item(RematchButton(match.id))
         notes = notes_for(match.id, match.game, prompts, live, message.payload.get("status"))
         embeds = [discord.Embed(description=render("\n".join(notes), match.players)[:4096],
                                 colour=discord.Colour.dark_grey())] if notes else []
@@ -227,7 +233,31 @@ class DiscordTransport:
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
+        if rematch:
+            await self._rematch_offered(match)
         self._after_send(match)
+
+    @staticmethod
+    def _offers_rematch(match: MatchInfo, message: StoredMessage) -> bool:
+        """Whether this post carries the Rematch button: the room's last message of a match
+        (`final`), unless the offer was made already (by an earlier try of it)."""
+        return message.audience == "public" and bool(message.payload.get("final")) and \
+            not match.transport.get("rematch_offered")
+
+    async def _rematch_offered(self, match: MatchInfo) -> None:
+        """Record that the final post carried the Rematch offer, so that closing the channels
+        posts none of its own (stored at once: a restart before closing finds it)."""
+        match.transport["rematch_offered"] = True
+        service = self.service
+        live = service.matches.get(match.id) if service is not None else None
+        if live is not None:
+            live.transport["rematch_offered"] = True
+        if service is None:
+            return
+        try:
+            await service.repo.merge_transport(match.id, {"rematch_offered": True})
+        except Exception as exc:  # kept in memory: closing stores it with `closed`
+            log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
 
     # --- a click answered with its table's next post (bot/discord/answer.py) -------------------
     def open_answer(self, interaction: discord.Interaction[Any], channel_id: int) -> Answer | None:
@@ -655,7 +685,9 @@ class DiscordTransport:
 
             await offer_rematch(self.client, match, self.service)
             if self.service is not None:
-                data = await self.service.repo.merge_transport(match.id, {"closed": True})
+                done = {"closed": True, **({"rematch_offered": True} if
+                                           match.transport.get("rematch_offered") else {})}
+                data = await self.service.repo.merge_transport(match.id, done)
                 match.transport.update(data)
                 live = self.service.matches.get(match.id)
                 if live is not None:  # a MatchInfo read from the store holds a copy

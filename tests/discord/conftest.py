@@ -139,8 +139,8 @@ def channel_of(world: World, match: LiveMatch, audience: str) -> Channel:
 
 
 def bot_posts(world: World, channel: Channel) -> list[Any]:
-    """The bot's messages in a channel (not replies, not ephemeral), less the Rematch offer
-    posted when a match ends (tests/discord/test_challenge.py)."""
+    """The bot's messages in a channel (not replies, not ephemeral), less a Rematch offer
+    posted on its own when a match ends (tests/discord/test_challenge.py)."""
     return [m for m in world.fake.messages(channel) if m.author.id == world.fake.bot_user.id
             and not is_rematch_offer(m)]
 
@@ -154,8 +154,10 @@ def tag_of(post: Any) -> str | None:
 
 
 def is_rematch_offer(message: Any) -> bool:
+    """A Rematch offer posted on its own (not the match's final message, which carries the
+    button when it can: it has an outbox marker)."""
     return any(str(c.get("custom_id", "")).startswith("ump:rm:")
-               for c in message.iter_components())
+               for c in message.iter_components()) and read_mark(message.content)[1] is None
 
 
 def _no_times(text: str) -> str:
