@@ -678,8 +678,9 @@ class DiscordTransport:
             uid for m in (self.service.matches.values() if self.service else ())
             if m.id != match.id and m.status not in ENDED
             for p in m.players if (uid := user_id_of(p)) is not None)
+        doomed = await self._deleted_soon(match)
         try:
-            if not await lock_match_channels(self.client, match, playing):
+            if not await lock_match_channels(self.client, match, playing, doomed):
                 return  # the server is not known yet: a later sweep retries
             from bot.discord.challenge import offer_rematch
 
@@ -694,10 +695,26 @@ class DiscordTransport:
                     live.transport.update(data)
             from bot.discord.lifecycle import schedule_archive
 
-            schedule_archive(self.client, match)
+            schedule_archive(self.client, match, unlocked=doomed)
             self.forget(match)
         finally:
             self._locked.discard(match.id)
+
+    async def _deleted_soon(self, match: MatchInfo) -> frozenset[int]:
+        """The match's tables that its archive deletes as soon as it is closed (the server
+        archives at once): not worth making read-only first."""
+        config = getattr(self.client, "guild_config", None)
+        data = match.transport
+        created = {str(c) for c in data.get("created") or ()}
+        if config is None or not created or data.get("archived"):
+            return frozenset()
+        try:
+            delay = (await config(int(data.get("guild") or 0))).archive_delay_minutes
+        except Exception as exc:  # the settings could not be read: close as usual
+            log.warning("match %s: archive delay unknown (%s): tables locked", match.id, exc)
+            return frozenset()
+        return frozenset(int(t) for key in ("table0", "table1") if (t := data.get(key))
+                         and str(t) in created) if delay == 0 else frozenset()
 
     def forget(self, match: MatchInfo) -> None:
         """Drop what this transport keeps per match once the match is closed (`closed` in
