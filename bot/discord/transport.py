@@ -33,6 +33,7 @@ client's default pings nobody, so a name or echoed text with "@everyone" pings n
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import time
@@ -46,7 +47,7 @@ from discord.http import handle_message_parameters
 
 from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
-from bot.discord.marker import ROOM, mark, read_mark
+from bot.discord.marker import ROOM, mark, read_mark, tags_in
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
@@ -115,6 +116,13 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
     return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
+def log_nonce(message_ids: list[int]) -> str:
+    """A batch's nonce, the same for the same entries (a post's own gets `.<part>`: at most
+    25 characters in all, as Discord allows)."""
+    digest = hashlib.sha256(",".join(map(str, message_ids)).encode()).hexdigest()
+    return f"L{digest[:20]}"
+
+
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     value = transport.get(AUDIENCE_KEYS.get(audience, audience))
     return int(value) if value else None
@@ -139,8 +147,11 @@ def where(match: MatchInfo, audience: str, channel_id: int) -> str:
 @dataclass
 class _LogEntry:
     match: MatchInfo
-    text: str  # the line as posted: match, time, then the rendered entry
+    text: str  # the line as posted: match, time, the rendered entry, its outbox marker
     done: asyncio.Future[None]
+    message_id: int
+    created_at: datetime
+    doubtful: bool  # an earlier try may have posted it: looked for in the log first
 
 
 class DiscordTransport:
@@ -155,6 +166,8 @@ class DiscordTransport:
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
         self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
         self.log_posts = 0  # batches posted (for tests and the bench)
+        #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
+        self._log_doubtful: set[int] = set()
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
@@ -350,8 +363,10 @@ class DiscordTransport:
             created = message.created_at if message.created_at.tzinfo else \
                 message.created_at.replace(tzinfo=UTC)
             text = render(message.text, match.players)
-            pending.append(_LogEntry(match, f"**#{match.id}** <t:{int(created.timestamp())}:T> "
-                                            f"{text}", done))
+            line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
+            pending.append(_LogEntry(
+                match, mark(line, str(message.id)), done, message.id, created,
+                message.id in self._log_doubtful or self._maybe_posted(message)))
         if channel_id not in self._log_flushers:
             task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
             self._log_flushers[channel_id] = task
@@ -387,17 +402,25 @@ class DiscordTransport:
             except (ChannelHeld, TransportError) as exc:
                 held[match.id] = exc
         ok = [e for e in entries if e.match.id not in held]
-        posts = self._log_posts("\n".join(e.text for e in ok)) if ok else []
+        found = await self._logged_already(channel_id, ok)
+        fresh = [e for e in ok if e.message_id not in found]
+        posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
         if len(posts) > LOG_PARTS_PER_BATCH:  # the rest waits for the next batch
-            ok, later = self._fit(ok)
+            fresh, later = self._fit(fresh)
             self._log_pending.setdefault(channel_id, [])[:0] = later
-            posts = self._log_posts("\n".join(e.text for e in ok))
+            ok = [e for e in ok if e not in later]
+            posts = self._log_posts("\n".join(e.text for e in fresh))
+        self.skipped += len(ok) - len(fresh)
+        nonce = log_nonce([e.message_id for e in fresh])
         error: BaseException | None = None
         try:
-            for post in posts:
-                await self._post_log_part(channel_id, post)
+            for i, post in enumerate(posts):
+                await self._post_log_part(channel_id, post, f"{nonce}.{i}")
         except (ChannelHeld, TransportError) as exc:
             error = exc
+            self._log_doubtful.update(e.message_id for e in fresh)  # (some may be posted)
+        else:
+            self._log_doubtful.difference_update(e.message_id for e in ok)
         self.log_posts += 1 if posts else 0
         for entry in entries:
             if entry.done.done() or any(e.done is entry.done for e in
@@ -426,13 +449,30 @@ class DiscordTransport:
                 return entries[:i], entries[i:]
         return entries, []
 
-    async def _post_log_part(self, channel_id: int, pieces: list[str]) -> None:
+    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str) -> None:
+        """One post of a batch; its nonce (from the batch's entries) makes a retry of the
+        same batch within Discord's nonce window return the first post."""
         embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
                   for p in pieces[1:]]
         with handle_message_parameters(
-                content=pieces[0], embeds=embeds or discord.utils.MISSING,
+                content=pieces[0], embeds=embeds or discord.utils.MISSING, nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
+            params.payload["enforce_nonce"] = True  # type: ignore[index]
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+
+    async def _logged_already(self, channel_id: int, entries: list[_LogEntry]) -> set[int]:
+        """The outbox ids of those entries the log already shows (each entry ends with its
+        marker), looked for only when one of them may have been posted by an earlier try:
+        after a restart or the nonce window, or a batch that failed on its way."""
+        doubtful = [e for e in entries if e.doubtful or e.message_id in self._log_doubtful]
+        if not doubtful:
+            return set()
+        since = min(e.created_at for e in doubtful)
+        tags: set[str] = set()
+        for post in await self._history(channel_id, since):
+            tags |= tags_in("\n".join([post.get("content", ""), *(
+                str(e.get("description", "")) for e in post.get("embeds") or ())]))
+        return {e.message_id for e in doubtful if str(e.message_id) in tags}
 
     async def _post(self, channel_id: int, params: Any, place: str) -> None:
         """One post, Discord's failures as delivery reads them: refused or not found (the
@@ -478,6 +518,17 @@ class DiscordTransport:
         return False
 
     async def _read_back(self, channel_id: int, since: datetime) -> list[tuple[str | None, str]]:
+        """The bot's posts in the channel from a little before `since`, oldest first, as
+        (tag, visible text)."""
+        posts = []
+        for m in await self._history(channel_id, since):
+            text, tag = read_mark(m.get("content", ""))
+            if m.get("nonce") is not None:  # history has none on Discord; a cache might
+                tag = str(m["nonce"])
+            posts.append((tag, text))
+        return posts
+
+    async def _history(self, channel_id: int, since: datetime) -> list[dict[str, Any]]:
         """The bot's posts in the channel from a little before `since`, oldest first. A read
         that fails finds nothing: the message is then sent (at worst once more)."""
         client = self.client
@@ -499,15 +550,7 @@ class DiscordTransport:
             log.warning("could not read back channel %s before a resend: %s", channel_id, exc)
         me = client.user.id if client.user else None
         found.sort(key=lambda m: int(m["id"]))
-        posts = []
-        for m in found:
-            if me is not None and int(m["author"]["id"]) != me:
-                continue
-            text, tag = read_mark(m.get("content", ""))
-            if m.get("nonce") is not None:  # history has none on Discord; a cache might
-                tag = str(m["nonce"])
-            posts.append((tag, text))
-        return posts
+        return [m for m in found if me is None or int(m["author"]["id"]) == me]
 
     # --- who can read a channel, checked before every post -----------------------------------
     async def check(self, match: MatchInfo, audience: str, channel_id: int) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
-from bot.discord.marker import read_mark
+from bot.discord.marker import read_mark, strip_marks
 from bot.discord.render import render
 from bot.discord.transport import DiscordTransport, channel_for, parts_of
 from bot.live import LiveMatch
@@ -217,9 +217,10 @@ def log_lines(world: World, channel: Channel) -> list[str]:
 
 
 def log_text(world: World, channel: Channel) -> str:
-    """The host log's text: each batch's content and embeds, in order."""
-    return "\n".join("\n".join([read_mark(m.content)[0], *(e.get("description", "")
-                                                           for e in m.embeds)])
+    """The host log's text: each batch's content and embeds, in order (without the
+    invisible outbox markers: a batch has one after each entry)."""
+    return "\n".join(strip_marks("\n".join([m.content, *(e.get("description", "")
+                                                         for e in m.embeds)]))
                      for m in bot_posts(world, channel))
 
 
