@@ -151,6 +151,10 @@ class MatchService:
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
+        #: Match -> (seat, kind) of the decisions explained in full so far: later ones of a
+        #: kind get their compact line (`Prompt.brief`). Not stored: after a restart each
+        #: kind is explained once more.
+        self._met: dict[int, set[tuple[int, str]]] = {}
         self.resolve_bot = resolve_bot
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
@@ -610,7 +614,8 @@ class MatchService:
         seq = match.seq + (1 if action else 0)
         shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
-        outbox = compose(events, posted, clocks, header=header, footer=footer, status=shown)
+        outbox = compose(events, posted, clocks, header=header, footer=footer, status=shown,
+                         met=self._met.get(match.id, ()))
         if outcome is not None:
             mark_final(outbox)
         write = MatchWrite(match.id, seq, outbox=outbox, clocks_new=new_clocks,
@@ -625,6 +630,7 @@ class MatchService:
         await self._store(match, write, now)
         # Stored: the step takes effect.
         match.state, match.seq, match.status, match.result = state, seq, status, result
+        self._explained(match.id, posted)
         match.prompts = prompts
         for c in closed:
             match.clocks.pop(c.key, None)
@@ -688,9 +694,15 @@ class MatchService:
         if match is not None and match.status in ("finished", "aborted"):
             self._retire(match_id)
 
+    def _explained(self, match_id: int, prompts: Sequence[Prompt]) -> None:
+        """These decisions were posted: a later one of the same seat and kind is compact."""
+        if prompts:
+            self._met.setdefault(match_id, set()).update((p.seat, p.kind) for p in prompts)
+
     def _retire(self, match_id: int) -> None:
         """Forget the bookkeeping of an ended match; keep only the last `keep_ended` ended
         matches in memory (`load` reads an older one back from the store)."""
+        self._met.pop(match_id, None)
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
         for stopped in [k for k in self._stopped if k[0] == match_id]:
@@ -1018,9 +1030,10 @@ class MatchService:
         keys = {c.key for c in ended}
         prompts = [p for p in match.prompts if p.key in keys]
         outbox = compose((), prompts, {c.key: c for c in ended},
-                         status=match.game.status(match.state))
+                         status=match.game.status(match.state), met=self._met.get(match.id, ()))
         await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
                                             clocks_changed=ended), now)
+        self._explained(match.id, prompts)
         match.clocks.update((c.key, c) for c in ended)
         self._arm(match)
         self._schedule_bots(match)
