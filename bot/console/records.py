@@ -3,13 +3,16 @@
 `verify` checks an exported record the way a suspicious player would. The record is read
 through a schema (`Record`: a malformed one is one sentence naming the first wrong field);
 its status must say the match ended, in agreement with its result; its times must be in
-order. The revealed salt and seed hash to the commitment (the seed alone for a match stored
-before salting), and the commitment is the one published when the match started (once the
-room's messages were pruned, the one the match row keeps). The opening dealt with the
-record's settings tells what the start told, and its first deadline is one of the timers;
-replaying every recorded action from that seed with the game's own rules is accepted step
-by step, tells what the record says was told, and ends with the recorded result. The
-players' names are not checked: no message states them (they are placeholders).
+order, none before the start or after the end. The revealed salt and seed hash to the
+commitment (the seed alone for a match stored before salting), and the commitment is the one
+published when the match started (once the room's messages were pruned, the one the match
+row keeps). The match commitment, published and kept the same way, covers the game, the
+players (names are only placeholders in the messages), the settings, the start time and the
+seed commitment: each one changed is named (bot/match_commitment.py). A record from before
+match commitments is checked without it and says so. The opening dealt with the record's
+settings tells what the start told, and its first deadline is one of the timers; replaying
+every recorded action from that seed with the game's own rules is accepted step by step,
+tells what the record says was told, and ends with the recorded result.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bot.match_commitment import COVERED, commitment_of, parts_of
 from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
@@ -58,6 +62,11 @@ class RecordMessage(_Part):
     at: datetime
 
 
+class RecordCommitment(_Part):
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    parts: dict[str, str]
+
+
 class Record(_Part):
     """What `umpire export ID` writes, as verify requires it: a wrong shape is one sentence."""
 
@@ -69,6 +78,9 @@ class Record(_Part):
     seed_commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
     seed: str | None = None
     seed_salt: str | None = None
+    match_commitment: RecordCommitment | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
     result: dict[str, Any] | None = None
     actions: list[RecordAction]
     messages: list[RecordMessage] = Field(default_factory=list)
@@ -218,10 +230,11 @@ def verify(data: dict[str, Any]) -> str:
         raise RecordError(f"the commitment published at the start ({published.group(1)}) is "
                           f"not the record's ({commitment}).")
     try:
-        settings = game.load_settings(record["settings"])
+        settings = game.load_settings(data["settings"])
     except Exception as exc:
         raise RecordError(f"the record's settings are not settings of {game.title} "
                           f"({_first(exc)}).") from None
+    committed = _check_match_commitment(rec, data, start)
     if not pruned:
         _check_deadline(settings, start)
     state = game.setup(settings, seed)
@@ -269,21 +282,74 @@ def verify(data: dict[str, Any]) -> str:
                "published at the start") + ", and replaying its "
             f"{len(actions)} actions gives the same messages and result: "
             f"{result_words(result, names)}." +
+            (f" Its match commitment {rec.match_commitment.sha256} covers its players, settings "
+             "and start time." if committed and rec.match_commitment else
+             " This match predates match commitments, so its players' names, its settings "
+             "and its start time could be checked only as far as its messages show them.") +
             (" This match predates salted commitments: its commitment is SHA-256 of the seed "
              "alone, which a short seed does not hide." if salt is None else ""))
+
+
+#: The match commitment as the start message publishes it.
+PUBLISHED = re.compile(r"Match commitment \([^)]*\): `([0-9a-f]{64})`")
+
+
+def _check_match_commitment(rec: Record, data: dict[str, Any],
+                            start: Sequence[dict[str, Any]]) -> bool:
+    """The record's game, players, settings, start time and seed commitment are those the
+    match committed to at the start (bot/match_commitment.py). False: the record has no
+    match commitment (stored before there was one), so this could not be checked."""
+    announced = next((found.group(1) for m in start if (found := PUBLISHED.search(m["text"]))),
+                     None)
+    covering = rec.match_commitment
+    if covering is None:
+        if announced is not None:
+            raise RecordError(f"the room was told the match commitment {announced} at the "
+                              "start, but the record carries none.")
+        return False
+    if start and announced is None:
+        raise RecordError("the record carries a match commitment, but none was published in "
+                          "the room at the start.")
+    if announced is not None and announced != covering.sha256:
+        raise RecordError(f"the match commitment published at the start ({announced}) is not "
+                          f"the record's ({covering.sha256}).")
+    if commitment_of(covering.parts) != covering.sha256:
+        raise RecordError(f"the parts of the record's match commitment do not hash to it "
+                          f"({covering.sha256}): they were changed.")
+    if rec.started_at is None:
+        raise RecordError("the record carries a match commitment but no start time "
+                          "(started_at), which the commitment covers.")
+    parts = parts_of(game=data["game"], players=data["players"], settings=data["settings"],
+                     started_at=rec.started_at, seed_commitment=rec.seed_commitment)
+    names = " vs ".join(p.name for p in rec.players)
+    differs = {
+        "game": f"the game {rec.game!r} is not the one the match committed to at the start.",
+        "players": f"the players ({names}) are not the ones the match committed to at the "
+                   "start: a name, an id, a bot or the seat order was changed.",
+        "settings": "the settings are not the ones the match committed to at the start: a "
+                    "setting was changed after the match began.",
+        "started_at": f"the start time {rec.started_at.isoformat()} is not the one the match "
+                      "committed to at the start: the record's times were changed.",
+        "seed_commitment": "the seed commitment is not the one the match commitment covers.",
+    }
+    for key in COVERED:
+        if parts[key] != covering.parts.get(key):
+            raise RecordError(differs[key])
+    return True
 
 
 def _check_told(events: Sequence[Any], told: dict[str, list[str]] | None, where: str,
                 names: Sequence[str]) -> None:
     """Each replayed event is in a message the record says went to its audience (nothing to
-    compare when that step's messages were pruned)."""
+    compare where that step's message to the audience was pruned: a step writes one message
+    per audience, and pruning deletes the delivered ones, so others of the step may stay)."""
     if told is None:
         return
     for event in events:
         audience = event.audience.kind
         place = "public" if audience == "public" else \
             f"seat{event.audience.seat}" if audience == "seat" else "umpire"
-        if not any(event.text in text for text in told.get(place, [])):
+        if place in told and not any(event.text in text for text in told[place]):
             shown = render_names(event.text, names)
             raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
                               "the record's messages do not say.")
@@ -322,6 +388,16 @@ def _check_times(rec: Record) -> None:
             rec.actions[0].at < rec.messages[0].at:
         raise RecordError(f"the record's first action ({rec.actions[0].at}) is before the "
                           f"match started ({rec.messages[0].at}).")
+    began, ended = rec.started_at, rec.ended_at
+    first = min((x.at for x in [*rec.actions, *rec.messages]), default=None)
+    if began is not None and first is not None and first < began:
+        raise RecordError(f"the record's times are out of order: {first} is before the match "
+                          f"started ({began}).")
+    last = rec.actions[-1].at if rec.actions else began
+    if ended is not None and last is not None and ended < last:
+        raise RecordError(f"the record's times are out of order: the match ended ({ended}) "
+                          f"before {'its last action' if rec.actions else 'it started'} "
+                          f"({last}).")
 
 
 UNTIL = re.compile(r"\{until:([^}]+)\}")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
+from tests.support.old_records import before_match_commitments
 
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 
@@ -268,6 +269,7 @@ def test_verify_checks_the_salt(record: Path, capsys) -> None:
 def test_verify_accepts_an_unsalted_record_from_before_salting_and_says_so(
         record: Path, capsys) -> None:
     def old(d: dict) -> None:  # as exported before salting: no salt, SHA-256 of the seed
+        before_match_commitments(d)
         commitment = hashlib.sha256(d["seed"].encode()).hexdigest()
         for m in d["messages"]:
             m["text"] = m["text"].replace(d["seed_commitment"], commitment)

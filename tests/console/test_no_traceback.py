@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
+from tests.support.old_records import before_match_commitments
 
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 PASSWORD = "s3cret-pw"
@@ -95,6 +96,11 @@ def _set(path: str, value: object):
     return change
 
 
+def _old(change):
+    """The change made to the record as exported before match commitments."""
+    return lambda d: change(before_match_commitments(d))
+
+
 MALFORMED = {
     "no players": (_set("players", []), "players"),
     "a seat 5": (_set("actions.0.seat", 5), "actions.0.seat = 5"),
@@ -105,13 +111,14 @@ MALFORMED = {
     "status aborted": (_set("status", "aborted"), "does not agree with its result"),
     "a time of yesterday": (_set("actions.3.at", "yesterday"), "actions.3.at = 'yesterday'"),
     "times out of order": (_set("actions.3.at", "2020-01-01T00:00:00+00:00"), "out of order"),
-    "a timer changed": (_set("settings.decision_seconds", 90), "first deadline 30 s away"),
-    "a timer changed by a second": (_set("settings.decision_seconds", 31),
+    # (in a record from before match commitments: what its messages show is still checked)
+    "a timer changed": (_old(_set("settings.decision_seconds", 90)), "first deadline 30 s away"),
+    "a timer changed by a second": (_old(_set("settings.decision_seconds", 31)),
                                     "first deadline 30 s away"),
     "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
     "a player as text": (_set("players.0", "Ada"), "players.0"),
     "no commitment": (_set("seed_commitment", None), "seed_commitment"),
-    "a human said to be a bot": (lambda d: d["players"][0].pop("bot"), "is not a bot"),
+    "a human said to be a bot": (_old(lambda d: d["players"][0].pop("bot")), "is not a bot"),
     "a list": (lambda d: d.clear(), "match"),
 }
 
@@ -185,6 +192,10 @@ def test_verify_replays_the_opening_with_the_records_settings(record: dict, tmp_
     data["settings"]["starting_chips"] += 1  # shows only in the opening ("Starting pools")
     path.write_text(json.dumps(data))
     assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err  # the match commitment covers the settings
+    assert "NOT verified" in err and "the settings are not the ones the match committed" in err
+    path.write_text(json.dumps(before_match_commitments(data)))
+    assert cli_main(["verify", str(path)]) == 1  # without it, the opening's replay tells
     err = capsys.readouterr().err
     assert "NOT verified" in err and "the start: the replay tells 'public'" in err
 
