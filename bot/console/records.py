@@ -153,17 +153,31 @@ def salt_words(record: dict[str, Any]) -> str:
     return "revealed with the seed when the match ends"
 
 
-def transcript(record: dict[str, Any]) -> str:
-    """A readable transcript of an exported record: every message, where it went, in order."""
-    names = [p["name"] for p in record["players"]]
+def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """A readable transcript of an exported record: every message, where it went, in order,
+    every placeholder rendered (names; deadlines as UTC and how long after the message).
+    `names`: the players' names (default: the record's)."""
+    names = list(names or [p["name"] for p in record["players"]])
+    settings = record.get("settings") or {}
+    covering = record.get("match_commitment") or {}
     head = [f"Match #{record['match']}: {record['game']}, {names[0]} vs {names[1]}",
             f"Status: {record['status']}; result: {result_words(record.get('result'), names)}",
+            when_words(record),
+            "Settings: " + (", ".join(f"{k} = {v}" for k, v in settings.items()) or "none"),
             f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
             f"Seed: {record.get('seed') or 'not revealed yet (the match is not over)'}",
-            f"Salt: {salt_words(record)}", ""]
+            f"Salt: {salt_words(record)}"]
+    if covering.get("sha256"):
+        head.append(f"Match commitment (SHA-256 of the players, settings, start time and "
+                    f"seed commitment): {covering['sha256']}")
+    head += ["Times are UTC.", ""]
     places = {"public": "room", "umpire": "host log"}
     body = []
+    day = str(record.get("started_at") or "")[:10]
     for m in record.get("messages", []):
+        if str(m.get("at", ""))[:10] not in ("", day):  # a match that runs past midnight
+            day = m["at"][:10]
+            body.append(f"-- {day}")
         audience = m["audience"]
         place = places.get(audience) or (f"table of {names[int(audience[4:])]}"
                                          if audience.startswith("seat") else audience)
@@ -177,6 +191,39 @@ def transcript(record: dict[str, Any]) -> str:
     return "\n".join(head + body)
 
 
+def when_words(record: dict[str, Any]) -> str:
+    """"Started: 2026-11-26 14:12:55 UTC; ended: 2026-11-26 14:20:03 UTC, 7 min 8 s later"
+    (from the first message's time for a record exported before it had `started_at`)."""
+    started = message_time(record.get("started_at"))
+    if started is None:
+        started = next((t for m in record.get("messages", [])
+                        if (t := message_time(m.get("at"))) is not None), None)
+    ended = message_time(record.get("ended_at"))
+    text = "Started: " + (utc_words(started) if started else "unknown")
+    if ended is not None:
+        text += f"; ended: {utc_words(ended)}"
+        if started is not None:
+            text += f", {span_words((ended - started).total_seconds())} later"
+    return text
+
+
+def utc_words(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def span_words(seconds: float) -> str:
+    """A length of time: "3 d 2 h", "2 h 5 min", "7 min 8 s", "4 s"."""
+    left = max(0, round(seconds))
+    units = [("d", 86400), ("h", 3600), ("min", 60), ("s", 1)]
+    parts = []
+    for name, size in units:
+        amount, left = divmod(left, size)
+        if amount or parts:
+            parts.append(f"{amount} {name}")
+    shown = [p for p in parts[:2] if not p.startswith("0 ")]
+    return " ".join(shown) or "0 s"
+
+
 def message_time(text: Any) -> datetime | None:
     """A record's ISO time, None if it is not one."""
     try:
@@ -188,7 +235,7 @@ def message_time(text: Any) -> datetime | None:
 def deadline_words(when: datetime, sent: datetime | None) -> str:
     """A deadline in a transcript: the UTC time, and how long after the message it was
     ("12:08:28 UTC, 30 s after this message")."""
-    absolute = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    absolute = utc_words(when)
     if sent is None:
         return absolute
     left = seconds_left(when, sent)
