@@ -100,6 +100,10 @@ def read_record(data: Any) -> Record:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(x) for x in error["loc"]) or "the record"
+        if error["type"] == "missing":
+            raise RecordError(f"this is not a well-formed match record: it has no {where}; "
+                              "give a record written by `umpire export ID`, "
+                              "unchanged.") from None
         got = error.get("input")
         shown = repr(got) if not isinstance(got, dict | list) or len(repr(got)) < 60 else \
             type(got).__name__

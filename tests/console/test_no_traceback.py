@@ -118,6 +118,8 @@ MALFORMED = {
     "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
     "a player as text": (_set("players.0", "Ada"), "players.0"),
     "no commitment": (_set("seed_commitment", None), "seed_commitment"),
+    "no game": (lambda d: d.pop("game"), "well-formed match record: it has no game; give"),
+    "an action without a time": (lambda d: d["actions"][2].pop("at"), "it has no actions.2.at"),
     "a human said to be a bot": (_old(lambda d: d["players"][0].pop("bot")), "is not a bot"),
     "a list": (lambda d: d.clear(), "match"),
 }
