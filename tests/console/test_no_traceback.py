@@ -42,7 +42,7 @@ def _databases(tmp: Path) -> list[tuple[str, int, str]]:
 def _run(command: list[str], db: str, tmp: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
     env = {**os.environ, "HOME": str(tmp), "DISCORD_TOKEN": "not.a.token",
            "UMPIRE_DATABASE__URL": db}
-    args = command if command == ["run"] else [*command, "--db", db]
+    args = command if command[0] in ("run", "health") else [*command, "--db", db]  # no --db
     done = subprocess.run([*UMPIRE, *args], capture_output=True, text=True, timeout=120,
                           env=env, cwd=tmp, input="")
     return args, done
@@ -66,6 +66,29 @@ def test_every_command_with_every_bad_database_says_one_sentence(tmp_path: Path)
         assert words in lines[0], where
         assert done.returncode == code, where
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["health"], ["run", "--check"]])
+def test_the_checks_with_every_bad_database_say_one_line_each(tmp_path: Path,
+                                                               command: list[str]) -> None:
+    """`health` and `run --check` print one line per check: a bad database is their FAIL
+    line (or, for a setting the bot cannot use at all, the one sentence), never a traceback."""
+    cases = [(db, code, words) for db, code, words in _databases(tmp_path)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda case: (case, _run(command, case[0], tmp_path)), cases))
+    for (db, code, words), (_, done) in results:
+        where = f"umpire {' '.join(command)} with {db}: {done.stdout}{done.stderr}"
+        assert "Traceback" not in done.stdout + done.stderr, where
+        assert PASSWORD not in done.stdout + done.stderr, where
+        if code == 2 and "://" in db:  # a URL the bot cannot use: the one sentence
+            assert done.stderr.startswith("umpire: ") and words in done.stderr, where
+            assert done.returncode == 2, where
+            continue
+        assert done.returncode in (1, 2), where  # a FAIL line is exit 1
+        failed = [line for line in (done.stdout + done.stderr).splitlines()
+                  if "database" in line]
+        assert failed and (failed[0].startswith(("FAIL database: ", "umpire: "))), where
 
 
 @pytest.fixture(scope="module")
