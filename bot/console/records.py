@@ -334,7 +334,8 @@ def verify(data: dict[str, Any]) -> str:
             f"{len(actions)} actions gives the same messages and result: "
             f"{result_words(result, names)}." +
             (f" Its match commitment {rec.match_commitment.sha256} covers its players, settings "
-             "and start time." if committed and rec.match_commitment else
+             "and start time" + (": compare it with the one the room was given at the start."
+                                 if pruned else ".") if committed and rec.match_commitment else
              " This match predates match commitments, so its players' names, its settings "
              "and its start time could be checked only as far as its messages show them.") +
             (" This match predates salted commitments: its commitment is SHA-256 of the seed "

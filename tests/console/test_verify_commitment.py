@@ -136,7 +136,8 @@ def test_a_pruned_match_still_verifies_and_still_catches_a_rename(played: Path,
     code, text, err = _verify(data, tmp_path, capsys)
     assert code == 0, err
     assert "stored with the match (its room messages were pruned)" in text
-    assert data["match_commitment"]["sha256"] in text  # to compare with the room's
+    assert f"{data['match_commitment']['sha256']} covers its players, settings and start " \
+        "time: compare it with the one the room was given at the start." in text
     _renamed(data)
     code, _, err = _verify(data, tmp_path, capsys)
     assert code == 1 and "the players (" in err, err
