@@ -140,7 +140,7 @@ def match_rows(rows: Sequence[Any]) -> str:
         started = row.created_at.strftime("%Y-%m-%d %H:%M") if row.created_at else ""
         result = result_words(row.result, names) if row.result else ""
         table.append((str(row.id), row.game, " vs ".join(names), row.status, started, result))
-    head = ("id", "game", "players", "status", "started", "result")
+    head = ("id", "game", "players", "status", "started (UTC)", "result")
     widths = [max(len(r[i]) for r in [head, *table]) for i in range(5)]
     return "\n".join(
         f"{r[0]:>{widths[0]}}  " + "  ".join(f"{c:<{w}}" for c, w in zip(r[1:5], widths[1:],

@@ -200,6 +200,7 @@ def test_matches_lists_game_players_status_and_result(played: Path, capsys) -> N
     assert cli_main(["matches", "--db", str(played)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "game" in lines[0] and "players" in lines[0] and "result" in lines[0]
+    assert "started (UTC)" in lines[0]
     assert any("rps-poker" in line and "Ada (heuristic) vs Bea (random)" in line
                and "finished" in line and " wins " in line for line in lines[1:])
     assert len(lines) == 3
