@@ -419,8 +419,9 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
     if rec.status not in ("finished", "aborted"):
         raise RecordError(f"the record says the match is {rec.status}, but it reveals the "
                           "seed, which is revealed only when a match ends.")
-    hosts = bool((rec.result or {}).get("host"))
-    if rec.result is None or (rec.status == "aborted") != hosts:
+    # the hosts abort (no winner: "aborted") or award the match (a winner: "finished")
+    aborted = bool((rec.result or {}).get("host")) and (rec.result or {}).get("winner") is None
+    if rec.result is None or (rec.status == "aborted") != aborted:
         raise RecordError(f"the record's status {rec.status!r} does not agree with its "
                           f"result ({result_words(rec.result, names)}).")
 
