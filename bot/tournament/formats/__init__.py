@@ -7,10 +7,16 @@ error that lists the valid names.
 from __future__ import annotations
 
 from .base import Format, FormatError, FormatState, Pairing, Result, Standing
+from .double import DoubleElimination
+from .roundrobin import RoundRobin
 from .single import SingleElimination
+from .swiss import Swiss
 
 FORMATS: dict[str, Format] = {
     "single": SingleElimination(),
+    "double": DoubleElimination(),
+    "roundrobin": RoundRobin(),
+    "swiss": Swiss(),
 }
 
 
