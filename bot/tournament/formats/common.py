@@ -32,6 +32,22 @@ def walkover_result(state: FormatState, p: Pairing) -> Result | None:
     return None
 
 
+def copied(state: FormatState) -> FormatState:
+    """A copy whose lists and dicts may be changed without touching `state`.
+
+    Pairings and results are frozen, so they are shared rather than copied (a deep copy
+    made long events slow)."""
+    return state.model_copy(
+        update={
+            "entrants": list(state.entrants),
+            "pairings": list(state.pairings),
+            "results": dict(state.results),
+            "withdrawn": list(state.withdrawn),
+            "replacements": dict(state.replacements),
+        }
+    )
+
+
 class BaseFormat:
     """The shared half of a `base.Format`; see that module for the contract."""
 
@@ -95,7 +111,7 @@ class BaseFormat:
     def next_round(self, state: FormatState) -> tuple[FormatState, list[Pairing]]:
         if state.pending():
             return state, []
-        state = state.model_copy(deep=True)
+        state = copied(state)
         made: list[Pairing] = []
         while not self.finished(state):
             pairings = self._round(state)
@@ -129,7 +145,7 @@ class BaseFormat:
                 f"{result.winner} is not in pairing {p.id} ({p.player0} v {p.player1}); "
                 "name one of its two players as the winner."
             )
-        state = state.model_copy(deep=True)
+        state = copied(state)
         state.results[p.id] = result
         return state
 
@@ -148,7 +164,7 @@ class BaseFormat:
                 f"{new or 'An empty name'} cannot take {old}'s place: a substitute must be "
                 "someone who never held a place in this event."
             )
-        state = state.model_copy(deep=True)
+        state = copied(state)
         state.entrants[state.entrants.index(old)] = new
         state.replacements[old] = new
         state.pairings = [
@@ -162,7 +178,7 @@ class BaseFormat:
                 f"{player} is not playing in this event; withdraw one of: "
                 f"{', '.join(state.active()) or 'nobody (all have withdrawn)'}."
             )
-        state = state.model_copy(deep=True)
+        state = copied(state)
         state.withdrawn.append(player)
         for p in state.pending():
             done = walkover_result(state, p)
