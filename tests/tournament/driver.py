@@ -52,6 +52,16 @@ def check_consistent(fmt: Format, state: FormatState) -> None:
         r.winner is None and not r.walkover for _, r in games
     )
     assert all(s.wins + s.draws + s.losses == s.played for s in table)
+    if fmt.name in ("single", "double"):
+        final_losers = {
+            cur(p.player1 if cur(state.results[p.id].winner or "") == cur(p.player0) else p.player0)
+            for p in state.pairings
+            if p.bracket == "final" and p.id in state.results
+        }
+        lives = 1 if fmt.name == "single" else 2
+        for s in table:
+            gone = s.player in state.withdrawn or s.losses >= lives or s.player in final_losers
+            assert s.out == gone, (s, state.withdrawn)
 
 
 def play(

@@ -88,11 +88,13 @@ class Evaluation:
         self.nodes = nodes
         self.state = state
         made = {p.id: p for p in state.pairings}
+        self.slots: dict[str, tuple[object, object]] = {}  # every node's inputs, or UNKNOWN
         self.players: dict[str, tuple[str | None, str | None]] = {}  # resolved inputs
         self.out: dict[str, tuple[str | None, str | None]] = {}  # (winner, loser) once decided
         self.ready: list[Node] = []  # both inputs known, no pairing yet
         for node in nodes:
             a, b = self._slot(node.a), self._slot(node.b)
+            self.slots[node.id] = (a, b)
             if a is UNKNOWN or b is UNKNOWN:
                 continue
             self.players[node.id] = (a, b)
@@ -149,8 +151,8 @@ def elimination_standings(nodes: list[Node], state: FormatState, final: str) -> 
     ev = Evaluation(nodes, state)
     alive: set[str] = set()
     for node in nodes:
-        if node.id in ev.players and node.id not in ev.out:
-            alive.update(n for n in ev.players[node.id] if n is not None)
+        if node.id not in ev.out:
+            alive.update(n for n in ev.slots[node.id] if isinstance(n, str))
     champion = ev.out.get(final, (None, None))[0]
     cur = state.current
     wins = dict.fromkeys(state.entrants, 0)
