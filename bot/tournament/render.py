@@ -16,9 +16,7 @@ from functools import cache
 from PIL import Image, ImageDraw, ImageFont
 
 from .formats import Format, FormatState, format_named
-from .formats.bracket import UNKNOWN, Evaluation, Node
-from .formats.double import double_nodes
-from .formats.single import single_nodes
+from .formats.bracket import UNKNOWN, BracketFormat, Evaluation, Node
 
 TEXT_BRACKET_MAX = 8
 TIEBREAK_LABELS = {"swiss": ("Buch", "SB", "H2H"), "roundrobin": ("SB", "H2H")}
@@ -28,12 +26,17 @@ SECTION_TITLES = {
     "losers": "Losers' bracket",
     "final": "Grand final",
 }
-NODES = {"single": single_nodes, "double": double_nodes}
+
+
+def _bracket_nodes(state: FormatState) -> list[Node] | None:
+    """The graph of an elimination event; None for the formats that play for points."""
+    fmt = format_named(state.format)
+    return fmt.nodes(len(state.entrants)) if isinstance(fmt, BracketFormat) else None
 
 
 def needs_picture(state: FormatState) -> bool:
     """Whether a text bracket would be unreadable (more than 8 players)."""
-    return state.format in NODES and len(state.entrants) > TEXT_BRACKET_MAX
+    return _bracket_nodes(state) is not None and len(state.entrants) > TEXT_BRACKET_MAX
 
 
 def _num(x: float) -> str:
@@ -91,7 +94,9 @@ def _slot_label(source: tuple[str, int | str], value: object) -> str:
 
 def bracket_matches(state: FormatState) -> list[Match]:
     """Every node of an elimination bracket, decided, in play or still to come."""
-    nodes: list[Node] = NODES[state.format](len(state.entrants))
+    nodes = _bracket_nodes(state)
+    if nodes is None:
+        raise ValueError(f"A {state.format} event has no bracket; show its rounds instead.")
     ev = Evaluation(nodes, state)
     made = {p.id: p for p in state.pairings}
     out = []
@@ -136,7 +141,7 @@ def _match_line(m: Match) -> str:
 
 def bracket_text(state: FormatState) -> str:
     """A text bracket for elimination formats; the rounds' pairings for the others."""
-    if state.format not in NODES:
+    if _bracket_nodes(state) is None:
         return rounds_text(state)
     lines: list[str] = []
     section = stage = None
@@ -218,7 +223,7 @@ def bracket_layout(state: FormatState) -> Layout:
     """Where each box, line and name goes: one column per round of each bracket, the
     brackets one under the other, each match centred on the matches that feed it."""
     matches = bracket_matches(state)
-    nodes = {n.id: n for n in NODES[state.format](len(state.entrants))}
+    nodes = {n.id: n for n in _bracket_nodes(state) or []}
     boxes, lines, labels = [], [], []
     centre: dict[str, float] = {}
     top = MARGIN

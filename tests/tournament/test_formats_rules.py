@@ -229,16 +229,19 @@ def test_swiss_ties_are_broken_by_buchholz_first():
     ]
 
 
+# four players who all met: p1 and p2 on 2 points, p4 and p3 on 1 (p4 beat p1, p3 beat p4)
+ALL_MET = [
+    ("p4", "p1", "p4"),
+    ("p3", "p4", "p3"),
+    ("p2", "p4", "p2"),
+    ("p1", "p3", "p1"),
+    ("p2", "p3", "p2"),
+    ("p1", "p2", "p1"),
+]
+
+
 def test_swiss_ties_are_broken_by_sonneborn_berger_after_buchholz():
-    games = [
-        ("p4", "p1", "p4"),
-        ("p3", "p4", "p3"),
-        ("p2", "p4", "p2"),
-        ("p1", "p3", "p1"),
-        ("p2", "p3", "p2"),
-        ("p1", "p2", "p1"),
-    ]
-    state = played(SWISS, 4, games)
+    state = played(SWISS, 4, ALL_MET)
     # all met all: equal points give equal Buchholz; p4 beat p1 (2), p3 beat p4 (1)
     table = SWISS.standings(state)
     assert [(s.player, s.points, s.tiebreaks[:2]) for s in table] == [
@@ -259,15 +262,7 @@ def test_swiss_ties_are_broken_by_head_to_head_then_seed():
 
 
 def test_round_robin_ties_are_broken_by_sonneborn_berger_then_head_to_head():
-    games = [
-        ("p4", "p1", "p4"),
-        ("p3", "p4", "p3"),
-        ("p2", "p4", "p2"),
-        ("p1", "p3", "p1"),
-        ("p2", "p3", "p2"),
-        ("p1", "p2", "p1"),
-    ]
-    state = played(ROBIN, 4, games)
+    state = played(ROBIN, 4, ALL_MET)
     # p4 beat p1 (2 points), p3 beat p4 (1): p4 first, though p3 won their game;
     # head-to-head counts only among players level on everything before it (none here)
     assert [(s.player, s.tiebreaks) for s in ROBIN.standings(state)] == [

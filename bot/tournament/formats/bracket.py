@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .base import FormatState, Pairing, Standing
+from .common import BaseFormat
 
 Source = tuple[str, int | str]  # ("seed", 0-based index) | ("winner" | "loser", node id)
 UNKNOWN = object()  # a slot whose player is not known yet
@@ -195,3 +196,31 @@ def elimination_standings(nodes: list[Node], state: FormatState, final: str) -> 
             )
         )
     return table
+
+
+class BracketFormat(BaseFormat):
+    """An elimination format: its graph of nodes (`nodes`) and its last node (`final`)."""
+
+    final = ""
+
+    def nodes(self, count: int) -> list[Node]:
+        raise NotImplementedError
+
+    def _evaluate(self, state: FormatState) -> Evaluation:
+        return Evaluation(self.nodes(len(state.entrants)), state)
+
+    def _round(self, state: FormatState) -> list[Pairing]:
+        return self._evaluate(state).pairings(state.round + 1)
+
+    def finished(self, state: FormatState) -> bool:
+        return self._evaluate(state).decided(self._final(state))
+
+    def champion(self, state: FormatState) -> str | None:
+        """The final's winner (None before it, or if nobody was left to play it)."""
+        return self._evaluate(state).out.get(self._final(state), (None, None))[0]
+
+    def standings(self, state: FormatState) -> list[Standing]:
+        return elimination_standings(self.nodes(len(state.entrants)), state, self._final(state))
+
+    def _final(self, state: FormatState) -> str:
+        return self.final or self.nodes(len(state.entrants))[-1].id

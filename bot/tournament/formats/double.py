@@ -14,9 +14,7 @@ winners' and losers' matches share rounds.
 
 from __future__ import annotations
 
-from .base import FormatState, Pairing, Standing
-from .bracket import Evaluation, Node, Source, elimination_standings, first_round, knockout
-from .common import BaseFormat
+from .bracket import BracketFormat, Node, Source, first_round, knockout
 
 FINAL = "GF"
 
@@ -50,19 +48,10 @@ def double_nodes(count: int) -> list[Node]:
     return [*winners, *losers, final]
 
 
-class DoubleElimination(BaseFormat):
+class DoubleElimination(BracketFormat):
     name = "double"
     label = "double-elimination"
+    final = FINAL
 
-    def _round(self, state: FormatState) -> list[Pairing]:
-        return Evaluation(double_nodes(len(state.entrants)), state).pairings(state.round + 1)
-
-    def finished(self, state: FormatState) -> bool:
-        return Evaluation(double_nodes(len(state.entrants)), state).decided(FINAL)
-
-    def champion(self, state: FormatState) -> str | None:
-        """The grand final's winner (None before it, or if nobody was left to play it)."""
-        return Evaluation(double_nodes(len(state.entrants)), state).out.get(FINAL, (None, None))[0]
-
-    def standings(self, state: FormatState) -> list[Standing]:
-        return elimination_standings(double_nodes(len(state.entrants)), state, FINAL)
+    def nodes(self, count: int) -> list[Node]:
+        return double_nodes(count)

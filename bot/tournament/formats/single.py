@@ -8,31 +8,16 @@ third-place match is played. A draw is refused: the host replays the match or aw
 
 from __future__ import annotations
 
-from .base import FormatState, Pairing, Standing
-from .bracket import Evaluation, Node, elimination_standings, first_round, knockout
-from .common import BaseFormat
+from .bracket import BracketFormat, Node, first_round, knockout
 
 
 def single_nodes(count: int) -> list[Node]:
     return knockout(first_round(count, "R", ""), "R", "")
 
 
-class SingleElimination(BaseFormat):
+class SingleElimination(BracketFormat):
     name = "single"
     label = "single-elimination"
 
-    def _round(self, state: FormatState) -> list[Pairing]:
-        return Evaluation(single_nodes(len(state.entrants)), state).pairings(state.round + 1)
-
-    def finished(self, state: FormatState) -> bool:
-        nodes = single_nodes(len(state.entrants))
-        return Evaluation(nodes, state).decided(nodes[-1].id)
-
-    def champion(self, state: FormatState) -> str | None:
-        """The winner once the final is decided (None if nobody was left to win it)."""
-        nodes = single_nodes(len(state.entrants))
-        return Evaluation(nodes, state).out.get(nodes[-1].id, (None, None))[0]
-
-    def standings(self, state: FormatState) -> list[Standing]:
-        nodes = single_nodes(len(state.entrants))
-        return elimination_standings(nodes, state, nodes[-1].id)
+    def nodes(self, count: int) -> list[Node]:
+        return single_nodes(count)
