@@ -12,7 +12,7 @@ The runtime's loop, in words:
 2. `state, pairings = fmt.next_round(state)`: the matches of the next round, or `[]` while a round
    is still being played, or `[]` with `fmt.finished(state)` once the event is over. A
    bye is a `Pairing` with `player1=None`; it is already decided (no match is started).
-   A pairing with a withdrawn player is decided too (a walkover). Every pairing that is
+   A round-robin pairing with a withdrawn player is decided too (a walkover). Every pairing that is
    already decided has its result in `state.results` when it is returned; start a match only
    for the others (`state.decided(p.id)` is False). When a whole round is decided that way,
    `next_round` goes on to the next one in the same call, so the list may hold several
@@ -21,8 +21,11 @@ The runtime's loop, in words:
 3. For each match's end: `state = fmt.record(state, Result(...))`; a walkover and a host's
    award are results too (`Result.walkover`).
 4. `fmt.replace(state, old, new)` puts a substitute into every pairing `old` has not yet
-   played; `fmt.withdraw(state, player)` makes them lose every pairing they have not played
-   (walkover) and takes them out of later rounds.
+   played (the substitute takes over the place: seed and record so far);
+   `fmt.withdraw(state, player)` makes them lose their pairing in progress (walkover) and
+   takes them out of later rounds: an elimination opponent goes through on a bye, a
+   round-robin opponent wins by walkover, Swiss pairs them no more (docs/tournaments.md).
+   A request the format refuses raises `FormatError`, whose message is for the host.
 5. `fmt.standings(state)` for the table, in rank order, with the tie-breaks the format
    documents.
 
