@@ -221,53 +221,53 @@ def _short(name: str) -> str:
 
 def bracket_layout(state: FormatState) -> Layout:
     """Where each box, line and name goes: one column per round of each bracket, the
-    brackets one under the other, each match centred on the matches that feed it."""
+    winners' and losers' brackets one under the other, each match centred on the matches
+    that feed it, and the grand final to the right, between the two brackets' finals."""
     matches = bracket_matches(state)
     nodes = {n.id: n for n in _bracket_nodes(state) or []}
+    columns = max(n.stage for n in nodes.values())
     boxes, lines, labels = [], [], []
     centre: dict[str, float] = {}
+    right: dict[str, int] = {}  # each box's right edge, where its line leaves
     top = MARGIN
-    width = 0
     for section in ("", "winners", "losers", "final"):
         group = [m for m in matches if m.bracket == section]
         if not group:
             continue
-        if SECTION_TITLES[section]:
+        if SECTION_TITLES[section] and section != "final":
             labels.append(Label(MARGIN, top, SECTION_TITLES[section], COLOURS["title"]))
             top += TITLE_H
         slot = 0
         for m in group:
+            node = nodes[m.id]
             feeders = [
-                centre[ref]
-                for kind, ref in (nodes[m.id].a, nodes[m.id].b)
+                ref
+                for kind, ref in (node.a, node.b)
                 if kind == "winner"
                 and isinstance(ref, str)
                 and ref in centre
-                and nodes[ref].bracket == section
+                and (nodes[ref].bracket == section or section == "final")
             ]
-            if section == "final":
-                feeders = []
             if feeders:
-                y = sum(feeders) / len(feeders)
+                y = sum(centre[f] for f in feeders) / len(feeders)
             else:
                 y = top + slot * (BOX_H + GAP_Y) + BOX_H / 2
                 slot += 1
-            centre[m.id] = y
-            x = MARGIN + (m.stage - 1) * (BOX_W + GAP_X)
+            column = columns if section == "final" else node.stage - 1
+            x = MARGIN + column * (BOX_W + GAP_X)
             y0 = int(y - BOX_H / 2)
+            centre[m.id], right[m.id] = y, x + BOX_W
             boxes.append((x, y0, x + BOX_W, y0 + BOX_H))
-            for kind, ref in (nodes[m.id].a, nodes[m.id].b):
-                if kind == "winner" and isinstance(ref, str) and ref in centre and feeders:
-                    fx = MARGIN + nodes[ref].stage * (BOX_W + GAP_X) - GAP_X
-                    lines.append((fx, int(centre[ref]), x, int(y)))
+            lines.extend((right[f], int(centre[f]), x, int(y)) for f in feeders)
+            if section == "final":
+                labels.append(Label(x, y0 - TITLE_H + 6, SECTION_TITLES[section], COLOURS["title"]))
             for i, name in enumerate((m.top, m.bottom)):
                 won = m.winner is not None and name == m.winner
                 muted = name in ("bye", "nobody") or " of " in name
                 colour = COLOURS["winner"] if won else COLOURS["muted" if muted else "text"]
                 labels.append(Label(x + 8, y0 + 4 + i * (BOX_H // 2), _short(name), colour))
-            width = max(width, x + BOX_W + MARGIN)
-        bottom = max(b[3] for b in boxes)
-        top = bottom + 2 * GAP_Y
+        top = max(b[3] for b in boxes) + 2 * GAP_Y
+    width = max(b[2] for b in boxes) + MARGIN
     return Layout(width, top - GAP_Y + MARGIN, boxes, lines, labels)
 
 
