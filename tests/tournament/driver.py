@@ -81,6 +81,15 @@ def play(
     for _ in range(STEP_LIMIT):
         if fmt.finished(state):
             break
+        if not state.pending() and state.active() and rnd.random() < upsets:
+            # between rounds: a player leaves or is replaced before the next pairing
+            if rnd.random() < 0.5:
+                state = fmt.withdraw(state, rnd.choice(state.active()))
+            else:
+                fresh += 1
+                state = fmt.replace(state, rnd.choice(state.active()), f"sub{fresh}")
+            state = roundtrip(fmt, state)
+            check_consistent(fmt, state)
         before, as_stored = state, state.model_dump(mode="json")
         state, made = fmt.next_round(state)
         assert before.model_dump(mode="json") == as_stored, "next_round changed its input"
