@@ -12,23 +12,16 @@ from .base import FormatError, FormatState, Pairing, Result, Standing
 MAX_ENTRANTS = 256
 
 
-def bye_result(p: Pairing) -> Result:
-    """A bye is decided when it is paired: player0 goes through without a match."""
-    return Result(pairing=p.id, winner=p.player0, walkover=True)
-
-
 def walkover_result(state: FormatState, p: Pairing) -> Result | None:
-    """The walkover of a pairing with a withdrawn player, or None if both still play."""
-    out0 = p.player0 in state.withdrawn
-    out1 = p.player1 is None or p.player1 in state.withdrawn
+    """The result a pairing has without play: a bye (player0 goes through), a walkover
+    against a withdrawn player, nobody's win if both have withdrawn; None if both play."""
     if p.player1 is None:
-        return bye_result(p)
-    if out0 and out1:
-        return Result(pairing=p.id, winner=None, walkover=True)  # nobody wins
-    if out0:
-        return Result(pairing=p.id, winner=p.player1, walkover=True)
-    if out1:
         return Result(pairing=p.id, winner=p.player0, walkover=True)
+    out0, out1 = p.player0 in state.withdrawn, p.player1 in state.withdrawn
+    if out0 and out1:
+        return Result(pairing=p.id, winner=None, walkover=True)
+    if out0 or out1:
+        return Result(pairing=p.id, winner=p.player1 if out0 else p.player0, walkover=True)
     return None
 
 
