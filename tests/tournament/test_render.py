@@ -110,3 +110,22 @@ def test_a_long_name_is_shortened_in_the_picture(drawn_text):
     state = fmt.start(["a" * 40, *names(9)], 0)
     render.bracket_png(state)
     assert "a" * 21 + "…" in drawn_text
+
+
+def test_the_picture_is_drawn_without_system_fonts(monkeypatch, drawn_text):
+    # a slim container has no DejaVu: Pillow's own font is used instead
+    original = render.ImageFont.truetype
+
+    def no_system_font(font, *args, **kwargs):
+        if font == "DejaVuSans.ttf":
+            raise OSError("cannot open resource")
+        return original(font, *args, **kwargs)
+
+    monkeypatch.setattr(render.ImageFont, "truetype", no_system_font)
+    render._font.cache_clear()
+    try:
+        png = render.bracket_png(format_named("single").start(names(9), 0))
+    finally:
+        render._font.cache_clear()
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+    assert "player 9" in drawn_text
