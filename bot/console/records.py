@@ -62,6 +62,13 @@ class RecordMessage(_Part):
     at: datetime
 
 
+class RecordResult(_Part):
+    winner: Literal[0, 1] | None = None
+    reason: str = ""
+    score: list[int | float] | None = Field(default=None, min_length=2, max_length=2)
+    host: bool | None = None
+
+
 class RecordCommitment(_Part):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     parts: dict[str, str]
@@ -81,7 +88,7 @@ class Record(_Part):
     match_commitment: RecordCommitment | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
-    result: dict[str, Any] | None = None
+    result: RecordResult | None = None
     actions: list[RecordAction]
     messages: list[RecordMessage] = Field(default_factory=list)
 
@@ -307,7 +314,7 @@ def verify(data: dict[str, Any]) -> str:
         except IllegalMove as exc:
             raise RecordError(f"{where}: the rules refuse it in the replay: {exc}") from None
         except Exception as exc:  # a malformed command
-            raise RecordError(f"{where}: not a command of {game.title} ({exc}).") from None
+            raise RecordError(f"{where}: not a command of {game.title} ({_first(exc)}).") from None
         events = game.apply(state, action["seat"], command)
         _check_told(events, by_seq.get(action.get("seq", n)), where, names)
     outcome = game.outcome(state)
@@ -420,10 +427,11 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
         raise RecordError(f"the record says the match is {rec.status}, but it reveals the "
                           "seed, which is revealed only when a match ends.")
     # the hosts abort (no winner: "aborted") or award the match (a winner: "finished")
-    aborted = bool((rec.result or {}).get("host")) and (rec.result or {}).get("winner") is None
-    if rec.result is None or (rec.status == "aborted") != aborted:
+    result = rec.result.model_dump() if rec.result else None
+    aborted = bool(rec.result and rec.result.host and rec.result.winner is None)
+    if result is None or (rec.status == "aborted") != aborted:
         raise RecordError(f"the record's status {rec.status!r} does not agree with its "
-                          f"result ({result_words(rec.result, names)}).")
+                          f"result ({result_words(result, names)}).")
 
 
 def _check_times(rec: Record) -> None:

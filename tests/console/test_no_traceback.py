@@ -141,6 +141,8 @@ MALFORMED = {
     "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
     "a player as text": (_set("players.0", "Ada"), "players.0"),
     "no commitment": (_set("seed_commitment", None), "seed_commitment"),
+    "a winner of 2": (_set("result.winner", 2), "result.winner = 2"),
+    "a score of one number": (_set("result.score", [3]), "result.score"),
     "no game": (lambda d: d.pop("game"), "well-formed match record: it has no game; give"),
     "an action without a time": (lambda d: d["actions"][2].pop("at"), "it has no actions.2.at"),
     "a human said to be a bot": (_old(lambda d: d["players"][0].pop("bot")), "is not a bot"),
@@ -160,6 +162,47 @@ def test_a_malformed_or_changed_record_is_one_sentence(record: dict, tmp_path: P
     err = capsys.readouterr().err
     assert err.startswith("NOT verified: ") and err.count("\n") == 1, err
     assert words in err, err
+
+
+def _paths(d: object, prefix: tuple = ()) -> list[tuple]:
+    """Every key or index of a record (the first four items of each list)."""
+    if isinstance(d, dict):
+        return [p for k, v in d.items() for p in [(*prefix, k), *_paths(v, (*prefix, k))]]
+    if isinstance(d, list):
+        return [p for i, v in enumerate(d[:4]) for p in [(*prefix, i), *_paths(v, (*prefix, i))]]
+    return []
+
+
+def test_any_value_anywhere_in_a_record_is_verified_or_one_sentence(record: dict) -> None:
+    """Random changes (a value replaced by one of another kind, a key removed) anywhere in
+    a record: verify says verified or raises its one-sentence RecordError, nothing else."""
+    import random
+
+    from bot.console.records import RecordError, verify
+
+    values = [None, 0, -1, 5, 2**70, 1.5, "", "x", "yesterday", [], {}, [1], {"a": 1}, True,
+              "2020-01-01T00:00:00+00:00", "0" * 64]
+    rng = random.Random(28)
+    clean = {k: v for k, v in record.items() if k != "_dir"}
+    where = _paths(clean)
+    for _ in range(400):
+        data = copy.deepcopy(clean)
+        for _ in range(rng.randint(1, 2)):
+            *parents, last = rng.choice(where)
+            d = data
+            try:
+                for p in parents:
+                    d = d[p]
+                if isinstance(d, dict) and rng.random() < 0.15:
+                    d.pop(last, None)
+                else:
+                    d[last] = rng.choice(values)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change took the path away
+        try:
+            verify(data)
+        except RecordError as exc:
+            assert "\n" not in str(exc), exc
 
 
 def test_verify_after_pruning_uses_the_commitment_kept_with_the_match(record: dict,
