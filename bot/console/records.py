@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
 from bot.match_commitment import COVERED, commitment_of, parts_of
 from bot.transport import render_names, render_text, seconds_left
@@ -52,14 +59,14 @@ class RecordAction(_Part):
     seat: Literal[0, 1]
     command: dict[str, Any]
     source: str | None = None
-    at: datetime
+    at: AwareDatetime
 
 
 class RecordMessage(_Part):
     seq: int | None = None
     audience: str
     text: str
-    at: datetime
+    at: AwareDatetime
 
 
 class RecordResult(_Part):
@@ -86,8 +93,8 @@ class Record(_Part):
     seed: str | None = None
     seed_salt: str | None = None
     match_commitment: RecordCommitment | None = None
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
+    started_at: AwareDatetime | None = None
+    ended_at: AwareDatetime | None = None
     result: RecordResult | None = None
     actions: list[RecordAction]
     messages: list[RecordMessage] = Field(default_factory=list)

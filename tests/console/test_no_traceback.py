@@ -133,6 +133,9 @@ MALFORMED = {
     "status active": (_set("status", "active"), "the match is active"),
     "status aborted": (_set("status", "aborted"), "does not agree with its result"),
     "a time of yesterday": (_set("actions.3.at", "yesterday"), "actions.3.at = 'yesterday'"),
+    "a time without a zone": (_set("actions.3.at", "2026-11-26T12:00:00"),
+                              "actions.3.at = '2026-11-26T12:00:00': input should have "
+                              "timezone info"),
     "times out of order": (_set("actions.3.at", "2020-01-01T00:00:00+00:00"), "out of order"),
     # (in a record from before match commitments: what its messages show is still checked)
     "a timer changed": (_old(_set("settings.decision_seconds", 90)), "first deadline 30 s away"),
