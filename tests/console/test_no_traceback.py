@@ -184,7 +184,7 @@ def test_any_value_anywhere_in_a_record_is_verified_or_one_sentence(record: dict
     from bot.console.records import RecordError, verify
 
     values = [None, 0, -1, 5, 2**70, 1.5, "", "x", "yesterday", [], {}, [1], {"a": 1}, True,
-              "2020-01-01T00:00:00+00:00", "0" * 64]
+              "2020-01-01T00:00:00+00:00", "2026-11-26T12:00:00", "0" * 64]
     rng = random.Random(28)
     clean = {k: v for k, v in record.items() if k != "_dir"}
     where = _paths(clean)
