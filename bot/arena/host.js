@@ -110,6 +110,7 @@ const single = new Slot(bot, false);
 const slots = new Map();
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', (line) => {
+  if (line[0] === '@') { lockstep(line); return; }
   if (line === '.') { write(); return; }
   const parts = line.split(' ');
   let slot = single, key = null;
@@ -140,3 +141,69 @@ rl.on('line', (line) => {
   }
 });
 rl.on('close', () => process.exit(0));
+
+// Lockstep mode (bot/arena/lockstep.py; the Python host's _lockstep describes the format):
+// `@<kind><step> <slots> <records>`, one fixed-width record per slot; the answers are one
+// character per slot (a digit, or "!" with the old answer line after a unit separator),
+// written in pieces every 50 ms while working.
+const skipReceive = skip.includes('draft_receive');
+const skipPost = skip.includes('main_postprocess');
+const steps = new Map();  // slot -> its bot object
+function sentence(text) { return String(text).replace(/\x1f/g, ' ').replace(/\s+/g, ' '); }
+function lockstep(line) {
+  const [head, keysText, payload] = line.split(' ');
+  const kind = head[1], step = Number(head.slice(2) || '0');
+  const keys = keysText.split(',');
+  const width = payload.length / keys.length;
+  let chars = '', details = '';
+  let clock = performance.now(), lastWrite = clock;
+  for (let k = 0; k < keys.length; k++) {
+    const rec = payload.substr(k * width, width);
+    let where = 'the bot was made', value, failed = null, b;
+    try {
+      if (kind === 'd' && step === 0) {
+        b = Object.freeze(make());
+        steps.set(keys[k], b);
+        where = 'draftPick';
+        value = b.draftPick([rec.substr(0, 2), rec.substr(2, 2)]);
+      } else {
+        b = steps.get(keys[k]);
+        if (kind === 's') steps.delete(keys[k]);
+        const receive = kind === 'd' || (kind === 'm' && step === 0);
+        if (!(receive ? skipReceive : skipPost)) {
+          where = receive ? 'draftReceive' : 'mainPostprocess';
+          if (receive) b.draftReceive(rec.substr(0, 2)); else b.mainPostprocess(rec.substr(0, 2));
+          const now = performance.now();
+          if (now - clock > limitMs) failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + ((now - clock) / 1000).toFixed(3) + ' s';
+          clock = now;
+        }
+        if (failed) value = undefined;
+        else if (kind === 'd') { where = 'draftPick'; value = b.draftPick([rec.substr(2, 2), rec.substr(4, 2)]); }
+        else if (kind === 'm') {
+          where = 'mainPlay';
+          const hand = [];
+          for (let i = 4; i < width; i += 2) hand.push(rec.substr(i, 2));
+          value = b.mainPlay(hand, rec.substr(2, 2));
+        } else value = 0;
+      }
+    } catch (ex) {
+      if (!failed) failed = where === 'the bot was made'
+        ? 'error\tthrew ' + sentence(ex) + ' when the bot was made'
+        : 'error\tthrew ' + sentence(ex && ex.stack ? ex.toString() : ex) + ' in ' + where;
+    }
+    const now = performance.now();
+    if (!failed && kind !== 's' && now - clock > limitMs) failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + ((now - clock) / 1000).toFixed(3) + ' s';
+    clock = now;
+    if (!failed && Number.isInteger(value) && value >= 0 && value <= 9) chars += String(value);
+    else {
+      chars += '!';
+      details += '\x1f' + (failed ? 'E ' + failed : Number.isInteger(value) ? String(value)
+        : 'X ' + (value === undefined ? 'undefined' : JSON.stringify(value)));
+    }
+    if (now - lastWrite > 50) {  // progress: not hung
+      fs.writeSync(answerFd, chars + details + '\n');
+      chars = ''; details = ''; lastWrite = now;
+    }
+  }
+  fs.writeSync(answerFd, chars + details + '\n');
+}

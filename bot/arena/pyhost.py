@@ -20,6 +20,8 @@ from time import perf_counter
 from types import FunctionType
 from typing import Any
 
+from bot.arena.pyload import _INERT, _notice
+
 
 def main(argv: list[str]) -> int:
     arg, limit, answer_fd = argv[0], float(argv[1]), int(argv[2])
@@ -30,8 +32,7 @@ def main(argv: list[str]) -> int:
     def send(line: str) -> None:
         os.write(answer_fd, (line + "\n").encode())
 
-    from bot.arena.loader import _python_target
-    from bot.arena.match import _INERT, _notice
+    from bot.arena.pyload import _python_target
 
     try:
         target, fresh = _python_target(arg)
@@ -94,7 +95,7 @@ def main(argv: list[str]) -> int:
 
         def answer(self, value: Any) -> None:
             if self.failed is not None:
-                line = f"E {self.failed[0]}\t{self.failed[1]}"
+                line = f"E {self.failed[0]}\t{_sentence(self.failed[1])}"
                 self.failed = None
             elif type(value) is int:
                 line = str(value)
@@ -107,7 +108,11 @@ def main(argv: list[str]) -> int:
 
     single = Slot(batch=False)
     slots: dict[str, Slot] = {}
+    lockstep: dict[str, Any] = {}  # lockstep mode: slot -> [bot, receive, postprocess]
     for raw in commands:
+        if raw[:1] == b"@":
+            last_write = _lockstep(raw.decode(), lockstep, target, limit, answer_fd)
+            continue
         parts = raw.decode().split()
         if parts and parts[0].isdigit():  # batch mode: "<slot> <command>", "." ends a batch
             key = parts.pop(0)
@@ -149,6 +154,100 @@ def main(argv: list[str]) -> int:
         else:
             send(f"E error\tunknown command {op!r}")
     return 0
+
+
+def _sentence(text: str) -> str:
+    """Text fit for one answer line: no line break, no unit separator."""
+    return text.replace("\n", " ").replace("\r", " ").replace("\x1f", " ")
+
+
+def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
+              answer_fd: int) -> float:
+    """One lockstep batch (`bot/arena/lockstep.py`): `@<kind><step> <slots> <records>`, one
+    fixed-width record per slot. Kinds: d0 (a fresh instance, then draft_pick of the
+    record's two cards), d1-d4 (draft_receive of the record's first card, then draft_pick
+    of the next two), m0-m9 (draft_receive (m0) or main_postprocess of the first card, then
+    main_play of the hand after the base card), s (main_postprocess of the card; the end of
+    the match). Answers: one character per slot, a digit for an index 0-9 ("0" for the end
+    of a match), "!" for anything else with its old answer line after a unit separator;
+    written in pieces (a piece every 0.05 s while working, so the controller sees
+    progress). Every call is timed, one clock read per call."""
+    head, keys_text, payload = line.rstrip("\n").split(" ")
+    kind, step = head[1], int(head[2:] or 0)
+    keys = keys_text.split(",")
+    width = len(payload) // len(keys)
+    chars: list[str] = []
+    details: list[str] = []
+    last_write = clock = perf_counter()
+    for k, key in enumerate(keys):
+        rec = payload[k * width:(k + 1) * width]
+        where = "__init__"
+        value: Any = None
+        failed = None
+        try:
+            if kind == "d" and step == 0:
+                if isinstance(target, type):
+                    bot = target()
+                    now = perf_counter()
+                    if now - clock > limit:
+                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
+                                             f"__init__: took {now - clock:.3f} s")
+                    clock = now
+                else:
+                    bot = target
+                slots[key] = entry = [bot, _notice(getattr(bot, "draft_receive", None)),
+                                      _notice(getattr(bot, "main_postprocess", None))]
+                where = "draft_pick"
+                if failed is None:
+                    value = bot.draft_pick([rec[:2], rec[2:4]])
+            else:
+                entry = slots.pop(key) if kind == "s" else slots[key]
+                note = entry[1] if kind == "d" or (kind == "m" and step == 0) else entry[2]
+                if note is not None:
+                    where = "draft_receive" if note is entry[1] else "main_postprocess"
+                    note(rec[:2])
+                    now = perf_counter()
+                    if now - clock > limit:
+                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
+                                             f"{where}: took {now - clock:.3f} s")
+                    clock = now
+                if failed is None and kind == "d":
+                    where = "draft_pick"
+                    value = entry[0].draft_pick([rec[2:4], rec[4:6]])
+                elif failed is None and kind == "m":
+                    where = "main_play"
+                    value = entry[0].main_play([rec[i:i + 2] for i in range(4, width, 2)],
+                                               rec[2:4])
+                else:
+                    value = 0
+        except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
+            if failed is None:
+                failed = ("error", f"raised {type(exc).__name__}: {exc} in {where}"[:300])
+        now = perf_counter()
+        if failed is None and now - clock > limit and kind != "s":
+            failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
+                                 f"took {now - clock:.3f} s")
+        clock = now
+        if failed is None and type(value) is int and 0 <= value <= 9:
+            chars.append(_DIGITS[value])
+        else:
+            chars.append("!")
+            details.append(f"E {failed[0]}\t{_sentence(failed[1])}" if failed else
+                           str(value) if type(value) is int else
+                           "X " + " ".join(repr(value).split())[:200])
+        if now - last_write > 0.05:  # show progress: not hung
+            os.write(answer_fd, ("".join(chars) + "".join("\x1f" + d for d in details)
+                                 + "\n").encode())
+            chars.clear()
+            details.clear()
+            last_write = now
+    os.write(answer_fd, ("".join(chars) + "".join("\x1f" + d for d in details)
+                         + "\n").encode())
+    return perf_counter()
+
+
+_DIGITS = "0123456789"
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -34,6 +34,7 @@ from typing import Any, overload
 
 from bot.arena.batch import batchable, play_batch
 from bot.arena.loader import BotSpec, Contestant
+from bot.arena.lockstep import lockstep_able, play_lockstep
 from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
@@ -176,8 +177,9 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
             def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
                 scores[m - first] = s0
 
-            play_batch(contestants, schedule, seed, limit, range(first, last), dead, SKIPPED,
-                       put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+            play = play_lockstep if lockstep_able(contestants) else play_batch
+            play(contestants, schedule, seed, limit, range(first, last), dead, SKIPPED,
+                 put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
             emit(chunk, bytes(scores), dqs)
             chunk = -1
     except KeyboardInterrupt:

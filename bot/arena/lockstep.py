@@ -1,0 +1,314 @@
+"""Bot files in lockstep: a wave of matches, one message per bot per step, no greenlets.
+
+When every bot of a tournament is a bot file that starts fresh each match (`batch.batchable`
+and no built-in bot), all matches of a wave (a chunk, up to 500) take the same steps at the
+same time: five draft rounds, ten games and the end. For each step and seat, each bot
+process gets one message with a fixed-width record per match where it has that seat (its
+pending notification's card, then the call's cards), and answers with one character per
+match (`pyhost._lockstep`, `host.js`). Seat 0's calls of a step go first, to every bot at
+once (the processes work in parallel), then seat 1's, only in the matches whose seat-0 call
+did not fail: exactly the calls that one call at a time makes, in the same order within
+each match, so the results are the same (a test compares them).
+
+The rules are driven as in `match.play_match` (the same `Deal`, `DRAFT` positions, draws
+and judge table); every check is the same: an invalid index (`_bad`), a call over the limit
+or a failure reported by the host (which times every call), a notification's failure
+reported with the next answer. A disqualification in match m drops the bot's later live
+matches (void: it left the tournament) and lets its earlier ones play on, so the first
+failure in schedule order is the one reported. A process that answers nothing for
+limit + SLACK (a call that never returns) is killed, its bot disqualified in the match of
+the first unanswered call, and its other matches dropped; a process that ends, in its
+earliest live match.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+from collections.abc import Callable, Iterable
+from time import perf_counter
+from typing import Any
+
+from bot.arena.match import (
+    _J30,
+    _J900,
+    DRAFT,
+    DRAWN,
+    GAMES,
+    HAND_SIZE,
+    PLAYER_DECK,
+    Deal,
+    Disqualified,
+    _bad,
+    match_key,
+)
+from bot.arena.process import SLACK, PipeBot, _Invalid
+from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS, JUDGE
+
+_DIGIT = {str(i): i for i in range(10)}
+# (kind, step, size of the answer's range, the call, the notification before it) per step
+STEPS = (*(("d", r, DRAFT_DEAL, "draft_pick", "draft_receive" if r else "")
+           for r in range(DRAFT_ROUNDS)),
+         *(("m", g, 0, "main_play", "main_postprocess" if g else "draft_receive")
+           for g in range(GAMES)),
+         ("s", 0, 1, "the end of the match", "main_postprocess"))
+
+
+def lockstep_able(contestants: list[Any]) -> bool:
+    """Every bot is a bot file (the caller checked that each starts fresh each match)."""
+    return all(isinstance(c.target, PipeBot) for c in contestants)
+
+
+class _Match:
+    """One live match: its bots, deal, both decks and hands, the card each seat is to be
+    notified of next, the answers of the current step and seat 1's points."""
+
+    __slots__ = ("m", "key", "bots", "deal", "decks", "hands", "notes", "picks", "s1")
+
+    def __init__(self, m: int, a: int, b: int, deal: Deal) -> None:
+        self.m = m
+        self.key = str(m)
+        self.bots = (a, b)
+        self.deal = deal
+        self.decks: list[Any] = [[None] * PLAYER_DECK, [None] * PLAYER_DECK]
+        self.hands: list[list[str]] = [[], []]
+        self.notes = ["", ""]
+        self.picks = [0, 0]
+        self.s1 = 0
+
+
+class _Host:
+    """A bot file's process: the batch it is answering (its matches, in order) and the
+    answer characters and details read so far."""
+
+    def __init__(self, bot: PipeBot, index: int) -> None:
+        self.bot = bot
+        self.index = index
+        self.alive = True
+        self.batch: list[_Match] = []
+        self.chars = ""
+        self.details: list[str] = []
+        self.buf = b""
+        self.progress = 0.0
+
+    def send(self, head: str, batch: list[_Match], payload: str) -> None:
+        self.batch = batch
+        self.chars = ""
+        self.details = []
+        keys = ",".join([mt.key for mt in batch])
+        with contextlib.suppress(OSError):  # the process ended: the read says why
+            os.write(self.bot.wfd, f"@{head} {keys} {payload}\n".encode())
+        self.progress = perf_counter()
+
+    def due(self) -> bool:
+        return self.alive and len(self.chars) < len(self.batch)
+
+    def read(self) -> bool:
+        """Take what the process wrote; False if it closed its answer pipe."""
+        chunk = os.read(self.bot.rfd, 1 << 16)
+        if not chunk:
+            return False
+        self.progress = perf_counter()
+        *lines, self.buf = (self.buf + chunk).split(b"\n")
+        for line in lines:
+            chars, *details = line.decode(errors="replace").split("\x1f")
+            self.chars += chars
+            self.details += details
+        return True
+
+    def kill(self) -> None:
+        self.alive = False
+        self.batch = []
+        self.bot.close()
+
+
+def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float,
+                  matches: Iterable[int], dead: set[int], skipped: int,
+                  emit: Callable[[int, int], None],
+                  disqualify: Callable[[int, int, str], None], wave: int = 500) -> None:
+    """`batch.play_batch` for bot files only: the same arguments and results."""
+    hosts = {i: _Host(c.target, i) for i, c in enumerate(contestants)}
+    todo = list(matches)
+    for start in range(0, len(todo), wave):
+        running: dict[int, _Match] = {}
+        deals: dict[int, Deal] = {}
+        for m in todo[start:start + wave]:
+            a, b, deal_no = schedule.match(m)
+            if a in dead or b in dead:
+                emit(m, skipped)
+                continue
+            deal = deals.get(deal_no)
+            if deal is None:
+                deal = deals[deal_no] = Deal(match_key(seed, deal_no))
+            running[m] = _Match(m, a, b, deal)
+        _play_wave(hosts, running, limit, dead, skipped, emit, disqualify)
+
+
+def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float,
+               dead: set[int], skipped: int, emit: Callable[[int, int], None],
+               disqualify: Callable[[int, int, str], None]) -> None:
+
+    def fail(m: int, bot: int, reason: str, hung: bool = False) -> None:
+        dead.add(bot)
+        disqualify(m, bot, reason)
+        for other, mt in list(running.items()):
+            if bot in mt.bots and (other >= m or hung):
+                del running[other]
+                emit(other, skipped)
+        host = hosts[bot]
+        if host.alive and (hung or not any(bot in mt.bots for mt in running.values())):
+            host.kill()
+
+    for kind, step, size, call, note in STEPS:
+        for seat in (0, 1) if kind != "s" else (2,):
+            sent = _send(hosts, running, kind, step, seat)
+            _wait(sent, running, limit, fail, call, note)
+            answers = []
+            for host in sent:
+                if host.alive:
+                    details = iter(host.details)
+                    answers += [(mt, host.index, _DIGIT[ch] if ch != "!" else
+                                 _value(next(details)))
+                                for mt, ch in zip(host.batch, host.chars, strict=False)]
+                host.batch = []
+            if seat == 2:  # the end: seat 0's failures first, as they are called first
+                answers.sort(key=lambda a: a[0].bots.index(a[1]))
+            for mt, bot, i in answers:
+                if mt.m not in running:
+                    continue
+                s = seat if seat < 2 else mt.bots.index(bot)
+                n = size or len(mt.hands[s])
+                if type(i) is int and 0 <= i < n:
+                    mt.picks[s] = i
+                else:
+                    fail(mt.m, bot, _reason(i, s, kind, n, limit).reason)
+        if kind == "s":
+            for mt in list(running.values()):
+                emit(mt.m, GAMES - mt.s1)
+                del running[mt.m]
+            continue
+        for mt in running.values():
+            (_draft if kind == "d" else _game)(mt, step)
+    for bot, host in hosts.items():
+        if bot in dead and host.alive:
+            host.kill()
+
+
+def _send(hosts: dict[int, _Host], running: dict[int, _Match], kind: str, step: int,
+          seat: int) -> list[_Host]:
+    """Send each bot its records of this step and seat (2: the end, both seats)."""
+    batches: dict[int, list[tuple[_Match, int]]] = {}
+    for mt in running.values():
+        if seat < 2:
+            batches.setdefault(mt.bots[seat], []).append((mt, seat))
+        else:
+            for s in (0, 1):
+                batches.setdefault(mt.bots[s], []).append((mt, s))
+    sent = []
+    head = f"{kind}{step}" if kind != "s" else "s"
+    for bot, batch in batches.items():
+        host = hosts[bot]
+        if not host.alive:
+            continue
+        if kind == "d":
+            _r, _rr, a0, b0, a1, b1, _k0, _k1 = DRAFT[step]
+            offer = ((a0, b0), (a1, b1))
+            payload = "".join([mt.notes[s] + mt.deal.full[offer[s][0]] +
+                               mt.deal.full[offer[s][1]] for mt, s in batch])
+        elif kind == "m":
+            payload = "".join([mt.notes[s] + mt.deal.bases[step] + "".join(mt.hands[s])
+                               for mt, s in batch])
+        else:
+            payload = "".join([mt.notes[s] for mt, s in batch])
+        host.send(head, [mt for mt, _ in batch], payload)
+        sent.append(host)
+    return sent
+
+
+def _wait(sent: list[_Host], running: dict[int, _Match], limit: float,
+          fail: Callable[..., None], call: str, note: str) -> None:
+    """Read until every live host has answered its batch; a host silent for limit + SLACK
+    is killed (its bot disqualified in the match of its first unanswered call)."""
+    while True:
+        due = [h for h in sent if h.due()]
+        if not due:
+            return
+        deadline = min(h.progress for h in due) + limit + SLACK
+        ready, _, _ = select.select([h.bot.rfd for h in due], [], [],
+                                    max(0.0, deadline - perf_counter()))
+        for h in due:
+            if h.bot.rfd in ready:
+                if not h.read():
+                    live = [m for m, mt in running.items() if h.index in mt.bots]
+                    reason = f"the process of the bot ended ({h.bot._ended()})"
+                    if live:
+                        fail(min(live), h.index, reason, hung=True)
+                    else:
+                        h.kill()
+            elif perf_counter() - h.progress > limit + SLACK:
+                stuck = h.batch[len(h.chars)]
+                names = h.bot.names
+                skip = getattr(h.bot, "skip", ())
+                what = " or ".join(names.get(c, c) for c in (note, call)
+                                   if c and c not in skip)
+                reason = (f"exceeded the time limit of {limit:g} s in {what}: no answer "
+                          f"after {perf_counter() - h.progress:.1f} s, so the bot was stopped")
+                live = [m for m, mt in running.items() if h.index in mt.bots]
+                if stuck.m in running:
+                    fail(stuck.m, h.index, reason, hung=True)
+                elif live:
+                    fail(min(live), h.index, reason, hung=True)
+                else:
+                    h.kill()
+
+
+def _value(detail: str) -> object:
+    """An answer other than a digit: the host's old answer line."""
+    if detail.startswith("E "):
+        return detail
+    if detail.startswith("X "):
+        return _Invalid(detail[2:])
+    try:
+        return int(detail)
+    except ValueError:
+        return _Invalid(detail)
+
+
+def _reason(value: object, seat: int, kind: str, size: int, limit: float) -> Disqualified:
+    """The disqualification for an answer that is not a valid index, as play_match words it."""
+    if isinstance(value, str):  # "E timeout|error\t<sentence>"
+        failure, _, sentence = value[2:].partition("\t")
+        return Disqualified(seat, sentence if failure == "timeout" else sentence[:300])
+    return _bad(seat if kind == "d" else 4 + seat, (0.0, 0.0), limit, value, size)
+
+
+def _draft(mt: _Match, r: int) -> None:
+    """Both picks of draft round r are in: keep, pass, and note what each seat receives."""
+    _r, rr, _a0, _b0, _a1, _b1, kp0, kp1 = DRAFT[r]
+    full = mt.deal.full
+    k0, q0 = kp0[mt.picks[0]]
+    k1, q1 = kp1[mt.picks[1]]
+    deck0, deck1 = mt.decks
+    deck0[r] = full[k0]
+    deck1[r] = full[k1]
+    deck0[rr] = p1 = full[q1]
+    deck1[rr] = p0 = full[q0]
+    mt.notes = [p1, p0]
+    if r == DRAFT_ROUNDS - 1:
+        arrange0, arrange1 = mt.deal.arrange
+        mt.decks = [arrange0(deck0), arrange1(deck1)]
+        mt.hands = [[*mt.decks[0][:HAND_SIZE]], [*mt.decks[1][:HAND_SIZE]]]
+
+
+def _game(mt: _Match, g: int) -> None:
+    """Both plays of game g are in: judge, note the opponent's card, draw."""
+    hand0, hand1 = mt.hands
+    c0 = hand0.pop(mt.picks[0])
+    c1 = hand1.pop(mt.picks[1])
+    mt.s1 += JUDGE[_J900[c0] + _J30[c1] + mt.deal.terms[g]]
+    mt.notes = [c1, c0]
+    drawn = DRAWN[g]
+    if drawn:
+        hand0.append(mt.decks[0][drawn])
+        hand1.append(mt.decks[1][drawn])
