@@ -38,6 +38,7 @@ from bot.arena.match import (
     GAMES,
     HAND_SIZE,
     PLAYER_DECK,
+    SIZES,
     Deal,
     Disqualified,
     _bad,
@@ -61,20 +62,23 @@ def lockstep_able(contestants: list[Any]) -> bool:
 
 
 class _Match:
-    """One live match: its bots, deal, both decks and hands, the card each seat is to be
-    notified of next, the answers of the current step and seat 1's points."""
+    """One live match: its bots and deal, each seat's deck (d0, d1) and hand (h0, h1, the
+    cards' two-character names run together), the card each seat is to be notified of next
+    (n0, n1), seat 0's answer in the current step and seat 1's points."""
 
-    __slots__ = ("m", "key", "bots", "deal", "decks", "hands", "notes", "picks", "s1")
+    __slots__ = ("m", "key", "bots", "deal", "live", "d0", "d1", "h0", "h1", "n0", "n1",
+                 "pick0", "s1")
 
     def __init__(self, m: int, a: int, b: int, deal: Deal) -> None:
         self.m = m
         self.key = str(m)
         self.bots = (a, b)
         self.deal = deal
-        self.decks: list[Any] = [[None] * PLAYER_DECK, [None] * PLAYER_DECK]
-        self.hands: list[list[str]] = [[], []]
-        self.notes = ["", ""]
-        self.picks = [0, 0]
+        self.live = True
+        self.d0: Any = [None] * PLAYER_DECK
+        self.d1: Any = [None] * PLAYER_DECK
+        self.h0 = self.h1 = self.n0 = self.n1 = ""
+        self.pick0 = 0
         self.s1 = 0
 
 
@@ -155,73 +159,112 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
         for other, mt in list(running.items()):
             if bot in mt.bots and (other >= m or hung):
                 del running[other]
+                mt.live = False
                 emit(other, skipped)
         host = hosts[bot]
         if host.alive and (hung or not any(bot in mt.bots for mt in running.values())):
             host.kill()
 
+    # Each bot's matches in each seat, in schedule order.
+    seats: tuple[dict[int, list[_Match]], dict[int, list[_Match]]] = ({}, {})
+    for mt in running.values():
+        seats[0].setdefault(mt.bots[0], []).append(mt)
+        seats[1].setdefault(mt.bots[1], []).append(mt)
     for kind, step, size, call, note in STEPS:
-        for seat in (0, 1) if kind != "s" else (2,):
-            sent = _send(hosts, running, kind, step, seat)
-            _wait(sent, running, limit, fail, call, note)
-            answers = []
-            for host in sent:
-                if host.alive:
-                    details = iter(host.details)
-                    answers += [(mt, host.index, _DIGIT[ch] if ch != "!" else
-                                 _value(next(details)))
-                                for mt, ch in zip(host.batch, host.chars, strict=False)]
-                host.batch = []
-            if seat == 2:  # the end: seat 0's failures first, as they are called first
-                answers.sort(key=lambda a: a[0].bots.index(a[1]))
-            for mt, bot, i in answers:
-                if mt.m not in running:
-                    continue
-                s = seat if seat < 2 else mt.bots.index(bot)
-                n = size or len(mt.hands[s])
-                if type(i) is int and 0 <= i < n:
-                    mt.picks[s] = i
-                else:
-                    fail(mt.m, bot, _reason(i, s, kind, n, limit).reason)
         if kind == "s":
-            for mt in list(running.values()):
-                emit(mt.m, GAMES - mt.s1)
-                del running[mt.m]
-            continue
-        for mt in running.values():
-            (_draft if kind == "d" else _game)(mt, step)
+            _end(hosts, running, seats, limit, fail, call, note, emit)
+            break
+        n = size or SIZES[step]
+        for seat in (0, 1):
+            sent = _send(hosts, seats[seat], kind, step, seat)
+            _wait(sent, running, limit, fail, call, note)
+            for host in sent:
+                if not host.alive:
+                    continue
+                details = iter(host.details)
+                bot = host.index
+                for mt, ch in zip(host.batch, host.chars, strict=False):
+                    i = _DIGIT.get(ch)  # None for "!": a detail follows
+                    if i is None or i >= n:
+                        if mt.live:
+                            fail(mt.m, bot, _reason(_value(next(details)) if i is None else i,
+                                                    seat, kind, n, limit).reason)
+                        elif i is None:
+                            next(details)
+                    elif not mt.live:
+                        continue
+                    elif seat == 0:
+                        mt.pick0 = i
+                    elif kind == "d":
+                        _draft(mt, step, mt.pick0, i)
+                    else:
+                        _game(mt, step, mt.pick0, i)
+                host.batch = []
     for bot, host in hosts.items():
         if bot in dead and host.alive:
             host.kill()
 
 
-def _send(hosts: dict[int, _Host], running: dict[int, _Match], kind: str, step: int,
-          seat: int) -> list[_Host]:
+def _end(hosts: dict[int, _Host], running: dict[int, _Match],
+         seats: tuple[dict[int, list[_Match]], ...], limit: float, fail: Callable[..., None],
+         call: str, note: str, emit: Callable[[int, int], None]) -> None:
+    """The end of the wave's matches (both seats at once: only failures of the last
+    notifications are reported); seat 0's failures count first, as play_match finds them."""
+    sent = _send(hosts, {}, "s", 0, 2, seats)
+    _wait(sent, running, limit, fail, call, note)
+    failures = []
+    for host in sent:
+        if host.alive and host.chars.count("0") < len(host.chars):
+            details = iter(host.details)
+            for mt, ch in zip(host.batch, host.chars, strict=False):
+                if ch != "0":
+                    value = _value(next(details)) if ch == "!" else _DIGIT[ch]
+                    failures.append((mt.bots.index(host.index), mt.m, host.index, value))
+        host.batch = []
+    for seat, m, bot, value in sorted(failures, key=lambda f: f[:2]):
+        if m in running:
+            fail(m, bot, _reason(value, seat, "s", 1, limit).reason)
+    for mt in list(running.values()):
+        del running[mt.m]
+        emit(mt.m, GAMES - mt.s1)
+
+
+def _send(hosts: dict[int, _Host], batches: dict[int, list[_Match]], kind: str, step: int,
+          seat: int, seats: tuple[dict[int, list[_Match]], ...] = ()) -> list[_Host]:
     """Send each bot its records of this step and seat (2: the end, both seats)."""
-    batches: dict[int, list[tuple[_Match, int]]] = {}
-    for mt in running.values():
-        if seat < 2:
-            batches.setdefault(mt.bots[seat], []).append((mt, seat))
-        else:
-            for s in (0, 1):
-                batches.setdefault(mt.bots[s], []).append((mt, s))
     sent = []
     head = f"{kind}{step}" if kind != "s" else "s"
-    for bot, batch in batches.items():
+    if seat == 2:
+        ends: dict[int, list[tuple[_Match, str]]] = {}
+        for s in (0, 1):
+            for bot, matches in seats[s].items():
+                ends.setdefault(bot, []).extend(
+                    (mt, mt.n1 if s else mt.n0) for mt in matches if mt.live)
+        for bot, pairs in ends.items():
+            host = hosts[bot]
+            if host.alive and pairs:
+                pairs.sort(key=lambda p: p[0].m)
+                host.send(head, [mt for mt, _ in pairs], "".join([n for _, n in pairs]))
+                sent.append(host)
+        return sent
+    if kind == "d":
+        _r, _rr, a0, b0, a1, b1, _k0, _k1 = DRAFT[step]
+        a, b = (a0, b0) if seat == 0 else (a1, b1)
+    for bot, matches in batches.items():
         host = hosts[bot]
-        if not host.alive:
+        batch = [mt for mt in matches if mt.live]
+        if not host.alive or not batch:
             continue
         if kind == "d":
-            _r, _rr, a0, b0, a1, b1, _k0, _k1 = DRAFT[step]
-            offer = ((a0, b0), (a1, b1))
-            payload = "".join([mt.notes[s] + mt.deal.full[offer[s][0]] +
-                               mt.deal.full[offer[s][1]] for mt, s in batch])
-        elif kind == "m":
-            payload = "".join([mt.notes[s] + mt.deal.bases[step] + "".join(mt.hands[s])
-                               for mt, s in batch])
+            if seat == 0:
+                payload = "".join([mt.n0 + mt.deal.full[a] + mt.deal.full[b] for mt in batch])
+            else:
+                payload = "".join([mt.n1 + mt.deal.full[a] + mt.deal.full[b] for mt in batch])
+        elif seat == 0:
+            payload = "".join([mt.n0 + mt.deal.bases[step] + mt.h0 for mt in batch])
         else:
-            payload = "".join([mt.notes[s] for mt, s in batch])
-        host.send(head, [mt for mt, _ in batch], payload)
+            payload = "".join([mt.n1 + mt.deal.bases[step] + mt.h1 for mt in batch])
+        host.send(head, batch, payload)
         sent.append(host)
     return sent
 
@@ -283,32 +326,36 @@ def _reason(value: object, seat: int, kind: str, size: int, limit: float) -> Dis
     return _bad(seat if kind == "d" else 4 + seat, (0.0, 0.0), limit, value, size)
 
 
-def _draft(mt: _Match, r: int) -> None:
+def _draft(mt: _Match, r: int, i0: int, i1: int) -> None:
     """Both picks of draft round r are in: keep, pass, and note what each seat receives."""
     _r, rr, _a0, _b0, _a1, _b1, kp0, kp1 = DRAFT[r]
     full = mt.deal.full
-    k0, q0 = kp0[mt.picks[0]]
-    k1, q1 = kp1[mt.picks[1]]
-    deck0, deck1 = mt.decks
+    k0, q0 = kp0[i0]
+    k1, q1 = kp1[i1]
+    deck0, deck1 = mt.d0, mt.d1
     deck0[r] = full[k0]
     deck1[r] = full[k1]
-    deck0[rr] = p1 = full[q1]
-    deck1[rr] = p0 = full[q0]
-    mt.notes = [p1, p0]
+    deck0[rr] = mt.n0 = full[q1]
+    deck1[rr] = mt.n1 = full[q0]
     if r == DRAFT_ROUNDS - 1:
         arrange0, arrange1 = mt.deal.arrange
-        mt.decks = [arrange0(deck0), arrange1(deck1)]
-        mt.hands = [[*mt.decks[0][:HAND_SIZE]], [*mt.decks[1][:HAND_SIZE]]]
+        mt.d0, mt.d1 = arrange0(deck0), arrange1(deck1)
+        mt.h0 = "".join(mt.d0[:HAND_SIZE])
+        mt.h1 = "".join(mt.d1[:HAND_SIZE])
 
 
-def _game(mt: _Match, g: int) -> None:
+def _game(mt: _Match, g: int, i0: int, i1: int) -> None:
     """Both plays of game g are in: judge, note the opponent's card, draw."""
-    hand0, hand1 = mt.hands
-    c0 = hand0.pop(mt.picks[0])
-    c1 = hand1.pop(mt.picks[1])
+    h0, h1 = mt.h0, mt.h1
+    i0 += i0
+    i1 += i1
+    mt.n1 = c0 = h0[i0:i0 + 2]
+    mt.n0 = c1 = h1[i1:i1 + 2]
     mt.s1 += JUDGE[_J900[c0] + _J30[c1] + mt.deal.terms[g]]
-    mt.notes = [c1, c0]
     drawn = DRAWN[g]
     if drawn:
-        hand0.append(mt.decks[0][drawn])
-        hand1.append(mt.decks[1][drawn])
+        mt.h0 = h0[:i0] + h0[i0 + 2:] + mt.d0[drawn]
+        mt.h1 = h1[:i1] + h1[i1 + 2:] + mt.d1[drawn]
+    else:
+        mt.h0 = h0[:i0] + h0[i0 + 2:]
+        mt.h1 = h1[:i1] + h1[i1 + 2:]

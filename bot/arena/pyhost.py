@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from time import perf_counter
 from types import FunctionType
@@ -179,6 +180,8 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
     chars: list[str] = []
     details: list[str] = []
     last_write = clock = perf_counter()
+    note = 1 if kind == "d" or (kind == "m" and step == 0) else 2  # receive or postprocess
+    hand = _hand(width)
     for k, key in enumerate(keys):
         rec = payload[k * width:(k + 1) * width]
         where = "__init__"
@@ -202,10 +205,10 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                     value = bot.draft_pick([rec[:2], rec[2:4]])
             else:
                 entry = slots.pop(key) if kind == "s" else slots[key]
-                note = entry[1] if kind == "d" or (kind == "m" and step == 0) else entry[2]
-                if note is not None:
-                    where = "draft_receive" if note is entry[1] else "main_postprocess"
-                    note(rec[:2])
+                notify = entry[note]
+                if notify is not None:
+                    where = "draft_receive" if note == 1 else "main_postprocess"
+                    notify(rec[:2])
                     now = perf_counter()
                     if now - clock > limit:
                         failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
@@ -216,8 +219,7 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                     value = entry[0].draft_pick([rec[2:4], rec[4:6]])
                 elif failed is None and kind == "m":
                     where = "main_play"
-                    value = entry[0].main_play([rec[i:i + 2] for i in range(4, width, 2)],
-                                               rec[2:4])
+                    value = entry[0].main_play([*hand(rec)], rec[2:4])
                 else:
                     value = 0
         except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
@@ -247,6 +249,13 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
 
 
 _DIGITS = "0123456789"
+
+
+def _hand(width: int) -> Callable[[str], tuple[str, ...]]:
+    """The hand's cards of a main_play record (after the notification and the base)."""
+    if width <= 6:
+        return lambda rec: (rec[4:6],) if width == 6 else ()
+    return itemgetter(*(slice(i, i + 2) for i in range(4, width, 2)))
 
 
 if __name__ == "__main__":
