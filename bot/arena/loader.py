@@ -43,17 +43,20 @@ class BotSpec:
     kind: str  # "builtin", "python" or "js"
     show_output: bool = False  # a bot file's own output goes to our standard error
 
-    def load(self, limit: float) -> Contestant:
+    def load(self, limit: float, wait: bool = True) -> Contestant:
+        """The bot, ready to play; a bot file's process is started, and with `wait` False
+        not yet waited for (`target.loaded()`: several processes start at the same time)."""
         if self.kind == "builtin":
             return Contestant(self.name, PLAYERS[BUILTIN[_norm(self.arg)]], fresh=True)
         if self.kind == "python":
             from bot.arena.process import PyBot
 
-            bot = PyBot(self.arg, limit, self.show_output)
+            bot = PyBot(self.arg, limit, self.show_output, wait=wait)
             return Contestant(self.name, bot, fresh=False, for_match=bot.new_match)
         from bot.arena.jsbot import JsBot
 
-        js = JsBot(self.arg, limit, self.show_output)  # a fresh object per match (new_match)
+        # a fresh object per match (new_match)
+        js = JsBot(self.arg, limit, self.show_output, wait=wait)
         return Contestant(self.name, js, fresh=False, for_match=js.new_match)
 
 

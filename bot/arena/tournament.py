@@ -113,7 +113,15 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
     disqualifications are (match, bot, reason). With bot files that start fresh each match,
     the matches of a chunk are played many at a time (`batch.py`) unless `batch` is False.
     """
-    contestants = [s.load(limit) for s in specs]
+    contestants = [s.load(limit, wait=False) for s in specs]  # bot files start together
+    try:
+        for s, c in zip(specs, contestants, strict=True):
+            if s.kind != "builtin":
+                c.target.loaded()
+    except BaseException:
+        for c in contestants:
+            c.close()
+        raise
     if batch and batchable(contestants):
         _play_chunks_batched(contestants, schedule, seed, limit, chunks, emit)
         return
