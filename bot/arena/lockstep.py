@@ -175,6 +175,8 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
             _end(hosts, running, seats, limit, fail, call, note, emit)
             break
         n = size or SIZES[step]
+        drawn = DRAWN[step] if kind == "m" else 0
+        judge, j900, j30 = JUDGE, _J900, _J30
         for seat in (0, 1):
             sent = _send(hosts, seats[seat], kind, step, seat)
             _wait(sent, running, limit, fail, call, note)
@@ -197,8 +199,19 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
                         mt.pick0 = i
                     elif kind == "d":
                         _draft(mt, step, mt.pick0, i)
-                    else:
-                        _game(mt, step, mt.pick0, i)
+                    else:  # both plays of game `step` are in: judge, notify, draw (inline)
+                        i0 = mt.pick0 * 2
+                        i += i
+                        h0, h1 = mt.h0, mt.h1
+                        mt.n1 = c0 = h0[i0:i0 + 2]
+                        mt.n0 = c1 = h1[i:i + 2]
+                        mt.s1 += judge[j900[c0] + j30[c1] + mt.deal.terms[step]]
+                        if drawn:
+                            mt.h0 = h0[:i0] + h0[i0 + 2:] + mt.d0[drawn]
+                            mt.h1 = h1[:i] + h1[i + 2:] + mt.d1[drawn]
+                        else:
+                            mt.h0 = h0[:i0] + h0[i0 + 2:]
+                            mt.h1 = h1[:i] + h1[i + 2:]
                 host.batch = []
     for bot, host in hosts.items():
         if bot in dead and host.alive:
@@ -342,20 +355,3 @@ def _draft(mt: _Match, r: int, i0: int, i1: int) -> None:
         mt.d0, mt.d1 = arrange0(deck0), arrange1(deck1)
         mt.h0 = "".join(mt.d0[:HAND_SIZE])
         mt.h1 = "".join(mt.d1[:HAND_SIZE])
-
-
-def _game(mt: _Match, g: int, i0: int, i1: int) -> None:
-    """Both plays of game g are in: judge, note the opponent's card, draw."""
-    h0, h1 = mt.h0, mt.h1
-    i0 += i0
-    i1 += i1
-    mt.n1 = c0 = h0[i0:i0 + 2]
-    mt.n0 = c1 = h1[i1:i1 + 2]
-    mt.s1 += JUDGE[_J900[c0] + _J30[c1] + mt.deal.terms[g]]
-    drawn = DRAWN[g]
-    if drawn:
-        mt.h0 = h0[:i0] + h0[i0 + 2:] + mt.d0[drawn]
-        mt.h1 = h1[:i1] + h1[i1 + 2:] + mt.d1[drawn]
-    else:
-        mt.h0 = h0[:i0] + h0[i0 + 2:]
-        mt.h1 = h1[:i1] + h1[i1 + 2:]
