@@ -16,6 +16,9 @@ times each of the bot's calls itself and reports a call over the limit.
 A host that has answered nothing for limit + SLACK seconds (a call that never returns) is
 killed and its bot disqualified in the match of the call it was stuck in; the bot leaves the
 tournament, and the other matches go on at once.
+
+When every bot is a bot file, `lockstep.py` plays the chunk instead (one message per bot per
+step, no greenlets); this mode serves tournaments that mix bot files and built-in bots.
 """
 
 from __future__ import annotations
