@@ -47,7 +47,8 @@ from bot.arena.match import (
 from bot.arena.process import SLACK, PipeBot, _Invalid
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS, JUDGE
 
-_DIGIT = {str(i): i for i in range(10)}
+_DIGITS = "0123456789"
+_DIGIT = {c: i for i, c in enumerate(_DIGITS)}
 # (kind, step, size of the answer's range, the call, the notification before it) per step
 STEPS = (*(("d", r, DRAFT_DEAL, "draft_pick", "draft_receive" if r else "")
            for r in range(DRAFT_ROUNDS)),
@@ -185,9 +186,17 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
                     continue
                 details = iter(host.details)
                 bot = host.index
+                valid = not host.chars.strip(_DIGITS[:n])  # every answer a valid index
+                if valid and seat == 0:
+                    for mt, ch in zip(host.batch, host.chars, strict=False):
+                        mt.pick0 = _DIGIT[ch]
+                    host.batch = []
+                    continue
                 for mt, ch in zip(host.batch, host.chars, strict=False):
                     i = _DIGIT.get(ch)  # None for "!": a detail follows
-                    if i is None or i >= n:
+                    if valid:
+                        pass  # (a dropped match is still played through, uncounted)
+                    elif i is None or i >= n:
                         if mt.live:
                             fail(mt.m, bot, _reason(_value(next(details)) if i is None else i,
                                                     seat, kind, n, limit).reason)
@@ -197,7 +206,8 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
                         continue
                     elif seat == 0:
                         mt.pick0 = i
-                    elif kind == "d":
+                        continue
+                    if kind == "d":
                         _draft(mt, step, mt.pick0, i)
                     else:  # both plays of game `step` are in: judge, notify, draw (inline)
                         i0 = mt.pick0 * 2
