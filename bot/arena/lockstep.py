@@ -202,6 +202,7 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
                                                     seat, kind, n, limit).reason)
                         elif i is None:
                             next(details)
+                        continue
                     elif not mt.live:
                         continue
                     elif seat == 0:
