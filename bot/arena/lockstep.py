@@ -90,7 +90,7 @@ class _Host:
     def __init__(self, bot: PipeBot, index: int) -> None:
         self.bot = bot
         self.index = index
-        self.alive = True
+        self.alive = bot.rfd >= 0  # (a process stopped in an earlier chunk stays stopped)
         self.batch: list[_Match] = []
         self.chars = ""
         self.details: list[str] = []
@@ -153,8 +153,11 @@ def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float
 def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float,
                dead: set[int], skipped: int, emit: Callable[[int, int], None],
                disqualify: Callable[[int, int, str], None]) -> None:
+    """Play the wave's matches (`running`) step by step to their end or disqualification."""
 
     def fail(m: int, bot: int, reason: str, hung: bool = False) -> None:
+        """Bot `bot` failed in match m: it leaves the tournament; its later live matches
+        are dropped, its earlier ones play on (all of them when its process is stopped)."""
         dead.add(bot)
         disqualify(m, bot, reason)
         for other, mt in list(running.items()):
