@@ -43,8 +43,10 @@ from bot.arena.match import (
     Disqualified,
     _bad,
     match_key,
+    play_match,
 )
 from bot.arena.process import SLACK, PipeBot, _Invalid
+from bot.arena.pyhost import _lockstep
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS, JUDGE
 
 _DIGITS = "0123456789"
@@ -57,9 +59,14 @@ STEPS = (*(("d", r, DRAFT_DEAL, "draft_pick", "draft_receive" if r else "")
          ("s", 0, 1, "the end of the match", "main_postprocess"))
 
 
-def lockstep_able(contestants: list[Any]) -> bool:
-    """Every bot is a bot file (the caller checked that each starts fresh each match)."""
-    return all(isinstance(c.target, PipeBot) for c in contestants)
+def batchable(contestants: list[Any]) -> bool:
+    """Lockstep needs every bot to start fresh each match (a built-in bot, a Python class, or
+    a JavaScript bot, whose host makes a new object per match) and at least one bot file
+    (built-in bots alone are faster one match at a time)."""
+    files = [c.target for c in contestants if isinstance(c.target, PipeBot)]
+    return bool(files) and all(c.fresh for c in contestants
+                               if not isinstance(c.target, PipeBot)) and all(
+        f.fresh_instances or type(f).__name__ == "JsBot" for f in files)
 
 
 class _Match:
@@ -128,29 +135,103 @@ class _Host:
         self.bot.close()
 
 
+class _Local:
+    """A built-in bot in lockstep: the same records and answers as a bot file's process
+    (`pyhost._lockstep`), run in this worker and timed call by call; a call that never
+    returns is stopped by the worker's watchdog (`hung`: the match it was stuck in)."""
+
+    names: dict[str, str] = {}
+    skip = ()
+
+    def __init__(self, target: Any, index: int, limit: float, beat: list) -> None:
+        self.target = target
+        self.index = index
+        self.limit = limit
+        self.beat = beat
+        self.alive = True
+        self.slots: dict[str, Any] = {}
+        self.batch: list[_Match] = []
+        self.chars = ""
+        self.details: list[str] = []
+        self.hung: _Match | None = None
+
+    def send(self, head: str, batch: list[_Match], payload: str) -> None:
+        self.batch = batch
+        pieces: list[str] = []
+        beat = self.beat
+        keys = ",".join([mt.key for mt in batch])
+        try:
+            _lockstep(f"@{head} {keys} {payload}", self.slots, self.target, self.limit,
+                      pieces.append, Exception, beat)
+        except KeyboardInterrupt:
+            if not beat[1]:  # Ctrl-C, not the watchdog
+                raise
+            beat[1] = False
+            self.hung = batch[beat[2]]
+        finally:
+            beat[0] = 0.0
+        chars, details = [], []
+        for line in "".join(pieces).split("\n")[:-1]:
+            c, *d = line.split("\x1f")
+            chars.append(c)
+            details += d
+        self.chars = "".join(chars)
+        self.details = details
+
+    def due(self) -> bool:
+        return False
+
+    def kill(self) -> None:
+        self.alive = False
+        self.batch = []
+
+
 def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float,
                   matches: Iterable[int], dead: set[int], skipped: int,
                   emit: Callable[[int, int], None],
                   disqualify: Callable[[int, int, str], None], wave: int = 500) -> None:
-    """`batch.play_batch` for bot files only: the same arguments and results."""
-    hosts = {i: _Host(c.target, i) for i, c in enumerate(contestants)}
+    """Play `matches` (numbers, in schedule order), a wave at a time. For each: emit(m, seat
+    0's score, or `skipped` when not played); disqualify(m, bot, reason) for a failure (the
+    bot is added to `dead` and its process stopped; its later live matches are dropped as
+    skipped). A match between two built-in bots is played at once with `play_match`."""
+    from bot.arena.tournament import Watchdog  # (tournament imports this module)
+
+    watchdog = Watchdog(limit)
+    beat = watchdog.beat
+    beat.append(0)  # the position in its batch of the built-in bot's call in progress
+    hosts: dict[int, _Host | _Local] = {
+        i: _Host(c.target, i) if isinstance(c.target, PipeBot) else
+        _Local(c.target, i, limit, beat) for i, c in enumerate(contestants)}
     todo = list(matches)
-    for start in range(0, len(todo), wave):
-        running: dict[int, _Match] = {}
-        deals: dict[int, Deal] = {}
-        for m in todo[start:start + wave]:
-            a, b, deal_no = schedule.match(m)
-            if a in dead or b in dead:
-                emit(m, skipped)
-                continue
-            deal = deals.get(deal_no)
-            if deal is None:
-                deal = deals[deal_no] = Deal(match_key(seed, deal_no))
-            running[m] = _Match(m, a, b, deal)
-        _play_wave(hosts, running, limit, dead, skipped, emit, disqualify)
+    try:
+        for start in range(0, len(todo), wave):
+            running: dict[int, _Match] = {}
+            deals: dict[int, Deal] = {}
+            for m in todo[start:start + wave]:
+                a, b, deal_no = schedule.match(m)
+                if a in dead or b in dead:
+                    emit(m, skipped)
+                    continue
+                deal = deals.get(deal_no)
+                if deal is None:
+                    deal = deals[deal_no] = Deal(match_key(seed, deal_no))
+                if type(hosts[a]) is _Local and type(hosts[b]) is _Local:
+                    try:
+                        emit(m, play_match(contestants[a].for_match(),
+                                           contestants[b].for_match(), deal, limit, beat))
+                    except Disqualified as dq:  # (its later matches are skipped: dead)
+                        dead.add((a, b)[dq.side])
+                        disqualify(m, (a, b)[dq.side], dq.reason)
+                    finally:
+                        beat[0] = 0.0
+                    continue
+                running[m] = _Match(m, a, b, deal)
+            _play_wave(hosts, running, limit, dead, skipped, emit, disqualify)
+    finally:
+        watchdog.stop()
 
 
-def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float,
+def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
                dead: set[int], skipped: int, emit: Callable[[int, int], None],
                disqualify: Callable[[int, int, str], None]) -> None:
     """Play the wave's matches (`running`) step by step to their end or disqualification."""
@@ -184,6 +265,7 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
         for seat in (0, 1):
             sent = _send(hosts, seats[seat], kind, step, seat)
             _wait(sent, running, limit, fail, call, note)
+            _stopped(sent, running, limit, fail, call, note)
             for host in sent:
                 if not host.alive:
                     continue
@@ -232,13 +314,14 @@ def _play_wave(hosts: dict[int, _Host], running: dict[int, _Match], limit: float
             host.kill()
 
 
-def _end(hosts: dict[int, _Host], running: dict[int, _Match],
+def _end(hosts: dict[int, Any], running: dict[int, _Match],
          seats: tuple[dict[int, list[_Match]], ...], limit: float, fail: Callable[..., None],
          call: str, note: str, emit: Callable[[int, int], None]) -> None:
     """The end of the wave's matches (both seats at once: only failures of the last
     notifications are reported); seat 0's failures count first, as play_match finds them."""
     sent = _send(hosts, {}, "s", 0, 2, seats)
     _wait(sent, running, limit, fail, call, note)
+    _stopped(sent, running, limit, fail, call, note)
     failures = []
     for host in sent:
         if host.alive and host.chars.count("0") < len(host.chars):
@@ -256,7 +339,7 @@ def _end(hosts: dict[int, _Host], running: dict[int, _Match],
         emit(mt.m, GAMES - mt.s1)
 
 
-def _send(hosts: dict[int, _Host], batches: dict[int, list[_Match]], kind: str, step: int,
+def _send(hosts: dict[int, Any], batches: dict[int, list[_Match]], kind: str, step: int,
           seat: int, seats: tuple[dict[int, list[_Match]], ...] = ()) -> list[_Host]:
     """Send each bot its records of this step and seat (2: the end, both seats)."""
     sent = []
@@ -331,6 +414,24 @@ def _wait(sent: list[_Host], running: dict[int, _Match], limit: float,
                     fail(min(live), h.index, reason, hung=True)
                 else:
                     h.kill()
+
+
+def _stopped(sent: list[Any], running: dict[int, _Match], limit: float,
+             fail: Callable[..., None], call: str, note: str) -> None:
+    """A built-in bot's call that the watchdog stopped disqualifies it in that match."""
+    for host in sent:
+        if type(host) is _Local and host.hung is not None:
+            mt, host.hung = host.hung, None
+            entry = host.slots.get(mt.key)  # [bot, receive, postprocess]; None: does nothing
+            inert = entry is not None and entry[1 if note == "draft_receive" else 2] is None
+            what = " or ".join(c for c in (note, call) if c and not (c == note and inert))
+            reason = (f"exceeded the time limit of {limit:g} s in {what}: the call never "
+                      "returned and was stopped")
+            live = [m for m, other in running.items() if host.index in other.bots]
+            if mt.m in running:
+                fail(mt.m, host.index, reason, hung=True)
+            elif live:
+                fail(min(live), host.index, reason, hung=True)
 
 
 def _value(detail: str) -> object:

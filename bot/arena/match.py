@@ -233,8 +233,7 @@ class Deal:
 
 
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
-               sync: tuple[bool, bool] = (False, False),
-               clock: Callable[[], float] = perf_counter) -> int:
+               sync: tuple[bool, bool] = (False, False)) -> int:
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
 
     Raises Disqualified for the first bot (in call order) that raises, returns an invalid
@@ -244,9 +243,8 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     one by one only when the round or game as a whole took longer than the limit, or a call
     failed. `beat` ([start of the round or game in progress, fired]) is shared with the
     worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
-    `clock`: the time (batch mode: a match's own time, without its waits for other matches).
     """
-    pc = clock
+    pc = perf_counter
     judge, j900, j30 = JUDGE, _J900, _J30
     at = 0
     beat[0] = t = t0 = t1 = t2 = pc()

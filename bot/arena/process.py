@@ -20,9 +20,8 @@ Protocol (controller -> host, one line each):
 Answer lines: an integer; "X <text>" for a value that is not an integer (shown as text);
 "E timeout\t<sentence>" or "E error\t<sentence>" when this call or an earlier notification
 failed; the first line after start is "ok <json name>" or "E load\t<sentence>".
-Batch mode prefixes each command with a match's slot ("<slot> <command>", "." ends a batch;
-`batch.py`); lockstep mode sends one line per step for many matches ("@<step> <slots>
-<records>", answered by one character per match; `lockstep.py`, `pyhost._lockstep`).
+Lockstep mode sends one line per step for many matches ("@<step> <slots> <records>",
+answered by one character per match; `lockstep.py`, `pyhost._lockstep`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Host process of one Python bot file (`python -m bot.arena.pyhost BOT LIMIT ANSWER_FD`).
 
 Speaks the line protocol described in `bot/arena/process.py`: commands on standard input,
-answers on the pipe ANSWER_FD. In batch mode (`bot/arena/batch.py`) each command starts with
-a match's slot number, each slot has its own instance of the bot, and the answers of a batch
-(ended by a line ".") are written together. The bot's own standard input is empty and its output goes
-wherever the controller sent this process's standard output, never into the answers.
+answers on the pipe ANSWER_FD: one call at a time, or in lockstep (`bot/arena/lockstep.py`,
+`_lockstep` below: one line per step for many matches, each with its own instance of the
+bot). The bot's own standard input is empty and its output goes wherever the controller
+sent this process's standard output, never into the answers.
 Every call is timed here; a call that returns after the limit is reported as over it (the
 controller kills this process when a call does not return in time).
 """
@@ -51,20 +51,10 @@ def main(argv: list[str]) -> int:
                 else _notice(getattr(target, m)) is None)]
     send("ok " + json.dumps({"name": str(name), "skip": skip, "fresh": fresh}))
 
-    out: list[str] = []  # batch mode: answers not written yet
-    last_write = perf_counter()
-
-    def write(lines: list[str]) -> None:
-        nonlocal last_write
-        os.write(answer_fd, ("\n".join(lines) + "\n").encode())
-        lines.clear()
-        last_write = perf_counter()
-
     class Slot:
-        """One match's bot: its instance, its notifications and its first failure."""
+        """The bot of one call at a time: its instance, notifications and first failure."""
 
-        def __init__(self, batch: bool) -> None:
-            self.batch = batch
+        def __init__(self) -> None:
             self.failed: tuple[str, str] | None = None  # the first failure since an answer
             self.bot: Any = None if fresh else target
             self.receive: Callable[..., Any] | None = None
@@ -85,13 +75,10 @@ def main(argv: list[str]) -> int:
                     self.failed = ("error",
                                    f"raised {type(exc).__name__}: {exc} in {where}"[:300])
                 return None
-            end = perf_counter()
-            took = end - start
+            took = perf_counter() - start
             if took > limit and self.failed is None:
                 self.failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
                                           f"{where}: took {took:.3f} s")
-            if self.batch and end - last_write > 0.05:  # show progress: not hung
-                write(out or ["+"])
             return value
 
         def answer(self, value: Any) -> None:
@@ -102,30 +89,19 @@ def main(argv: list[str]) -> int:
                 line = str(value)
             else:
                 line = "X " + " ".join(repr(value).split())[:200]
-            if self.batch:
-                out.append(line)
-            else:
-                send(line)
+            send(line)
 
-    single = Slot(batch=False)
-    slots: dict[str, Slot] = {}
+    slot = Slot()
     lockstep: dict[str, Any] = {}  # lockstep mode: slot -> [bot, receive, postprocess]
+
+    def write(text: str) -> None:
+        os.write(answer_fd, text.encode())
+
     for raw in commands:
         if raw[:1] == b"@":
-            last_write = _lockstep(raw.decode(), lockstep, target, limit, answer_fd)
+            _lockstep(raw.decode(), lockstep, target, limit, write)
             continue
         parts = raw.decode().split()
-        if parts and parts[0].isdigit():  # batch mode: "<slot> <command>", "." ends a batch
-            key = parts.pop(0)
-            slot = slots.get(key)
-            if slot is None:
-                slot = slots[key] = Slot(batch=True)
-        elif parts == ["."]:
-            if out:
-                write(out)
-            continue
-        else:
-            slot = single
         op = parts[0] if parts else ""
         if op == "n":
             if fresh:
@@ -146,12 +122,8 @@ def main(argv: list[str]) -> int:
         elif op == "s":
             if slot.failed is not None:
                 slot.answer(None)
-            elif slot.batch:
-                out.append("ok")
             else:
                 send("ok")
-            if slot.batch:  # the end of the slot's match
-                del slots[key]
         else:
             send(f"E error\tunknown command {op!r}")
     return 0
@@ -163,7 +135,8 @@ def _sentence(text: str) -> str:
 
 
 def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
-              answer_fd: int) -> float:
+              write: Callable[[str], Any], catch: type[BaseException] = BaseException,
+              beat: list | None = None) -> None:
     """One lockstep batch (`bot/arena/lockstep.py`): `@<kind><step> <slots> <records>`, one
     fixed-width record per slot. Kinds: d0 (a fresh instance, then draft_pick of the
     record's two cards), d1-d4 (draft_receive of the record's first card, then draft_pick
@@ -172,7 +145,11 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
     the match). Answers: one character per slot, a digit for an index 0-9 ("0" for the end
     of a match), "!" for anything else with its old answer line after a unit separator;
     written in pieces (a piece every 0.05 s while working, so the controller sees
-    progress). Every call is timed, one clock read per call."""
+    progress). Every call is timed, one clock read per call.
+
+    Also run inside a worker for built-in bots (`lockstep._Local`): then `catch` is
+    Exception (Ctrl-C and the watchdog's interruption must pass), and `beat` gets, before
+    each slot, the time (for the watchdog) and the slot's position in the batch."""
     head, keys_text, payload = line.rstrip("\n").split(" ")
     kind, step = head[1], int(head[2:] or 0)
     keys = keys_text.split(",")
@@ -183,6 +160,8 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
     note = 1 if kind == "d" or (kind == "m" and step == 0) else 2  # receive or postprocess
     hand = _hand(width)
     for k, key in enumerate(keys):
+        if beat is not None:
+            beat[0], beat[2] = clock, k
         rec = payload[k * width:(k + 1) * width]
         where = "__init__"
         value: Any = None
@@ -222,7 +201,7 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                     value = entry[0].main_play([*hand(rec)], rec[2:4])
                 else:
                     value = 0
-        except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
+        except catch as exc:  # the bot's own failure, reported
             if failed is None:
                 failed = ("error", f"raised {type(exc).__name__}: {exc} in {where}"[:300])
         now = perf_counter()
@@ -238,14 +217,11 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                            str(value) if type(value) is int else
                            "X " + " ".join(repr(value).split())[:200])
         if now - last_write > 0.05:  # show progress: not hung
-            os.write(answer_fd, ("".join(chars) + "".join("\x1f" + d for d in details)
-                                 + "\n").encode())
+            write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
             chars.clear()
             details.clear()
             last_write = now
-    os.write(answer_fd, ("".join(chars) + "".join("\x1f" + d for d in details)
-                         + "\n").encode())
-    return perf_counter()
+    write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
 
 
 _DIGITS = "0123456789"

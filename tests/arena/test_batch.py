@@ -162,3 +162,33 @@ def test_failures_in_batch_mode_disqualify_as_one_call_at_a_time(
         assert not many.disqualified and len(many) == 90
     else:
         assert many.disqualified == {0: (0, reason)} and len(many) == 30
+
+
+def test_a_built_in_call_that_never_returns_in_lockstep_is_stopped_by_the_watchdog(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in bot beside a bot file plays in lockstep inside the worker: a call of it
+    that never returns is stopped (watchdog) and disqualifies it in that match only."""
+    from games.rps_poker.players import PLAYERS
+
+    simple = PLAYERS["simple"]
+    started = []
+
+    class Stuck(simple):  # type: ignore[misc, valid-type]
+        def main_play(self, cards: list[str], base: str) -> int:
+            started.append(1)
+            if len(started) == 700:
+                while True:
+                    time.sleep(0.01)
+            return 0
+
+    monkeypatch.setitem(PLAYERS, "simple", Stuck)
+    specs = resolve_all([_file(tmp_path, "Other", "return 0"), "simple"])
+    start = time.perf_counter()
+    results = run(specs, 200, 3, 1, 0.2)  # one job: the worker is this process
+    took = time.perf_counter() - start
+    (match, reason), = results.disqualified.values()
+    assert 1 in results.disqualified
+    assert reason == ("exceeded the time limit of 0.2 s in main_play: the call never "
+                      "returned and was stopped")
+    assert 0 < match < 200 and len(results) == 0  # its only pair is void
+    assert took < 4 * 0.2 + 1 + 5, took
