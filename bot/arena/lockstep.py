@@ -1,11 +1,13 @@
-"""Bot files in lockstep: a wave of matches, one message per bot per step, no greenlets.
+"""Bot files in lockstep: a wave of matches, one message per bot per step.
 
-When every bot of a tournament is a bot file that starts fresh each match (`batch.batchable`
-and no built-in bot), all matches of a wave (a chunk, up to 500) take the same steps at the
-same time: five draft rounds, ten games and the end. For each step and seat, each bot
-process gets one message with a fixed-width record per match where it has that seat (its
-pending notification's card, then the call's cards), and answers with one character per
-match (`pyhost._lockstep`, `host.js`). Seat 0's calls of a step go first, to every bot at
+When every bot of a tournament starts fresh each match and one at least is a bot file
+(`batchable`), all matches of a wave (a chunk, up to 500) take the same steps at the same
+time: five draft rounds, ten games and the end. For each step and seat, each bot process
+gets one message with a fixed-width record per match where it has that seat (its pending
+notification's card, then the call's cards), and answers with one character per match
+(`pyhost._lockstep`, `host.js`). A built-in bot answers the same records in the worker
+(`_Local`, running `pyhost._lockstep`), and a match between two built-in bots is played at
+once by `match.play_match`. Seat 0's calls of a step go first, to every bot at
 once (the processes work in parallel), then seat 1's, only in the matches whose seat-0 call
 did not fail: exactly the calls that one call at a time makes, in the same order within
 each match, so the results are the same (a test compares them).
