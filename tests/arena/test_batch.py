@@ -139,7 +139,7 @@ def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: P
     assert took < 0.3 + 0.5 + 6, took  # the others waited for the limit and slack only
 
 
-@pytest.mark.parametrize("third", ["simple", "file"])  # greenlets; lockstep (files only)
+@pytest.mark.parametrize("third", ["simple", "file"])  # a built-in beside; files only
 @pytest.mark.parametrize("action, reason", [
     ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play"),
     ("return 'one'", "returned an invalid index 'one' from main_play (hand of 3)"),
