@@ -32,6 +32,7 @@ from bot import metrics
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
+from bot.feed import has_feed, mirrored, reveal_rows
 from bot.live import LiveMatch
 from bot.messages import (
     compose,
@@ -613,6 +614,8 @@ class MatchService:
                                                          header=header, footer=footer,
                                                          status=shown),
                            clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        if has_feed(match.transport):  # what this step made over, for the spectator feed
+            write.outbox += reveal_rows(game, match.state, state, outcome is not None)
         if outcome is not None:  # history and ratings, in the result's own transaction
             write.also.append(result_statement(_as_ended(match, status, result), now))
         if action is not None:
@@ -651,6 +654,7 @@ class MatchService:
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
+        write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
         ids = await self.repo.commit(write, now, at_once=waited_on)
         for message_id, data in zip(ids, write.outbox, strict=True):
@@ -1267,7 +1271,8 @@ class MatchService:
             line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             ended = _as_ended(match, status, result)
             await self._store(match, MatchWrite(match.id, match.seq,
-                                                outbox=[OutboxData("public", line)],
+                                                outbox=[OutboxData("public", line),
+                                                        *self._feed_end(match)],
                                                 clocks_changed=done,
                                                 match_fields={"status": status,
                                                               "result": result,
@@ -1279,6 +1284,13 @@ class MatchService:
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
                 self._finished.notify_all()
+
+    @staticmethod
+    def _feed_end(match: LiveMatch) -> list[OutboxData]:
+        """The feed's reveals when the hosts end a match: the unit in progress is over."""
+        if not has_feed(match.transport):
+            return []
+        return reveal_rows(match.game, match.state, match.state, True)
 
     # --- reading ---------------------------------------------------------------------------
     def _get(self, match_id: int) -> LiveMatch:
