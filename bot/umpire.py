@@ -898,8 +898,9 @@ class MatchService:
             return
         self._tell_hosts(match, (
             f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
-            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
-            "the decisions waiting on it are stopped until then."))
+            f"{for_hosts} They are kept and posted in order once it is fixed; " + (
+                "the match goes on meanwhile." if audience == "feed" else
+                "the clocks of the decisions waiting on it are stopped until then.")))
 
     def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -1507,7 +1508,8 @@ def _depends_on(prompt: Prompt, audience: str) -> bool:
 
 def _place_name(audience: str) -> str:
     """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
-    return {"public": "the game room", "umpire": "the host log"}.get(
+    return {"public": "the game room", "umpire": "the host log",
+            "feed": "the spectator feed"}.get(
         audience, f"the table channel of {{P{audience[4:]}}}")
 
 
