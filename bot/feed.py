@@ -61,4 +61,6 @@ def mirrored(transport: Mapping[str, Any], outbox: Sequence[OutboxData]) -> list
             payload["status"] = o.payload["status"]
         if "deadlines" in o.payload:  # (the deadlines it shows move as the room's do)
             payload["deadlines"] = {**payload.get("deadlines", {}), **o.payload["deadlines"]}
+    if public and all(o.payload.get("fold") for o in public):
+        payload["fold"] = True  # the room's announcement: the feed's may be folded as it is
     return [*(o for o in rows if o.audience != FEED), OutboxData(FEED, "\n".join(lines), payload)]

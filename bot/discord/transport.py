@@ -223,7 +223,7 @@ class DiscordTransport:
     def fold_seconds(self, audience: str) -> float:
         """How long an announcement to `audience` waits to be folded into the next message
         of its channel (Delivery asks; the host log is batched instead)."""
-        return self.fold if audience in ("public", "seat0", "seat1") else 0.0
+        return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
 
     async def batch_due(self, match: MatchInfo) -> None:
         """Return just before the match's host log takes its next batch (at once when the

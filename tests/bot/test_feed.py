@@ -74,4 +74,6 @@ def test_mirrored_is_one_feed_message_per_write_and_idempotent() -> None:
     assert once[-1].text == "room\n🔓 over" and once[-1].payload == {"room": True, "status": "s"}
     assert mirrored({"feed": 1}, once) == once
     assert mirrored({}, outbox[:2]) == outbox[:2]
+    folding = [OutboxData("public", "moved", {"fold": True})]
+    assert mirrored({"feed": 1}, folding)[-1].payload == {"room": True, "fold": True}
 

@@ -14,6 +14,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.discord.marker import read_mark
 from games.renounce_fate.cards import render_all
 from tests.discord.conftest import World, bot_posts, channel_of, log_text, start_match, umpire
@@ -42,11 +44,14 @@ def assert_feed_is_room_plus_finished_rounds(world: World, room: Any, feed: Any,
         assert all(hand in text for hand in hands[number]), (number, text)
 
 
-async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World) -> None:
+@pytest.mark.parametrize("fold", [0.0, 0.3], ids=["one-by-one", "folded"])
+async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
+                                                                 fold: float) -> None:
+    """With folding, the feed's announcements fold as the room's do: the same lines."""
     fake = world.fake
     feed = fake.add_text_channel(world.guild, "feed")
     everyone = world.guild.everyone
-    async with umpire(world) as up:
+    async with umpire(world, fold_seconds=fold) as up:
         # A channel anyone may write in cannot be a feed: the start is refused, and says why.
         refused = await fake.slash_command(world.host, world.general, "match start",
                                            game="renounce-fate", player1=world.alice,
@@ -115,5 +120,8 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World) 
         if held:  # the match ended in the round the feed was opened in
             await close_again()
         await up.idle(fake)
+        rows = [m for m in await up.service.repo.messages(match.id) if m.audience == "feed"]
+        posts = len(bot_posts(world, feed))  # one post per feed message, or fewer if folded
+        assert posts == len(rows) if fold == 0 else posts <= len(rows)
         assert match.status == "finished" and match.state.round >= opened_at
         assert_feed_is_room_plus_finished_rounds(world, room, feed, match.state.round, hands)
