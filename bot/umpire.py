@@ -34,6 +34,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.feed import has_feed, mirrored, reveal_rows
 from bot.live import LiveMatch
+from bot.match_commitment import match_commitment
 from bot.messages import (
     compose,
     deadline_keys,
@@ -442,13 +443,18 @@ class MatchService:
         settings_json = parsed.model_dump(mode="json")
         salt = new_salt()  # a short host-chosen seed stays hidden behind it
         commitment = seed_commitment(seed, salt)
+        players_json = [p.to_json() for p in ordered]
+        # what a record states about the start, bound by one published hash (verify)
+        covering = match_commitment(game=game.slug, players=players_json,
+                                    settings=settings_json, started_at=now,
+                                    seed_commitment=commitment)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
         try:
             match_id = await self.repo.reserve_match(
                 game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
-                players=[p.to_json() for p in ordered], transport=dict(transport or {}),
-                now=now, salt=salt)
+                players=players_json, transport=dict(transport or {}),
+                now=now, salt=salt, match_commitment=covering)
         except Exception as exc:
             if _store_error(exc):
                 raise _not_started(exc) from exc
@@ -461,7 +467,9 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed and its salt are revealed when "
-                                 "the match ends." + host_seed_note(transport))]
+                                 "the match ends. Match commitment (SHA-256 of the players, "
+                                 f"settings, start time and seed commitment): "
+                                 f"`{covering['sha256']}`." + host_seed_note(transport))]
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
@@ -1371,12 +1379,19 @@ class MatchService:
         with _reading():
             actions = await self.repo.actions(match_id)
             messages = await self.repo.messages(match_id)
+            row = next(iter(await self.repo.match_rows([match_id])), None)
+        started = getattr(row, "created_at", None)
+        finished = getattr(row, "ended_at", None)
         return {
             "match": match.id, "game": match.game.slug, "status": match.status,
-            "players": [p.to_json() for p in match.players],
-            "settings": match.settings.model_dump(mode="json"),
+            # as stored at the start: what the match commitment covers
+            "players": row.players if row else [p.to_json() for p in match.players],
+            "settings": row.settings if row else match.settings.model_dump(mode="json"),
+            "started_at": started.isoformat() if started else None,
+            "ended_at": finished.isoformat() if finished else None,
             "seed_commitment": match.commitment, "seed": match.seed if ended else None,
             "seed_salt": match.salt if ended else None,
+            "match_commitment": getattr(row, "match_commitment", None),
             "result": match.result,
             "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
                          "at": a.created_at.isoformat()} for a in actions] if ended else

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.console.records import deadline_words, message_time, salt_words
+from bot.console.records import transcript
 from bot.discord.channels import (
     sees_everything,
 )
@@ -26,7 +26,7 @@ from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
 from bot.store.repository import transport_merge
-from bot.transport import PlayerRef, render_text
+from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
 
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
-PLACES = {"public": "room", "seat0": "table of {0}", "seat1": "table of {1}", "umpire": "host log"}
 
 
 class HostCog(commands.Cog, name="Host"):
@@ -344,20 +343,6 @@ def here(match: LiveMatch, guild_id: int | None) -> bool:
 
 
 def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
-    """A readable transcript: one block per message, with where it was posted."""
-    names = [p.name for p in players]
-    head = [f"Match #{record['match']} ({record['game']}): {names[0]} vs {names[1]}",
-            f"Status: {record['status']}; result: {record.get('result')}",
-            f"Settings: {record.get('settings')}",
-            f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
-            f"Seed: {record.get('seed') or '(revealed when the match ends)'}",
-            f"Salt: {salt_words(record)}", ""]
-    body = []
-    for m in record.get("messages", []):
-        place = PLACES.get(m["audience"], m["audience"]).format(*names)
-        sent = message_time(m.get("at"))  # deadlines: UTC time and how long after the post
-        text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
-                           lambda when, sent=sent: deadline_words(when, sent)
-                           ).replace("\n", "\n    ")
-        body.append(f"[{m['at']}] [{place}]\n    {text}")
-    return "\n".join(head + body) + "\n"
+    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
+    result's included, rendered)."""
+    return transcript(record, [p.name for p in players]) + "\n"
