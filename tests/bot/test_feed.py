@@ -6,9 +6,12 @@ from __future__ import annotations
 import random
 
 from bot.feed import FEED, mirrored, with_feed
-from bot.store.repository import OutboxData
+from bot.store.database import create_engine
+from bot.store.repository import OutboxData, Repository
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.bot.test_resume import HeldTransport
+from tests.support.transport import RecordingTransport
 
 
 async def _play_until(service: MatchService, match_id: int, done: object, rng: random.Random,
@@ -77,3 +80,32 @@ def test_mirrored_is_one_feed_message_per_write_and_idempotent() -> None:
     folding = [OutboxData("public", "moved", {"fold": True})]
     assert mirrored({"feed": 1}, folding)[-1].payload == {"room": True, "fold": True}
 
+
+
+async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_path):
+    """Nothing delivered before the stop: the round's reveal is in the outbox, written with
+    the step that ended the round, and the next start sends it, after the room's lines."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'feed.db'}"
+    engine = create_engine(url)
+    service = MatchService(Repository(engine), HeldTransport())
+    await service.start()
+    match = await service.start_match("double-or-nothing", [ANN, BOB],
+                                      transport=with_feed({}, 42))
+    await _play_until(service, match.id, lambda: match.state.bout >= 2, random.Random(3))
+    owed = [m for m in await service.repo.undelivered() if m.audience == FEED]
+    assert sum("🔓 Bout 1" in m.text for m in owed) == 1
+    await service.stop()
+    await engine.dispose()
+
+    engine = create_engine(url)
+    transport = RecordingTransport()
+    service = MatchService(Repository(engine), transport)
+    await service.start()
+    try:
+        await service.delivery.drain()
+        feed = transport.texts(match.id, FEED)
+        assert len(feed) == len(owed) and sum("🔓 Bout 1" in t for t in feed) == 1
+        assert feed == [m.text for m in sorted(owed, key=lambda m: m.id)]
+    finally:
+        await service.stop()
+        await engine.dispose()
