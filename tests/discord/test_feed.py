@@ -125,3 +125,29 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
         assert posts == len(rows) if fold == 0 else posts <= len(rows)
         assert match.status == "finished" and match.state.round >= opened_at
         assert_feed_is_room_plus_finished_rounds(world, room, feed, match.state.round, hands)
+
+
+async def test_a_feed_a_role_or_a_player_may_write_in_is_refused_naming_them(
+        world: World) -> None:
+    fake = world.fake
+    feed = fake.add_text_channel(world.guild, "feed")
+    fake.set_overwrite(feed, world.guild.everyone, deny=P.SEND_MESSAGES |
+                       P.SEND_MESSAGES_IN_THREADS | P.CREATE_PUBLIC_THREADS)
+    fake.set_overwrite(feed, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+    fans = fake.add_role(world.guild, "fans")
+    fake.set_overwrite(feed, fans, allow=P.SEND_MESSAGES)
+    fake.set_overwrite(feed, world.bob, allow=P.SEND_MESSAGES)
+    async with umpire(world) as up:
+        async def start() -> str:
+            inter = await fake.slash_command(world.host, world.general, "match start",
+                                             game="double-or-nothing", player1=world.alice,
+                                             player2=world.bob, feed=feed)
+            return str(inter.response.content)
+
+        said = await start()
+        assert "the role “fans”" in said and "bob" in said and up.service.matches == {}
+        fake.remove_overwrite(feed, fans)
+        said = await start()
+        assert "fans" not in said and "bob" in said and up.service.matches == {}
+        fake.remove_overwrite(feed, world.bob)
+        assert "Spectator feed" in await start() and len(up.service.matches) == 1
