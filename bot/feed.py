@@ -15,12 +15,15 @@ sets it, and an event runtime turns it on for its matches with `with_feed`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.store.repository import OutboxData
 from games.core.contract import Game
 from games.core.feed import feed_reveals
+
+log = logging.getLogger(__name__)
 
 FEED = "feed"  # the audience
 FEED_KEY = "feed"  # the match's transport data: the feed channel's id
@@ -38,8 +41,15 @@ def has_feed(transport: Mapping[str, Any]) -> bool:
 
 def reveal_rows(game: Game[Any], before: Any, after: Any, ended: bool) -> list[OutboxData]:
     """The feed's reveals of one step, as outbox rows (joined to the step's feed message
-    by `mirrored`)."""
-    return [OutboxData(FEED, text) for text in feed_reveals(game, before, after, ended)]
+    by `mirrored`). A failing feed module costs the feed its reveal, never the match its
+    move: it is logged, and the step is stored without it."""
+    try:
+        texts = feed_reveals(game, before, after, ended)
+    except Exception:
+        log.exception("%s: the spectator feed's reveals failed; the step goes on without",
+                      game.slug)
+        return []
+    return [OutboxData(FEED, text) for text in texts]
 
 
 def mirrored(transport: Mapping[str, Any], outbox: Sequence[OutboxData]) -> list[OutboxData]:

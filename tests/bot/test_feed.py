@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import bot.feed
 from bot.feed import FEED, mirrored, with_feed
 from bot.store.database import create_engine
 from bot.store.repository import OutboxData, Repository
@@ -109,3 +110,22 @@ async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_pat
     finally:
         await service.stop()
         await engine.dispose()
+
+
+async def test_a_failing_feed_module_costs_the_reveal_not_the_move(memory_service, monkeypatch,
+                                                                   caplog):
+    service, transport, _ = memory_service
+    match = await service.start_match("double-or-nothing", [ANN, BOB],
+                                      transport=with_feed({}, 42))
+
+    def broken(*args: object) -> list[str]:
+        raise RuntimeError("a bug in a feed module")
+
+    monkeypatch.setattr(bot.feed, "feed_reveals", broken)
+    prompt = match.prompts[0]
+    reply = await service.submit_command(
+        match.id, prompt.seat, match.game.random_command(match.state, prompt, random.Random(0)))
+    await service.delivery.drain()
+    assert reply.accepted and match.seq == 1
+    assert "the spectator feed's reveals failed" in caplog.text
+    assert transport.texts(match.id, FEED)[-1] == transport.texts(match.id, "public")[-1]
