@@ -70,6 +70,7 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
         match = await start_match(world, up, "renounce-fate", seed="feed-e2e", feed=feed,
                                   settings="starting_chips=6 break_seconds=0")
         room, log = channel_of(world, match, "public"), channel_of(world, match, "umpire")
+        kept = sorted((o.id, o.allow, o.deny) for o in feed.overwrites)
         tables = [channel_of(world, match, f"seat{s}") for s in (0, 1)]
         assert channel_of(world, match, "feed") is feed
         for user in (world.eve, world.alice, world.bob):  # everyone reads, only the bot writes
@@ -125,6 +126,9 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
         assert posts == len(rows) if fold == 0 else posts <= len(rows)
         assert match.status == "finished" and match.state.round >= opened_at
         assert_feed_is_room_plus_finished_rounds(world, room, feed, match.state.round, hands)
+        # The match's channels are locked when it ends; its feed, shared with others, is not.
+        assert not fake.permissions_for(world.alice, tables[0]) & P.SEND_MESSAGES
+        assert sorted((o.id, o.allow, o.deny) for o in feed.overwrites) == kept
 
 
 async def test_a_feed_a_role_or_a_player_may_write_in_is_refused_naming_them(
