@@ -32,6 +32,7 @@ from bot import metrics
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
+from bot.feed import has_feed, mirrored, reveal_rows
 from bot.live import LiveMatch
 from bot.match_commitment import match_commitment
 from bot.messages import (
@@ -628,6 +629,8 @@ class MatchService:
             mark_final(outbox)
         write = MatchWrite(match.id, seq, outbox=outbox, clocks_new=new_clocks,
                            clocks_changed=closed, match_fields=fields)
+        if has_feed(match.transport):  # what this step made over, for the spectator feed
+            write.outbox += reveal_rows(game, match.state, state, outcome is not None)
         if outcome is not None:  # history and ratings, in the result's own transaction
             write.also.append(result_statement(_as_ended(match, status, result), now))
         if action is not None:
@@ -667,6 +670,7 @@ class MatchService:
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
+        write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
         ids = await self.repo.commit(write, now, at_once=waited_on)
         for message_id, data in zip(ids, write.outbox, strict=True):
@@ -916,8 +920,9 @@ class MatchService:
             return
         self._tell_hosts(match, (
             f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
-            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
-            "the decisions waiting on it are stopped until then."))
+            f"{for_hosts} They are kept and posted in order once it is fixed; " + (
+                "the match goes on meanwhile." if audience == "feed" else
+                "the clocks of the decisions waiting on it are stopped until then.")))
 
     def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -1291,7 +1296,8 @@ class MatchService:
             ended = _as_ended(match, status, result)
             await self._store(match, MatchWrite(match.id, match.seq,
                                                 outbox=[OutboxData("public", line,
-                                                                   {"final": True})],
+                                                                   {"final": True}),
+                                                        *self._feed_end(match)],
                                                 clocks_changed=done,
                                                 match_fields={"status": status,
                                                               "result": result,
@@ -1303,6 +1309,13 @@ class MatchService:
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
                 self._finished.notify_all()
+
+    @staticmethod
+    def _feed_end(match: LiveMatch) -> list[OutboxData]:
+        """The feed's reveals when the hosts end a match: the unit in progress is over."""
+        if not has_feed(match.transport):
+            return []
+        return reveal_rows(match.game, match.state, match.state, True)
 
     # --- reading ---------------------------------------------------------------------------
     def _get(self, match_id: int) -> LiveMatch:
@@ -1526,7 +1539,8 @@ def _depends_on(prompt: Prompt, audience: str) -> bool:
 
 def _place_name(audience: str) -> str:
     """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
-    return {"public": "the game room", "umpire": "the host log"}.get(
+    return {"public": "the game room", "umpire": "the host log",
+            "feed": "the spectator feed"}.get(
         audience, f"the table channel of {{P{audience[4:]}}}")
 
 

@@ -17,8 +17,10 @@ and, for a private audience (a table, the host log), whether anyone but its inte
 could read it (bot/discord/visibility.py). A table is for its player, the hosts who do not play
 the match and the bot; the host log for the hosts who do not play it. Otherwise nothing is
 posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from Discord is
-held the same way. The game room is public: only the bot's own access is checked there. The
-guild update listeners (bot/discord/watch.py) retry a held channel as soon as something changed.
+held the same way. The game room is public: only the bot's own access is checked there. A
+spectator feed (bot/feed.py) is read by anyone: who may write there is checked instead
+(bot/discord/feed.py), and a held feed stops no clock. The guild update listeners
+(bot/discord/watch.py) retry a held channel as soon as something changed.
 
 The host log is batched (`send_many`): one server's log takes at most one post per
 `log_batch_seconds` (5 s: Discord allows 5 messages per 5 s in a channel, shared by every
@@ -47,6 +49,7 @@ from discord.http import handle_message_parameters
 
 from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
+from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
@@ -75,8 +78,9 @@ LOG_BATCH_SECONDS = 5.0
 LOG_PARTS_PER_BATCH = 4  # Discord allows 5 posts per 5 s in a channel: one left to spare
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
-AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
-PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
+AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
+                 "feed": "feed"}
+PLACE_NAMES = {"public": "the game room", "umpire": "the host log", "feed": "the spectator feed"}
 ENDED = ("finished", "aborted")
 
 
@@ -330,7 +334,7 @@ class DiscordTransport:
     def fold_seconds(self, audience: str) -> float:
         """How long an announcement to `audience` waits to be folded into the next message
         of its channel (Delivery asks; the host log is batched instead)."""
-        return self.fold if audience in ("public", "seat0", "seat1") else 0.0
+        return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
 
     async def batch_due(self, match: MatchInfo) -> None:
         """Return just before the match's host log takes its next batch (at once when the
@@ -577,19 +581,21 @@ class DiscordTransport:
                                   for_hosts=(
                     f"I cannot post in {where(match, audience, channel_id)}: I lack "
                     f"{', '.join(missing)} there. Give it back to me."))
-            if audience == "public" or self._ended(match.id):
+            if audience != "feed" and (audience == "public" or self._ended(match.id)):
                 return  # the room is public; an ended match's secrets are revealed
             problem = await self._privacy(match, audience, guild, found)
         except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
             raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
                 f"I cannot tell who reads {where(match, audience, channel_id)}.")) from exc
         if problem is not None:
-            raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=problem)
+            raise ChannelHeld(f"channel {channel_id} " + (
+                "writable by others" if audience == "feed" else "readable by others"),
+                for_hosts=problem)
 
     async def _privacy(self, match: MatchInfo, audience: str, guild: discord.Guild,
                        found: discord.TextChannel | discord.Thread) -> str | None:
-        """Why the channel is not private to its intended readers, or None. The verdict is
-        kept until the server's next change (a listener calls `changed`), at most
+        """Why the channel is not private to its intended readers (a spectator feed: why
+        others may write in it), or None. The verdict is kept until the server's next change (a listener calls `changed`), at most
         VERDICT_SECONDS: a check costs one permission computation per distinct set of roles
         in the server (about 9 ms for 10,000 members with 300 such sets)."""
         key = (match.id, audience, found.id)
@@ -598,6 +604,10 @@ class DiscordTransport:
         if kept is not None and kept[0] == generation and \
                 time.monotonic() - kept[1] < VERDICT_SECONDS:
             return kept[2]
+        if audience == "feed":  # read by anyone: who may write there is checked instead
+            problem = writers_problem(found) if isinstance(found, discord.TextChannel) else None
+            self._verdicts[key] = (generation, time.monotonic(), problem)
+            return problem
         intended = await self.intended(match, audience, guild)
         place = Place.of(found, await self.thread_members(found))
         readers = unintended_readers(place, intended)
