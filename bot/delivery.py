@@ -319,6 +319,15 @@ class Delivery:
         """When the channel's sends began failing (None: it is not failing)."""
         return self._down.get((match_id, audience))
 
+    def mark_down(self, match_id: int, audience: str, since: datetime) -> None:
+        """Count the channel as down since `since` unless it is known to be (a stop stored
+        before a restart): its next successful send calls `on_up`, which ends the stop."""
+        self._down.setdefault((match_id, audience), since)
+
+    def sending(self, match_id: int, audience: str) -> bool:
+        """Whether the channel has messages queued or being sent."""
+        return (match_id, audience) in self._queues
+
     @staticmethod
     def _call(callback: Callable[..., None] | None, *args: object) -> None:
         if callback is None:

@@ -54,6 +54,7 @@ from bot.store.repository import (
     MatchWrite,
     OutboxData,
     Repository,
+    StopData,
     StoredMessage,
 )
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
@@ -147,7 +148,9 @@ class MatchService:
         self._held: set[tuple[int, str]] = set()
         #: Decisions whose clocks are stopped because a channel they depend on is down:
         #: (match id, prompt key) -> since when, and which channels hold it (`_channel_down`).
-        self._stopped: dict[tuple[int, str], _Stop] = {}
+        self._stopped: dict[tuple[int, str], StopData] = {}
+        #: Stops read back from the store on a restart, not yet re-checked (`_reinstate_stops`).
+        self._restored: set[int] = set()
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
@@ -225,6 +228,8 @@ class MatchService:
             for clock in match.clocks.values():
                 if clock.status in LIVE_CLOCKS:
                     clock.shifted(self.downtime)
+            for stop in self._stops_of(match.id, live=True).values():  # (stored ones too)
+                stop.since = min(stop.since + self.downtime, now)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
         self.clocks_shifted_at = now
@@ -232,6 +237,7 @@ class MatchService:
             if match.status == "active" and not match.dormant:
                 self._arm(match)
                 self._schedule_bots(match)
+        self._reinstate_stops()
 
     def _clocks_go(self) -> None:
         """Run the timers and the heartbeat (only once the clocks were shifted: a beat
@@ -300,10 +306,12 @@ class MatchService:
         ids = await self.repo.active_ids(**scoped)
         resumed: list[tuple[tuple[int, datetime], int, LiveMatch]] = []  # (urgency, id, match)
         for first in range(0, len(ids), RESUME_BATCH):
+            stops = await self.repo.stops(ids[first:first + RESUME_BATCH])
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
                 match = LiveMatch.dormant_from_store(stored)
                 match.on_hydrate = self._woken
                 self.matches[match.id] = match
+                self._restore_stops(match.id, stops.get(match.id, {}))
                 self._snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
@@ -320,6 +328,8 @@ class MatchService:
             info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
             for message in pending.pop(row.id, []):
                 self.delivery.enqueue(info, message)
+        if self.clocks_shifted_at is not None:  # (a held start: once they are shifted)
+            self._reinstate_stops()
 
     async def stop(self) -> None:
         """Stop; store a snapshot of every running match whose latest action has none, so
@@ -820,6 +830,45 @@ class MatchService:
         """Whether the decision's clock is stopped because a channel it depends on is down."""
         return (match_id, key) in self._stopped
 
+    def _stops_of(self, match_id: int, *, live: bool = False) -> dict[str, StopData]:
+        """The match's clock stops by prompt key: copies to change, store, then apply
+        (`_set_stops`), or (`live`) the live ones."""
+        return {k[1]: s if live else StopData(s.since, set(s.channels))
+                for k, s in self._stopped.items() if k[0] == match_id}
+
+    def _set_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
+        """Make the stored `stops` the match's live ones (their clocks re-armed by `_arm`)."""
+        for key in [k for k in self._stopped if k[0] == match_id]:
+            del self._stopped[key]
+        self._stopped.update(((match_id, k), s) for k, s in stops.items())
+
+    def _restore_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
+        """A resumed match's stored stops are live at once (its clocks stay stopped); their
+        channels are re-checked once the clocks are shifted (`_reinstate_stops`)."""
+        if stops:
+            self._set_stops(match_id, stops)
+            self._restored.add(match_id)
+
+    def _reinstate_stops(self) -> None:
+        """After a restart: a stored stop goes on while its channel still has messages to
+        send (the first that goes through ends it, like any down spell: `_channel_up`); a
+        channel with nothing left to send has nothing held, so its stops end now."""
+        restored, self._restored = self._restored, set()
+        now = self.now()
+        for match_id in sorted(restored):
+            match = self.matches.get(match_id)
+            if match is None:
+                continue
+            since: dict[str, datetime] = {}
+            for stop in self._stops_of(match_id, live=True).values():
+                for audience in stop.channels:
+                    since[audience] = min(since.get(audience, stop.since), stop.since)
+            for audience, first in sorted(since.items()):
+                if self.delivery.sending(match_id, audience):
+                    self.delivery.mark_down(match_id, audience, first)
+                else:
+                    self._channel_up(match.info, audience, first, now)
+
     def _channel_down(self, info: MatchInfo, audience: str, since: datetime,
                       error: Exception) -> None:
         """A channel's sends began failing at `since`: the clocks of the decisions that
@@ -828,26 +877,44 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None or match.status not in ("active", "paused"):
             return
-        for prompt in match.prompts:
-            key = (match.id, prompt.key)
-            if not _depends_on(prompt, audience) or key in self._held or \
-                    getattr(match.clocks.get(prompt.key), "status", "") != "armed":
-                continue
-            self._stopped.setdefault(key, _Stop(since)).channels.add(audience)
-            self.scheduler.set(key, None)
+        self._background(self._stop_clocks(match, audience, since))
 
     def _stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
         """Decisions whose prompt arrived while another channel they depend on is down (the
         game room) stop from their arrival, like those asked before it went down."""
         prompts = {p.key: p for p in match.prompts}
-        for key in keys:
-            prompt = prompts.get(key)
-            if prompt is None or getattr(match.clocks.get(key), "status", "") != "armed":
-                continue
-            for audience in {"public", _place(prompt)}:
-                if self.delivery.down_since(match.id, audience) is not None:
-                    self._stopped.setdefault((match.id, key), _Stop(at)).channels.add(audience)
-                    self.scheduler.set((match.id, key), None)
+        for audience in sorted({"public", *(_place(p) for k in keys
+                                            if (p := prompts.get(k)) is not None)}):
+            if self.delivery.down_since(match.id, audience) is not None:
+                self._background(self._stop_clocks(match, audience, at, keys))
+
+    async def _stop_clocks(self, match: LiveMatch, audience: str, since: datetime,
+                           keys: Sequence[str] | None = None) -> None:
+        """Stop, from `since`, the clocks of the decisions (`keys`: of these only) that
+        depend on the down channel `audience`: the stops are stored first, then in effect
+        (a write the store could not take is tried again after `STORE_RETRY_SECONDS`)."""
+        async with match.lock:
+            if match.status not in ("active", "paused") or \
+                    self.delivery.down_since(match.id, audience) is None:
+                return  # (back already: nothing to stop)
+            stops = self._stops_of(match.id)
+            for prompt in match.prompts:
+                if (keys is not None and prompt.key not in keys) or \
+                        not _depends_on(prompt, audience) or \
+                        (match.id, prompt.key) in self._held or \
+                        getattr(match.clocks.get(prompt.key), "status", "") != "armed":
+                    continue
+                stops.setdefault(prompt.key, StopData(since)).channels.add(audience)
+            if stops == self._stops_of(match.id):
+                return
+            try:
+                await self._store(match, MatchWrite(match.id, match.seq, stops=stops),
+                                  self.now())
+            except NotStored:
+                self._background(self._later(self._stop_clocks(match, audience, since, keys)))
+                return
+            self._set_stops(match.id, stops)
+            self._arm(match)
 
     def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
                     at: datetime) -> None:
@@ -856,37 +923,34 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None:
             return
-        stopped, freed = False, []
-        for key, stop in self._stopped.items():
-            if key[0] == match.id and audience in stop.channels:
-                stop.channels.discard(audience)
-                stopped = True
-                if not stop.channels:
-                    freed.append(key[1])  # (stays stopped until moved, under the lock)
-        self._background(self._restart_clocks(match, audience, freed, since, at, stopped))
+        self._background(self._restart_clocks(match, audience, since, at))
 
-    async def _restart_clocks(self, match: LiveMatch, audience: str, keys: Sequence[str],
-                              since: datetime, at: datetime, stopped: bool) -> None:
-        """The clocks `keys` go on, moved later by the time they were stopped: stored, then
-        made live; a write the store could not take is tried again after
-        `STORE_RETRY_SECONDS`, the clocks still stopped meanwhile."""
+    async def _restart_clocks(self, match: LiveMatch, audience: str, since: datetime,
+                              at: datetime) -> None:
+        """The clocks that `audience` alone held go on, moved later by the time they were
+        stopped; the stops' end and the moved clocks are stored, then made live (a write
+        the store could not take is tried again after `STORE_RETRY_SECONDS`, the clocks
+        still stopped meanwhile)."""
         async with match.lock:
-            clocks, done = [], []
-            for key in keys:
-                stop = self._stopped.get((match.id, key))
-                if stop is None:
-                    continue  # (moved already: the channel was made again, `repost`)
+            stops = self._stops_of(match.id)
+            touched = [k for k, stop in stops.items() if audience in stop.channels]
+            clocks = []
+            for key in touched:
+                stop = stops[key]
+                stop.channels.discard(audience)
+                if stop.channels:
+                    continue  # another channel it depends on is still down
+                del stops[key]
                 # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
                 end = min(at, match.paused_at) if match.paused_at is not None else at
                 gap = max(timedelta(0), end - stop.since)
-                done.append((key, stop))
                 clock = match.clocks.get(key)
                 if clock is not None and clock.status == "armed" and match.prompt_pending(key):
                     clocks.append(_shifted(clock, gap))
             outbox = []
             seconds = (at - since).total_seconds()
             if seconds >= REPORT_DOWN_AFTER:
-                what = ("the clocks waiting on it were stopped for that time" if stopped else
+                what = ("the clocks waiting on it were stopped for that time" if touched else
                         "no clock was waiting on it")
                 line = (f"📶 Match #{match.id}: {_place_name(audience)} could not be reached "
                         f"for {round(seconds)} s; {what}.")
@@ -894,20 +958,18 @@ class MatchService:
                     log.warning("%s", render_names(line, match.names))
                 elif match.status in ("active", "paused"):
                     outbox.append(OutboxData("umpire", line))
-            if clocks or outbox:
+            if clocks or outbox or touched:
                 try:
-                    await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
-                                                        clocks_changed=clocks), self.now())
+                    await self._store(match, MatchWrite(
+                        match.id, match.seq, outbox=outbox, clocks_changed=clocks,
+                        stops=stops if touched else None), self.now())
                 except NotStored:
                     self._background(self._later(self._restart_clocks(
-                        match, audience, keys, since, at, stopped)))
+                        match, audience, since, at)))
                     return
             match.clocks.update((c.key, c) for c in clocks)
-            for key, stop in done:
-                if stop.channels:  # down again meanwhile: stopped from now on
-                    stop.since = at
-                else:
-                    del self._stopped[(match.id, key)]
+            if touched:
+                self._set_stops(match.id, stops)
             self._arm(match)
 
     def _channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
@@ -992,6 +1054,8 @@ class MatchService:
         if match is None or (match_id, key) in self._held or self._clock_stopped(match_id, key):
             return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
+            if self._clock_stopped(match_id, key):
+                return  # (stopped while this waited for the lock)
             try:
                 await self._due(match, key)
             except NotStored:  # nothing took effect: the clock falls due again a bit later
@@ -1152,14 +1216,15 @@ class MatchService:
             now = self.now()
             gap = now - match.paused_at
             clocks = [_shifted(c, gap) for c in match.clocks.values()]
+            stops = self._stops_of(match.id)  # a down channel's stop: the pause is moved
+            for stop in stops.values():  # for already, not again
+                stop.since = min(stop.since + gap, now)
             await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
-                clocks_changed=clocks,
+                clocks_changed=clocks, stops=stops or None,
                 match_fields={"status": "active", "paused_at": None}), now)
             match.clocks.update((c.key, c) for c in clocks)
-            for (stopped_match, _), stop in self._stopped.items():  # a down channel's stop:
-                if stopped_match == match.id:  # the pause is moved for already, not again
-                    stop.since = min(stop.since + gap, now)
+            self._set_stops(match.id, stops)
             match.status, match.paused_at = "active", None
             self._arm(match)
             self._schedule_bots(match)
@@ -1235,21 +1300,24 @@ class MatchService:
                 outbox.insert(0, OutboxData(audience, note))
             if not outbox and not clocks:
                 return
-            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
+            stops = self._stops_of(match.id)
+            for clock in clocks:  # the gap covers the lost channel's down time: not twice
+                stop = stops.get(clock.key)
+                if stop is not None:
+                    stop.channels.discard(audience)
+                    if stop.channels:
+                        stop.since = now
+                    else:
+                        del stops[clock.key]
+            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks,
+                               stops=stops if stops != self._stops_of(match.id) else None)
             try:
                 ids = await self.repo.commit(write, now)
             except Exception as exc:
                 log.warning("match %s: a repost was not stored: %s", match.id, exc)
                 raise NotStored(NOT_STORED) from exc
             match.clocks.update((c.key, c) for c in clocks)
-            for clock in clocks:  # the gap covers the lost channel's down time: not twice
-                stop = self._stopped.get((match.id, clock.key))
-                if stop is not None:
-                    stop.channels.discard(audience)
-                    if stop.channels:
-                        stop.since = now
-                    else:
-                        del self._stopped[(match.id, clock.key)]
+            self._set_stops(match.id, stops)
             for message_id, data in zip(ids, write.outbox, strict=True):
                 # the clocks were extended by the gap: no second restart on delivery
                 self.delivery.enqueue(match.info, StoredMessage(
@@ -1516,14 +1584,6 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
-
-
-@dataclass
-class _Stop:
-    """A decision's clock stopped: since when, and the down channels it waits for."""
-
-    since: datetime
-    channels: set[str] = dataclasses.field(default_factory=set)
 
 
 def _place(prompt: Prompt) -> str:

@@ -140,6 +140,38 @@ class DeadlineRow(Base):
     status: Mapped[str] = mapped_column(String(16))  # armed|done|expired
 
 
+class ClockStopRow(Base):
+    """A decision's clock stopped because a channel it depends on is down or held: since
+    when, and which channels it waits for. Stored before the stop takes effect, so that a
+    restart keeps it (the start-up's shift for the downtime moves `since` with the clocks)."""
+
+    __tablename__ = "clock_stops"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    prompt_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    since: Mapped[datetime]
+    channels: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class ChallengeRow(Base):
+    """A `/challenge` posted with Accept / Decline buttons (its message id), answered or not:
+    the open ones block another of the same pair, the latest of a member starts the
+    server's cooldown; old rows are deleted when a new challenge is stored."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("ix_challenges_guild", "guild_id", "created_at"),)
+
+    message_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    challenger: Mapped[int] = mapped_column(BigInteger)
+    opponent: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(40))
+    link: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime]
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
 class ServiceStateRow(Base):
     """Small key/value facts about the service itself (the heartbeat)."""
 

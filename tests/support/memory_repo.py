@@ -18,6 +18,7 @@ from bot.store.repository import (
     ClockData,
     MatchWrite,
     Pruned,
+    StopData,
     StoredMatch,
     StoredMessage,
 )
@@ -33,6 +34,7 @@ class MemoryRepository:
         self.outbox: list[StoredMessage] = []
         self.clocks: dict[tuple[int, str], ClockData] = {}
         self.heartbeat: datetime | None = None
+        self.stops_: dict[int, dict[str, StopData]] = {}
         self.fail_next_commit = False
 
     async def migrate(self) -> None:
@@ -92,6 +94,8 @@ class MemoryRepository:
             ids.append(message.id)
         for c in write.clocks_new + write.clocks_changed:
             self.clocks[(write.match_id, c.key)] = c
+        if write.stops is not None:
+            self.stops_[write.match_id] = write.stops
         row = self.matches[write.match_id]
         row.update(write.match_fields, updated_at=now)
         if write.action is not None:
@@ -115,7 +119,14 @@ class MemoryRepository:
         for (mid, _), clock in self.clocks.items():
             if clock.status in LIVE_CLOCKS and self.matches[mid]["status"] == "active":
                 clock.shifted(downtime)
+        for mid, stops in self.stops_.items():
+            if self.matches[mid]["status"] == "active":
+                for stop in stops.values():
+                    stop.since += downtime
         self.heartbeat = now
+
+    async def stops(self, ids: list[int]) -> dict[int, dict[str, StopData]]:
+        return {mid: copy.deepcopy(self.stops_[mid]) for mid in ids if self.stops_.get(mid)}
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         return self._load(match_id) if match_id in self.matches else None
