@@ -14,12 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, Timeout
+from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret
 from games.core.parsing import DecisionWords, MoveWords
-from games.decoder import audit, checks, clock, dealing, responses, sabotage, tuning, turns, views
+from games.decoder import audit, clock, dealing, responses, sabotage, tuning, turns, views
+from games.decoder import checks as legality
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
-from games.decoder.checks import KIND_COMMANDS
+from games.decoder.checks import CHECKS, KIND_COMMANDS
 from games.decoder.commands import COMMAND_TYPES
 from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT
 from games.decoder.settings import DecoderSettings
@@ -50,6 +51,10 @@ class DecoderGame(Game[DecoderState]):
     settings_model = DecoderSettings
     state_model = DecoderState
     command_types = COMMAND_TYPES
+    answers = KIND_COMMANDS
+    checks = CHECKS
+    applies = {kind: clock.spending(apply) for kind, apply in APPLY.items()}
+    timeouts = dict.fromkeys(KIND_COMMANDS, clock.apply_timeout)
     #: The state keeps every turn (`history`: the bots' and views' record of the match), so a
     #: snapshot grows with the match: none are stored, the action log rebuilds it on resume.
     snapshots = False
@@ -65,16 +70,14 @@ class DecoderGame(Game[DecoderState]):
     def prompts(self, state: DecoderState) -> list[Prompt]:
         return prompting.prompts(state)
 
-    def check(self, state: DecoderState, seat: int, command: Command) -> None:
-        checks.check(state, seat, command)
+    def is_over(self, state: DecoderState) -> bool:
+        return state.phase == "over"
 
-    def apply(self, state: DecoderState, seat: int, command: Command) -> list[Event]:
-        events: list[Event] = []
-        if isinstance(command, Timeout):
-            clock.apply_timeout(state, seat, command, events)
-        elif clock.spend(state, seat, command, events):
-            APPLY[command.type](state, seat, command, events)
-        return events
+    def pending_kinds(self, state: DecoderState, seat: int) -> set[str]:
+        return legality.pending_kinds(state, seat)
+
+    def refusal(self, state: DecoderState, seat: int, command: Command, kinds: set[str]) -> str:
+        return legality.refusal(state, seat)
 
     def outcome(self, state: DecoderState) -> Outcome | None:
         return ending.outcome(state)
