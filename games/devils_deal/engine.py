@@ -17,20 +17,19 @@ from pydantic import BaseModel
 from games.core import betting
 from games.core.chance import Chance
 from games.core.contract import (
-    Audience,
     BotFactory,
     Command,
     Event,
     Game,
-    IllegalMove,
     OnTimeout,
     Outcome,
     Prompt,
     Secret,
-    Timeout,
+    say,
 )
 from games.core.parsing import DecisionWords, MoveWords
-from games.devils_deal import flow, rules, text, twin
+from games.devils_deal import flow, grammar, rules, text, twin
+from games.devils_deal.bots import BOTS, random_from_view
 from games.devils_deal.cards import (
     DECK,
     multiset_contains,
@@ -38,23 +37,14 @@ from games.devils_deal.cards import (
     render_all,
     sort_cards,
 )
-from games.devils_deal.commands import (
-    COMMAND_TYPES,
-    Bet,
-    ChooseStarter,
-    Division,
-    LockDivision,
-    PrivateCards,
-    RefillAnswer,
-    Take,
-)
+from games.devils_deal.checks import CHECKS, KIND_COMMANDS, cannot_afford
+from games.devils_deal.commands import COMMAND_TYPES, RefillAnswer
 from games.devils_deal.settings import DevilsDealSettings, reminders_for
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase
 from games.devils_deal.text import p
-from games.devils_deal.views import DevilsDealView
+from games.devils_deal.views import DevilsDealView, build_view
 
 CALL_WORD = "'call', "
-LIMITS = betting.BettingLimits(min_raise=1, cap_by_opponent=True, cap_by_own=True)
 
 
 class DevilsDeal(Game[DevilsDealState]):
@@ -63,6 +53,11 @@ class DevilsDeal(Game[DevilsDealState]):
     settings_model = DevilsDealSettings
     state_model = DevilsDealState
     command_types = COMMAND_TYPES
+    answers = KIND_COMMANDS
+    checks = CHECKS
+    applies = flow.APPLY
+    timeouts = flow.TIMEOUTS
+    log_keep = LOG_KEEP
 
     # --- life cycle ---------------------------------------------------------------------
     def setup(self, settings: BaseModel, seed: str) -> DevilsDealState:
@@ -84,8 +79,9 @@ class DevilsDeal(Game[DevilsDealState]):
         msg = (f"Devil's Deal begins. Starting pools: {p(0)} {render_all(state.pools[0])}; "
                f"{p(1)} {render_all(state.pools[1])}. Each player has {s.starting_chips} chips. "
                f"{p(0)} holds the advantage and chooses who starts round 1.")
-        return [Event(kind="match.start", audience=Audience.public(), text=msg,
-                      data={"pools": [list(x) for x in state.pools], "chips": list(state.chips)})]
+        ev: list[Event] = []
+        say(ev, "match.start", msg, pools=[list(x) for x in state.pools], chips=list(state.chips))
+        return ev
 
     # --- prompts ------------------------------------------------------------------------
     def prompts(self, state: DevilsDealState) -> list[Prompt]:
@@ -155,7 +151,7 @@ class DevilsDeal(Game[DevilsDealState]):
             phase = state.betting
             assert phase is not None
             seat = phase.to_act
-            opts = betting.options(phase, state.chips, LIMITS)
+            opts = betting.options(phase, state.chips, rules.LIMITS)
             return [Prompt(
                 key=f"{k}-bet", seat=seat, kind="bet", private=False,
                 text=(f"Betting phase {state.betting_no}: {betting.describe(opts)}. Bets this "
@@ -210,119 +206,18 @@ class DevilsDeal(Game[DevilsDealState]):
                             if res.missing_discards else "") + ".")
         return " ".join(lines)
 
-    # --- checking -----------------------------------------------------------------------
-    def check(self, state: DevilsDealState, seat: int, command: Command) -> None:
-        if state.phase == Phase.OVER:
-            raise IllegalMove("The match is over.")
-        pending = [pr for pr in self.prompts(state) if pr.seat == seat]
-        if isinstance(command, Timeout):
-            if not any(pr.key == command.prompt_key for pr in pending):
-                raise IllegalMove(f"No pending decision of yours has the key {command.prompt_key!r}.")
-            return
-        kinds = {pr.kind for pr in pending}
-        s = state.settings
-        if isinstance(command, ChooseStarter):
-            self._expect(kinds, "choose_starter", state, seat)
-            if command.starter not in (0, 1):
-                raise IllegalMove("The starter must be you or your opponent.")
-        elif isinstance(command, RefillAnswer):
-            if "refill_offer" not in kinds and command.refill and state.chips[seat] < s.refill_cost:
-                raise IllegalMove(f"You have {state.chips[seat]} chips; a refill costs "
-                                  f"{s.refill_cost}, so you cannot refill.")
-            self._expect(kinds, "refill_offer", state, seat)
-        elif isinstance(command, Division):
-            self._expect(kinds, "division", state, seat)
-            assert state.refill is not None
-            res = rules.check_division(state.refill.offered, state.pools[seat], command, s.pool_limit)
-            if command.lock and res.missing_discards:
-                raise IllegalMove(self._missing_text(state, seat, res))
-        elif isinstance(command, LockDivision):
-            self._expect(kinds, "division", state, seat)
-            assert state.refill is not None
-            if state.refill.division is None:
-                raise IllegalMove("You have not posted a valid division yet; post one (or "
-                                  "'nothing' to take nothing).")
-            res = rules.check_division(state.refill.offered, state.pools[seat],
-                                       state.refill.division, s.pool_limit)
-            if res.missing_discards:
-                raise IllegalMove(self._missing_text(state, seat, res))
-        elif isinstance(command, Take):
-            self._expect(kinds, "take", state, seat)
-            rules.check_take(state.set_aside, state.pools[seat], command.card, command.discard,
-                             s.pool_limit)
-        elif isinstance(command, PrivateCards):
-            self._expect(kinds, "private_cards", state, seat)
-            rules.check_private(state.pools[seat], state.community or "", command.first,
-                                command.second)
-        elif isinstance(command, Bet):
-            self._expect(kinds, "bet", state, seat)
-            assert state.betting is not None
-            betting.check_action(state.betting, state.chips, LIMITS, seat, command.action,
-                                 command.amount)
-        else:
-            raise IllegalMove("That is not a Devil's Deal move.")
+    # --- dispatch -----------------------------------------------------------------------
+    def is_over(self, state: DevilsDealState) -> bool:
+        return state.phase == Phase.OVER
 
-    @staticmethod
-    def _missing_text(state: DevilsDealState, seat: int, res: rules.DivisionResult) -> str:
-        # Pool sizes are public; the pool itself is not, so no card of it is suggested here.
-        total = len(state.pools[seat]) + len(res.taken)
-        return (f"You would have {total} cards (limit {state.settings.pool_limit}): discard "
-                f"{res.missing_discards} more before locking in: add 'discard' and "
-                f"{text.plural(res.missing_discards, 'card')} of your pool or of the cards you "
-                f"take (e.g. '| discard R1 G2').")
+    def refusal(self, state: DevilsDealState, seat: int, command: Command,
+                kinds: set[str]) -> str:
+        if isinstance(command, RefillAnswer):
+            short = cannot_afford(state, seat, command)
+            if short is not None:
+                return short
+        return super().refusal(state, seat, command, kinds)
 
-    def _expect(self, kinds: set[str], kind: str, state: DevilsDealState, seat: int) -> None:
-        self.expect_decision(state, seat, kinds, kind)
-
-    # --- applying -----------------------------------------------------------------------
-    def apply(self, state: DevilsDealState, seat: int, command: Command) -> list[Event]:
-        ev: list[Event] = []
-        if isinstance(command, Timeout):
-            self._timeout(state, seat, command, ev)
-        elif isinstance(command, ChooseStarter):
-            flow.choose_starter(state, command.starter, ev, timed_out=False)
-        elif isinstance(command, RefillAnswer):
-            flow.refill_answer(state, seat, command.refill, ev, timed_out=False)
-        elif isinstance(command, Division):
-            flow.post_division(state, seat, command, ev)
-        elif isinstance(command, LockDivision):
-            assert state.refill is not None and state.refill.division is not None
-            flow.finish_division(state, state.refill.division, ev, how="locked in")
-        elif isinstance(command, Take):
-            flow.take(state, seat, command.card, command.discard, ev, timed_out=False)
-        elif isinstance(command, PrivateCards):
-            flow.choose_private(state, seat, command.first, command.second, ev)
-        elif isinstance(command, Bet):
-            flow.bet(state, seat, command, ev)
-        for e in ev:
-            if e.audience.kind == "public":
-                state.log.append(e.text)
-        del state.log[:-LOG_KEEP]
-        return ev
-
-    def _timeout(self, state: DevilsDealState, seat: int, command: Timeout, ev: list[Event]) -> None:
-        prompt = self.prompt(state, command.prompt_key)
-        assert prompt is not None
-        if prompt.kind == "choose_starter":
-            flow.choose_starter(state, 0, ev, timed_out=True)
-        elif prompt.kind == "refill_offer":
-            flow.refill_answer(state, seat, False, ev, timed_out=True)
-        elif prompt.kind == "division":
-            assert state.refill is not None
-            division = state.refill.division or Division()
-            flow.finish_division(state, division, ev, how="time ran out")
-        elif prompt.kind == "take":
-            flow.take(state, seat, None, None, ev, timed_out=True)
-        elif prompt.kind == "private_cards":
-            state.private_failed[seat] = True
-            flow.say(ev, "poker.private.timeout",
-                      f"Time ran out: {p(seat)} did not choose private cards.", seat=seat)
-            flow.private_resolved(state, ev)
-        elif prompt.kind == "bet":
-            flow.say(ev, "bet.timeout", f"{p(seat)} ran out of time to bet and folds.")
-            flow.fold(state, seat, ev)
-
-    # round flow ----------------------------------------------------------------------
     def outcome(self, state: DevilsDealState) -> Outcome | None:
         if state.phase != Phase.OVER:
             return None
@@ -349,9 +244,7 @@ class DevilsDeal(Game[DevilsDealState]):
         return "\n".join(lines)
 
     def view(self, state: DevilsDealState, seat: int | None) -> BaseModel:
-        from games.devils_deal.views import build_view
-
-        return build_view(self, state, seat)
+        return build_view(state, seat)
 
     def secrets(self, state: DevilsDealState) -> list[Secret]:
         out = []
@@ -387,34 +280,22 @@ class DevilsDeal(Game[DevilsDealState]):
 
     # --- text ---------------------------------------------------------------------------
     def parse(self, state: DevilsDealState, seat: int, text_in: str) -> Command:
-        from games.devils_deal.grammar import parse
-
-        return parse(self, state, seat, text_in)
+        return grammar.parse(self.pending_kinds(state, seat), state, seat, text_in)
 
     def decision_words(self) -> DecisionWords:
-        from games.devils_deal.grammar import DECISIONS
-
-        return DECISIONS
+        return grammar.DECISIONS
 
     def move_words(self, state: DevilsDealState) -> MoveWords:
-        from games.devils_deal.grammar import MOVE_WORDS
-
-        return MOVE_WORDS
+        return grammar.MOVE_WORDS
 
     def usage(self, state: DevilsDealState, seat: int) -> str:
-        from games.devils_deal.grammar import usage
-
-        return usage(self, state, seat)
+        return grammar.usage(self.pending_kinds(state, seat), state)
 
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: DevilsDealState, prompt: Prompt, rng: random.Random) -> Command:
-        from games.devils_deal.bots import random_command
-
-        return random_command(self, state, prompt, rng)
+        return random_from_view(build_view(state, prompt.seat), prompt, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        from games.devils_deal.bots import BOTS
-
         return BOTS
 
     # --- checks -------------------------------------------------------------------------
