@@ -26,31 +26,20 @@ from games.core.contract import (
     Outcome,
     Prompt,
     Secret,
-    Timeout,
+    say,
 )
 from games.core.parsing import DecisionWords, MoveWords
-from games.double_or_nothing import flow, rules
-from games.double_or_nothing.commands import (
-    COMMAND_TYPES,
-    Answer,
-    AwardBout,
-    ChooseStarter,
-    Double,
-    Draw,
-    DrawJoker,
-    Pass,
-    Place,
-    Play,
-    PlayAt,
-)
+from games.double_or_nothing import flow, grammar, rules
+from games.double_or_nothing.bots import BOTS, random_move
+from games.double_or_nothing.checks import CHECKS, KIND_COMMANDS, waiting_text
+from games.double_or_nothing.commands import COMMAND_TYPES, AwardBout
 from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.settings import DoubleOrNothingSettings, reminders_for
 from games.double_or_nothing.state import LOG_KEEP, DoubleOrNothingState, Phase
-from games.double_or_nothing.text import hand_token, p, plural, score_text, table_text
+from games.double_or_nothing.text import hand_token, p, score_text, table_text
+from games.double_or_nothing.views import build_view
 
 MAX_CHOICES = 25
-_KINDS = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
-          Phase.POSITION: "position", Phase.DOUBLE: "double_answer"}
 
 
 class DoubleOrNothing(Game[DoubleOrNothingState]):
@@ -59,6 +48,10 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
     settings_model = DoubleOrNothingSettings
     state_model = DoubleOrNothingState
     command_types = COMMAND_TYPES
+    answers = KIND_COMMANDS
+    checks = CHECKS
+    applies = flow.APPLY
+    log_keep = LOG_KEEP  # no timeouts: no clock has an automatic outcome
 
     # --- life cycle ---------------------------------------------------------------------
     def setup(self, settings: BaseModel, seed: str) -> DoubleOrNothingState:
@@ -73,7 +66,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
     def opening_events(self, state: DoubleOrNothingState) -> list[Event]:
         s = state.settings
         ev: list[Event] = []
-        flow.say(ev, "match.start", f"Double or Nothing begins: the first player to {s.target} "
+        say(ev, "match.start", f"Double or Nothing begins: the first player to {s.target} "
                  f"bout wins wins the match. Empty your hand by playing sets of adjacent cards "
                  f"that beat the table; the doubling die goes up to {s.max_stake}.")
         ev.extend(flow.bout_events(state))
@@ -145,33 +138,11 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 choices=("accept", "forfeit"))]
         return []
 
-    @classmethod
-    def pending_kinds(cls, state: DoubleOrNothingState, seat: int) -> set[str]:
-        """The kinds of decision `seat` has pending: the main one and the quiet question."""
-        now = cls.pending(state)
-        kinds = {now[1]} if now is not None and now[0] == seat else set()
-        if state.which == seat and state.phase != Phase.OVER:
-            kinds.add("position")
-        return kinds
-
-    @staticmethod
-    def pending(state: DoubleOrNothingState) -> tuple[int, str] | None:
-        """(seat, kind) of the one pending decision, without building its prompt."""
-        kind = _KINDS.get(state.phase)
-        if kind is None:
-            return None
-        if state.phase == Phase.STARTER:
-            return 0, kind
-        return (1 - state.turn if state.phase == Phase.DOUBLE else state.turn), kind
-
-    def _may_double(self, state: DoubleOrNothingState, seat: int) -> bool:
-        return flow.may_double(state, seat)
-
     def _move_choices(self, state: DoubleOrNothingState, seat: int) -> tuple[str, ...]:
         out = [f"draw {n}" for n in rules.drawable_numbers(state.table, state.table_values)]
         if state.jokers[seat] > 0:
             out.append("joker")
-        may_double = self._may_double(state, seat)
+        may_double = flow.may_double(state, seat)
         if may_double:
             out.append("double")
         return tuple(out)
@@ -184,7 +155,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
             opts.append("draw " + " or ".join(f"'draw {n}'" for n in numbers))
         if state.jokers[seat]:
             opts.append(f"'joker' to draw one of your jokers ({state.jokers[seat]} left)")
-        may_double = self._may_double(state, seat)
+        may_double = flow.may_double(state, seat)
         if may_double:
             opts.append(f"'double' (the bout would be worth {state.stake * 2})")
         return (f"Your move (bout {state.bout}, stake {state.stake}). Table: "
@@ -192,153 +163,20 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 f"{len(state.hands[0])}, {p(1)} {len(state.hands[1])} cards. You may "
                 f"{'; '.join(opts)}.")
 
-    # --- checking -----------------------------------------------------------------------
-    def check(self, state: DoubleOrNothingState, seat: int, command: Command) -> None:
-        if state.phase == Phase.OVER:
-            raise IllegalMove("The match is over.")
-        if isinstance(command, Timeout):
-            if not any(pr.key == command.prompt_key for pr in self.prompts(state)
-                       if pr.seat == seat):
-                raise IllegalMove(f"No pending decision of yours has the key {command.prompt_key!r}.")
-            raise IllegalMove("Going over the time limit has no automatic outcome in Double or "
-                              "Nothing: the hosts decide.")
-        if isinstance(command, AwardBout):
-            if "bout" not in self.host_award_units(state):
-                raise IllegalMove("No bout is running: award the match instead.")
-            return
-        kinds = self.pending_kinds(state, seat)
-        if isinstance(command, ChooseStarter):
-            self._expect(kinds, "choose_starter", state, seat)
-            if command.starter not in (0, 1):
-                raise IllegalMove("The first player must be you or your opponent.")
-        elif isinstance(command, Play):
-            self._expect(kinds, "move", state, seat)
-            self._check_play(state, seat, list(command.cards))
-        elif isinstance(command, PlayAt):
-            self._expect(kinds, "position", state, seat)
-            if command.start not in state.options:
-                n = len(state.option_cards)
-                listed = " or ".join(f"{a + 1}..{a + n}" for a in state.options)
-                raise IllegalMove(f"{render_set(state.option_cards)} is at positions {listed} of "
-                                  f"your hand: choose one of those.")
-        elif isinstance(command, Draw):
-            self._expect(kinds, "move", state, seat)
-            if not state.table:
-                raise IllegalMove("The table is empty: there is nothing to draw. Play any set.")
-            numbers = rules.drawable_numbers(state.table, state.table_values)
-            if command.number not in numbers:
-                allowed = " or ".join(str(n) for n in numbers)
-                raise IllegalMove(
-                    f"You cannot draw a {command.number} from "
-                    f"{table_text(state.table, state.table_values)}: "
-                    + (f"you may draw {allowed} (what is left must still be a set, and played "
-                       f"jokers stay)." if numbers else "no card can be drawn from it (played "
-                       "jokers stay, and what is left must still be a set)."))
-        elif isinstance(command, DrawJoker):
-            self._expect(kinds, "move", state, seat)
-            if state.jokers[seat] <= 0:
-                raise IllegalMove("You have no joker left in front of you this bout.")
-        elif isinstance(command, Place):
-            self._expect(kinds, "place", state, seat)
-            size = len(state.hands[seat])
-            if not 0 <= command.position <= size:
-                raise IllegalMove(f"Choose a position from 1 (front) to {size + 1} (end).")
-        elif isinstance(command, Double):
-            self._expect(kinds, "move", state, seat)
-            self._check_double(state, seat)
-        elif isinstance(command, Answer):
-            self._expect(kinds, "double_answer", state, seat)
-        elif isinstance(command, Pass):
-            self._expect(kinds, "move", state, seat)
-            raise IllegalMove("There is no pass to choose: the bot passes for a player only when "
-                              "they can neither play, draw a card, draw a joker nor double. "
-                              + self.usage(state, seat))
-        else:
-            raise IllegalMove("That is not a Double or Nothing move.")
+    # --- dispatch -----------------------------------------------------------------------
+    def is_over(self, state: DoubleOrNothingState) -> bool:
+        return state.phase == Phase.OVER
 
-    def _check_play(self, state: DoubleOrNothingState, seat: int, cards: list[str]) -> None:
-        hand = state.hands[seat]
-        if not cards:
-            raise IllegalMove("Name the cards you play, in hand order: e.g. 'play 5 6 7'.")
-        if any(c != JOKER and not (c.isascii() and c.isdigit() and 1 <= int(c) <= 10)
-               for c in cards):
-            raise IllegalMove("Cards are 1 to 10 and J (joker).")
-        shown = render_set(cards)
-        if len(cards) > len(hand):
-            raise IllegalMove(f"You have only {plural(len(hand), 'card')}.")
-        found = rules.windows(hand, cards)
-        if not found:
-            raise IllegalMove(f"You do not hold {shown} side by side in your hand. Name adjacent "
-                              f"cards in hand order (jokers as J); your hand is in your table "
-                              f"channel.")
-        value = rules.evaluate(cards)
-        if value is None:
-            raise IllegalMove(f"{shown} is not a set: a set is equal cards (5-5-5) or consecutive "
-                              f"numbers going up or down in hand order (1-2-3 or 3-2-1, not "
-                              f"2-3-1).")
-        if not rules.beats(value, state.table_values):
-            raise IllegalMove(
-                f"{shown} does not beat the table's {render_set(state.table, state.table_values)}:"
-                f" play more cards, or as many equal cards against a run, or the same kind with "
-                f"higher numbers.")
+    def pending_kinds(self, state: DoubleOrNothingState, seat: int) -> set[str]:
+        return flow.pending_kinds(state, seat)
 
-    def _check_double(self, state: DoubleOrNothingState, seat: int) -> None:
-        if state.crawford:
-            raise IllegalMove("This is a Crawford bout: the doubling die cannot be used.")
-        if state.last_doubler == seat:
-            raise IllegalMove("You made the last accepted double: only your opponent may propose "
-                              "the next one.")
-        if state.stake * 2 > state.settings.max_stake:
-            raise IllegalMove(f"The stake is {state.stake}: it cannot go over "
-                              f"{state.settings.max_stake}.")
-
-    def _expect(self, kinds: set[str], kind: str, state: DoubleOrNothingState, seat: int) -> None:
-        if kind in kinds:
-            return
-        if kinds:
-            raise IllegalMove(f"That is not what you are asked now. {self.usage(state, seat)}")
-        waiting = {"choose_starter": "the choice of the first player", "move": "a move",
-                   "place": "a card to be placed", "position": "a choice of position",
-                   "double_answer": "an answer to a double"}
-        now = self.pending(state)
-        what = waiting[now[1]] if now is not None else "nothing"
-        raise IllegalMove(f"It is not your turn (waiting for {what}).")
-
-    # --- applying -----------------------------------------------------------------------
-    def apply(self, state: DoubleOrNothingState, seat: int, command: Command) -> list[Event]:
-        ev: list[Event] = []
-        if isinstance(command, ChooseStarter):
-            flow.choose_starter(state, command.starter, ev)
-        elif isinstance(command, Play):
-            cards = list(command.cards)
-            flow.play_named(state, seat, cards, rules.windows(state.hands[seat], cards), ev)
-        elif isinstance(command, PlayAt):
-            flow.resolve_which(state, seat, command.start, ev)
-        elif isinstance(command, Draw):
-            flow.draw(state, seat, command.number, ev)
-        elif isinstance(command, DrawJoker):
-            flow.draw_joker(state, seat, ev)
-        elif isinstance(command, Place):
-            flow.place(state, seat, command.position, ev)
-        elif isinstance(command, Double):
-            flow.propose_double(state, seat, ev)
-        elif isinstance(command, Answer):
-            flow.answer_double(state, seat, command.accept, ev)
-        elif isinstance(command, AwardBout):
-            flow.say(ev, "bout.awarded", f"The hosts award bout {state.bout} to {{P{seat}}}: "
-                     f"{command.reason}.")
-            flow.win_bout(state, seat, "awarded by the hosts", ev)
-        if not isinstance(command, PlayAt):  # the quiet answer leaves every other decision
-            state.serial += 1                # (and its prompt key, its clock) as it was
-        for e in ev:
-            if e.audience.kind == "public":
-                state.log.append(e.text)
-        del state.log[:-LOG_KEEP]
-        return ev
+    def refusal(self, state: DoubleOrNothingState, seat: int, command: Command,
+                kinds: set[str]) -> str:
+        return super().refusal(state, seat, command, kinds) if kinds else waiting_text(state)
 
     def host_award_units(self, state: DoubleOrNothingState) -> tuple[str, ...]:
         """A bout can be awarded while one runs (after bout 1's starter is chosen)."""
-        return ("bout",) if state.phase not in (Phase.STARTER, Phase.OVER) else ()
+        return ("bout",) if flow.bout_running(state) else ()
 
     def host_award(self, state: DoubleOrNothingState, seat: int, unit: str,
                    reason: str) -> Command:
@@ -356,8 +194,6 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
 
     # --- information --------------------------------------------------------------------
     def view(self, state: DoubleOrNothingState, seat: int | None) -> BaseModel:
-        from games.double_or_nothing.views import build_view
-
         return build_view(state, seat)
 
     def describe(self, state: DoubleOrNothingState, seat: int | None) -> str:
@@ -379,7 +215,7 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
     def _double_text(self, state: DoubleOrNothingState) -> str:
         if state.crawford:
             return "Crawford bout: no doubling."
-        who = [x for x in (0, 1) if self._may_double(state, x)]
+        who = [x for x in (0, 1) if flow.may_double(state, x)]
         if not who:
             return "The die is at its cap: no more doubling."
         return "May double on their turn: " + " and ".join(p(x) for x in who) + "."
@@ -426,39 +262,27 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
 
     # --- text ---------------------------------------------------------------------------
     def parse(self, state: DoubleOrNothingState, seat: int, text_in: str) -> Command:
-        from games.double_or_nothing.grammar import parse
-
-        return parse(self, state, seat, text_in)
+        return grammar.parse(flow.pending_kinds(state, seat), state, seat, text_in)
 
     def usage(self, state: DoubleOrNothingState, seat: int) -> str:
-        from games.double_or_nothing.grammar import usage
-
-        return usage(self, state, seat)
+        return grammar.usage(flow.pending_kinds(state, seat), state)
 
     def decision_words(self) -> DecisionWords:
-        from games.double_or_nothing.grammar import DECISIONS
-
-        return DECISIONS
+        return grammar.DECISIONS
 
     def move_words(self, state: DoubleOrNothingState) -> MoveWords:
-        from games.double_or_nothing.grammar import MOVE_WORDS
-
-        return MOVE_WORDS
+        return grammar.MOVE_WORDS
 
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: DoubleOrNothingState, prompt: Prompt,
                        rng: random.Random) -> Command:
-        from games.double_or_nothing.bots import random_move
-
         seat = prompt.seat
         return random_move(prompt, state.hands[seat], state.table_values,
                            rules.drawable_numbers(state.table, state.table_values),
-                           state.jokers[seat] > 0, self._may_double(state, seat),
+                           state.jokers[seat] > 0, flow.may_double(state, seat),
                            state.options, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        from games.double_or_nothing.bots import BOTS
-
         return BOTS
 
     # --- checks -------------------------------------------------------------------------
