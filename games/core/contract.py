@@ -240,7 +240,7 @@ class Game(ABC, Generic[StateT]):
     command_types: ClassVar[tuple[type[Command], ...]]  # every command class, Timeout included
 
     _adapter: ClassVar[TypeAdapter[Any] | None] = None
-    _kinds: ClassVar[dict[type[Command], str] | None] = None
+    _kinds: ClassVar[dict[type[Command], frozenset[str]] | None] = None
     #: Whether the runtime stores snapshots of the state, to resume without replaying the
     #: whole action log. A game whose state carries its whole history (each snapshot as big
     #: as the match so far: storage quadratic in its length) sets False; its state is then
@@ -295,10 +295,10 @@ class Game(ABC, Generic[StateT]):
         handler = self.checks.get(getattr(command, "type", ""))
         if handler is None:
             raise IllegalMove(f"That is not a {self.title} move.")
-        kind = self._kind_of(type(command))
-        if kind is not None:
+        answering = self._kinds_of(type(command))
+        if answering:
             kinds = self.pending_kinds(state, seat)
-            if kind not in kinds:
+            if answering.isdisjoint(kinds):
                 raise IllegalMove(self.refusal(state, seat, command, kinds))
         handler(state, seat, command)
 
@@ -335,12 +335,17 @@ class Game(ABC, Generic[StateT]):
         return f"It is not your decision now (waiting for: {waiting or 'nothing'})."
 
     @classmethod
-    def _kind_of(cls, command_type: type[Command]) -> str | None:
-        kinds = cls.__dict__.get("_kinds")
-        if kinds is None:
-            kinds = {t: kind for kind, types in cls.answers.items() for t in types}
-            cls._kinds = kinds
-        return kinds.get(command_type)
+    def _kinds_of(cls, command_type: type[Command]) -> frozenset[str]:
+        """The prompt kinds a command answers (none: it answers no prompt)."""
+        table = cls.__dict__.get("_kinds")
+        if table is None:
+            found: dict[type[Command], set[str]] = {}
+            for kind, types in cls.answers.items():
+                for t in types:
+                    found.setdefault(t, set()).add(kind)
+            table = {t: frozenset(kinds) for t, kinds in found.items()}
+            cls._kinds = table
+        return table.get(command_type, frozenset())
 
     # --- information ------------------------------------------------------------------
     @abstractmethod
