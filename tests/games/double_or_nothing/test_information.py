@@ -43,7 +43,7 @@ def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
 
 def _held_twice_pair():
     from games.double_or_nothing.commands import Draw, Place, Play
-    from tests.games.double_or_nothing.helpers import arrange, new
+    from tests.support.games.double_or_nothing import arrange, new
 
     twice = arrange(new("pair"), [["5", "5", "1", "5", "5", "8"], ["2", "3", "9"]],
                     table=["4", "4"])
