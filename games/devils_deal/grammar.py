@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection
 
 from games.core import betting, parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
 from games.devils_deal import rules
 from games.devils_deal.cards import number
 from games.devils_deal.commands import (
@@ -301,7 +301,7 @@ def parse(mine: Collection[str], state: DevilsDealState, seat: int, text: str) -
     """Read `text` for the decision `seat` has pending (`mine`: its pending kinds; with none,
     the current one, so that `check` can say it is not their turn)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
+        raise ParseError(MATCH_OVER)
     kind = next(iter(mine), None) or _PHASE_KIND.get(state.phase)
     text = parsing.read_move(text, lambda: usage(mine, state))
     norm = parsing.normalize(text)
@@ -328,7 +328,7 @@ def usage(mine: Collection[str], state: DevilsDealState) -> str:
     """What a seat with the pending decision kinds `mine` could type now."""
     if not mine:
         if state.phase == Phase.OVER:
-            return "The match is over."
+            return MATCH_OVER
         return "Nothing to decide for you right now; wait for your opponent."
     return _USAGE[next(iter(mine))]
 

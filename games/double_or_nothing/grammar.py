@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection
 
 from games.core import parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
 from games.double_or_nothing import flow
 from games.double_or_nothing.commands import (
     Answer,
@@ -201,7 +201,7 @@ def parse(mine: Collection[str], state: DoubleOrNothingState, seat: int, text: s
     """Read `text` for a decision `seat` has pending (`mine`: its pending kinds; with none,
     the current one, so that `check` can say whose it is)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
+        raise ParseError(MATCH_OVER)
     text = parsing.read_move(text, lambda: usage(mine, state))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
@@ -224,7 +224,7 @@ def parse(mine: Collection[str], state: DoubleOrNothingState, seat: int, text: s
 def usage(mine: Collection[str], state: DoubleOrNothingState) -> str:
     """What a seat with the pending decision kinds `mine` could type now."""
     if state.phase == Phase.OVER:
-        return "The match is over."
+        return MATCH_OVER
     if not mine:
         return "Nothing to decide for you right now; wait for your opponent."
     return " ".join(_USAGE[k] for k in sorted(mine, key=lambda k: k == "position"))

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection
 
 from games.core import betting, parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
 from games.renounce_fate import rules
 from games.renounce_fate.cards import STYLE
 from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
@@ -116,7 +116,7 @@ _USAGE = {"choose_starter": STARTER_USAGE, "bet": BET_USAGE, "renounce": RENOUNC
 def parse(mine: Collection[str], state: RenounceFateState, seat: int, text: str) -> Command:
     """Read `text` for the decision `seat` has pending (`mine`: its pending kinds)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
+        raise ParseError(MATCH_OVER)
     text = parsing.read_move(text, lambda: usage(mine, state))
     kind = next(iter(mine), None) or _PHASE_KIND.get(state.phase)
     norm = parsing.normalize(text)
@@ -137,6 +137,6 @@ def usage(mine: Collection[str], state: RenounceFateState) -> str:
     """What a seat with the pending decision kinds `mine` could type now."""
     if not mine:
         if state.phase == Phase.OVER:
-            return "The match is over."
+            return MATCH_OVER
         return "Nothing to decide for you right now; wait for your opponent."
     return _USAGE[next(iter(mine))]
