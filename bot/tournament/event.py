@@ -50,6 +50,7 @@ class Event(BaseModel):
     rated: bool = True
     break_seconds: int = 0
     cap: int | None = None  # the most entrants sign-ups take
+    rounds: int | None = None  # Swiss: how many rounds (None: the format's own count)
     status: Status = "signup"
     signups_open: bool = False
     entrants: list[Entrant] = []  # sign-up order; seed order once seeded
@@ -95,7 +96,8 @@ class Event(BaseModel):
 
 def new_event(*, name: str, game: str, format: str, seed: str, salt: str,
               settings: Mapping[str, Any] | None = None, rated: bool = True,
-              break_seconds: int = 0, cap: int | None = None, guild: int = 0) -> Event:
+              break_seconds: int = 0, cap: int | None = None, guild: int = 0,
+              rounds: int | None = None) -> Event:
     """A new event, sign-ups closed, with the commitment to its secret seed."""
     if not name.strip():
         raise EventError("Give the event a name.")
@@ -105,7 +107,8 @@ def new_event(*, name: str, game: str, format: str, seed: str, salt: str,
         raise EventError("The break between rounds cannot be negative.")
     return Event(name=name.strip()[:100], game=game, format=format, seed=seed, salt=salt,
                  commitment=seed_commitment(seed, salt), settings=dict(settings or {}),
-                 rated=rated, break_seconds=break_seconds, cap=cap, guild=guild)
+                 rated=rated, break_seconds=break_seconds, cap=cap, guild=guild,
+                 rounds=rounds)
 
 
 def _changed(event: Event, **fields: Any) -> Event:
@@ -185,7 +188,9 @@ def start(event: Event, fmt: Format) -> Event:
     """Start: unseeded entrants are seeded at random first (the committed draw)."""
     _ready_to_seed(event)
     seeded = event if event.seeded else seed_at_random(event)
-    state = fmt.start([e.id for e in seeded.entrants], seeded.format_seed())
+    ids = [e.id for e in seeded.entrants]
+    state = fmt.start(ids, seeded.format_seed()) if event.rounds is None else \
+        fmt.start(ids, seeded.format_seed(), rounds=event.rounds)  # type: ignore[call-arg]
     return _changed(seeded, status="running", state=state.model_dump(mode="json"))
 
 
@@ -208,10 +213,12 @@ def end(event: Event) -> Event:
     return _changed(event, status="ended", round_opens_at=None, signups_open=False)
 
 
-def open_round(event: Event, fmt: Format) -> tuple[Event, list[Pairing]]:
-    """The next round's pairings (none while a round is still played); the event ends
-    when the format is finished."""
-    if event.status != "running":
+def open_round(event: Event, fmt: Format, now: datetime | None = None
+               ) -> tuple[Event, list[Pairing]]:
+    """The next round's pairings (none while a round is still played, or before the break
+    ends at `now`); the event ends when the format is finished."""
+    if event.status != "running" or (now is not None and event.round_opens_at is not None
+                                     and event.round_opens_at > now):
         return event, []
     state, pairings = fmt.next_round(event.format_state(fmt))
     changed = _changed(event, state=state.model_dump(mode="json"), round_opens_at=None)

@@ -74,6 +74,7 @@ def test_start_seeds_at_random_if_not_seeded_and_rounds_open_after_the_break() -
     assert event.round_opens_at is None  # one match still to play
     event = ev.record(event, FMT, Result(pairing="r1m2", winner=pairings[1].player1), NOW)
     assert event.round_opens_at == NOW + timedelta(seconds=30)
+    assert ev.open_round(event, FMT, NOW + timedelta(seconds=29)) == (event, [])  # the break
     same = ev.record(event, FMT, Result(pairing="r1m2", winner=pairings[1].player0), NOW)
     assert same == event  # a decided pairing is not recorded twice
     event, final = ev.open_round(event, FMT)
