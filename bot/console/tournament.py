@@ -15,8 +15,9 @@ from typing import Any, TextIO
 from bot.console.demo import PrintTransport, bot_settings, demo_players
 from bot.console.runtime import local_service
 from bot.live import LiveMatch
-from bot.tournament.event import Entrant, Event, EventError
-from bot.tournament.formats.base import Format, Pairing, Standing
+from bot.tournament.event import Entrant, Event, EventError, named_state
+from bot.tournament.formats.base import Format, Pairing
+from bot.tournament.render import standings_text
 from bot.tournament.runner import EventRunner, default_formats
 from bot.transport import PlayerRef
 from bot.umpire import MatchService, UmpireError
@@ -49,17 +50,6 @@ def local_starter(service: MatchService, seed: int | None) -> Any:
         return await service.start_match(event.game, players, settings=settings,
                                          seed=match_seed, transport=transport)
     return start
-
-
-def standings_text(event: Event, table: list[Standing]) -> str:
-    lines = [f"Standings of {event.name}:"]
-    width = max((len(event.name_of(s.player)) for s in table), default=4)
-    for s in table:
-        breaks = " ".join(f"{t:g}" for t in s.tiebreaks)
-        lines.append(f"{s.rank:>3}. {event.name_of(s.player):<{width}}  {s.points:g} pts  "
-                     f"{s.wins}-{s.draws}-{s.losses}" + (f"  ({breaks})" if breaks else "") +
-                     ("  out" if s.out else ""))
-    return "\n".join(lines)
 
 
 async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
@@ -98,7 +88,8 @@ async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
             await service.delivery.drain()
         finally:
             await runner.stop()
-    print(standings_text(event, fmt.standings(fmt.load(event.state or {}))), file=out)
+    print(f"Standings of {event.name}:", file=out)
+    print(standings_text(named_state(event, fmt)), file=out)
     return event
 
 

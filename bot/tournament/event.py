@@ -189,8 +189,7 @@ def start(event: Event, fmt: Format) -> Event:
     _ready_to_seed(event)
     seeded = event if event.seeded else seed_at_random(event)
     ids = [e.id for e in seeded.entrants]
-    state = fmt.start(ids, seeded.format_seed()) if event.rounds is None else \
-        fmt.start(ids, seeded.format_seed(), rounds=event.rounds)  # type: ignore[call-arg]
+    state = fmt.start(ids, seeded.format_seed(), rounds=event.rounds)
     return _changed(seeded, status="running", state=state.model_dump(mode="json"))
 
 
@@ -317,6 +316,30 @@ def _after_change(event: Event, fmt: Format, now: datetime) -> Event:
 
 
 _NO_TIME = datetime(1970, 1, 1, tzinfo=UTC)  # (a walkover inside `withdraw`: the round's end is set after)
+
+
+def named_state(event: Event, fmt: Format) -> FormatState:
+    """The format's state with every player id shown as the player's name (unique: a
+    repeated name gets " (2)"), for the pictures of bot/tournament/render.py."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for e in event.entrants:
+        name, n = e.name, 1
+        while name in taken:
+            n += 1
+            name = f"{e.name} ({n})"
+        taken.add(name)
+        names[e.id] = name
+
+    def shown(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, list):
+            return [shown(v) for v in value]
+        if isinstance(value, dict):
+            return {names.get(k, k): shown(v) for k, v in value.items()}
+        return value
+    return fmt.load(shown(event.format_state(fmt).model_dump(mode="json")))
 
 
 def champion(event: Event, fmt: Format) -> str | None:

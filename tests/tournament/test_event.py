@@ -12,10 +12,10 @@ from bot.tournament import store
 from bot.tournament.event import Entrant, EventError
 from bot.tournament.formats.base import Result
 from games.core.chance import seed_commitment
-from tests.tournament.knockout import Knockout
+from bot.tournament.formats import format_named
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
-FMT = Knockout()
+FMT = format_named("single")
 
 
 def players(n: int) -> list[Entrant]:
@@ -24,7 +24,7 @@ def players(n: int) -> list[Entrant]:
 
 def signed_up(n: int, *, cap: int | None = None, break_seconds: int = 30) -> ev.Event:
     event = ev.open_signups(ev.new_event(name="DM Colosseum 2", game="rps-poker",
-                                         format="knockout", seed="s3cret", salt="ab",
+                                         format="single", seed="s3cret", salt="ab",
                                          cap=cap, break_seconds=break_seconds))
     for p in players(n):
         event = ev.join(event, p)
@@ -32,7 +32,7 @@ def signed_up(n: int, *, cap: int | None = None, break_seconds: int = 30) -> ev.
 
 
 def test_signups_cap_and_refusals_that_say_what_to_do() -> None:
-    event = ev.open_signups(ev.new_event(name="Cup", game="rps-poker", format="knockout",
+    event = ev.open_signups(ev.new_event(name="Cup", game="rps-poker", format="single",
                                          seed="x", salt="y", cap=2))
     event = ev.join(ev.join(event, players(2)[0]), players(2)[1])
     with pytest.raises(EventError, match="full \\(2 players\\)"):
@@ -70,12 +70,12 @@ def test_start_seeds_at_random_if_not_seeded_and_rounds_open_after_the_break() -
     assert len(pairings) == 2
     again, more = ev.open_round(event, FMT)
     assert more == [] and again.status == "running"  # the round is being played
-    event = ev.record(event, FMT, Result(pairing="r1m1", winner=pairings[0].player0), NOW)
+    event = ev.record(event, FMT, Result(pairing="R1-1", winner=pairings[0].player0), NOW)
     assert event.round_opens_at is None  # one match still to play
-    event = ev.record(event, FMT, Result(pairing="r1m2", winner=pairings[1].player1), NOW)
+    event = ev.record(event, FMT, Result(pairing="R1-2", winner=pairings[1].player1), NOW)
     assert event.round_opens_at == NOW + timedelta(seconds=30)
     assert ev.open_round(event, FMT, NOW + timedelta(seconds=29)) == (event, [])  # the break
-    same = ev.record(event, FMT, Result(pairing="r1m2", winner=pairings[1].player0), NOW)
+    same = ev.record(event, FMT, Result(pairing="R1-2", winner=pairings[1].player0), NOW)
     assert same == event  # a decided pairing is not recorded twice
     event, final = ev.open_round(event, FMT)
     assert [(p.player0, p.player1) for p in final] == [(pairings[0].player0, pairings[1].player1)]
@@ -132,7 +132,7 @@ async def test_stored_event_round_trips_and_changes_in_one_transaction(tmp_path:
     box: dict = {}
     opened, pairings = await repo.writer.run(store.change(
         stored.id, lambda e: ev.open_round(e, FMT), NOW, box))
-    assert box["event"] == opened and [p.id for p in pairings] == ["r1m1", "r1m2"]
+    assert box["event"] == opened and [p.id for p in pairings] == ["R1-1", "R1-2"]
     assert await store.load(engine, stored.id) == opened
     assert [e.id for e in await store.running(engine)] == [stored.id]
     assert [e.id for e in await store.of_player(engine, 0, "p3")] == [stored.id]

@@ -28,14 +28,11 @@ from bot.tournament import store
 from bot.tournament.event import Entrant, Event
 from bot.tournament.runner import EventRunner
 from bot.umpire import MatchService, UmpireError
-from tests.tournament.knockout import Knockout
+from bot.tournament.formats import format_named
+from bot.tournament.formats.single import SingleElimination
 
 ROOT = Path(__file__).resolve().parents[2]
-FMT = Knockout()
-
-
-def knockout(name: str) -> Knockout:
-    return FMT
+FMT = format_named("single")
 
 
 async def links(service: MatchService, event_id: int) -> dict[str, int]:
@@ -59,7 +56,7 @@ class Rig:
         runner.listeners.append(note)
 
     async def event(self, n: int, **fields: Any) -> Event:
-        event = await self.runner.create(name="Cup", game="rps-poker", format="knockout",
+        event = await self.runner.create(name="Cup", game="rps-poker", format="single",
                                          seed="fixed", **fields)
 
         def signed(e: Event) -> tuple[Event, None]:
@@ -83,7 +80,7 @@ class Rig:
                 if getattr(self.service.matches.get(m), "status", "") == "active"}
 
 
-async def rig_on(db: Path, fmt: Any = knockout) -> AsyncIterator[Rig]:
+async def rig_on(db: Path, fmt: Any = format_named) -> AsyncIterator[Rig]:
     made: list[EventRunner] = []
     async with local_service(PrintTransport(io.StringIO(), quiet=True), db=str(db),
                              setup=lambda s: made.append(EventRunner(
@@ -101,8 +98,8 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 async def test_knockout_of_bots_runs_to_a_champion_each_result_stored_with_its_match(
         tmp_path: Path) -> None:
     out = io.StringIO()
-    event = await run_tournament("rps-poker", ["heuristic", "random"] * 3, "knockout", seed=4,
-                                 db=str(tmp_path / "t.db"), out=out, formats=knockout)
+    event = await run_tournament("rps-poker", ["heuristic", "random"] * 3, "single", seed=4,
+                                 db=str(tmp_path / "t.db"), out=out)
     assert event.status == "ended"
     state = FMT.load(event.state or {})
     champion = ev.champion(event, FMT)
@@ -130,17 +127,17 @@ async def test_knockout_of_bots_runs_to_a_champion_each_result_stored_with_its_m
 async def test_an_aborted_match_is_played_again_and_an_award_is_a_walkover(rig: Rig) -> None:
     event = await rig.event(4)
     first = dict(event.matches)
-    assert sorted(first) == ["r1m1", "r1m2"]
-    await rig.service.abort(first["r1m1"], "the room was lost")
+    assert sorted(first) == ["R1-1", "R1-2"]
+    await rig.service.abort(first["R1-1"], "the room was lost")
     event = await rig.settle(event.id)
-    again = event.matches["r1m1"]
+    again = event.matches["R1-1"]
     assert again > max(first.values()) and rig.service.matches[again].status == "active"
-    assert (await links(rig.service, event.id))["r1m1"] == again
+    assert (await links(rig.service, event.id))["R1-1"] == again
     assert any("played again" in n for n in rig.notes)
-    live = rig.service.matches[first["r1m2"]]
+    live = rig.service.matches[first["R1-2"]]
     await rig.runner.award(event.id, live.id, live.players[1].id)
     event = await rig.settle(event.id)
-    result = FMT.load(event.state or {}).results["r1m2"]
+    result = FMT.load(event.state or {}).results["R1-2"]
     assert result.winner == live.players[1].id and result.walkover
     with pytest.raises(ev.EventError, match="not a running match"):
         await rig.runner.award(event.id, live.id, live.players[0].id)
@@ -158,23 +155,23 @@ async def test_replace_walks_over_the_running_match_and_the_event_goes_on(rig: R
     assert state.results[pairing.id].walkover
     assert event.entrant(pairing.player0).withdrawn  # type: ignore[union-attr]
     # the other match ends: the final opens (break 0) between the two winners
-    other = rig.service.matches[event.matches["r1m2"]]
+    other = rig.service.matches[event.matches["R1-2"]]
     await rig.service.award(other.id, 0)
     event = await rig.settle(event.id)
     final = rig.running(event)
-    assert list(final) == ["r2m1"]
-    players = {p.id for p in rig.service.matches[final["r2m1"]].players}
+    assert list(final) == ["R2-1"]
+    players = {p.id for p in rig.service.matches[final["R2-1"]].players}
     assert players == {pairing.player1, other.players[0].id}
 
 
 async def test_a_failed_event_write_leaves_the_match_running(tmp_path: Path) -> None:
-    class Broken(Knockout):
+    class Broken(SingleElimination):
         def record(self, state: Any, result: Any) -> Any:
             raise RuntimeError("disk full")
 
     async for rig in rig_on(tmp_path / "b.db", fmt=lambda name: Broken()):
         event = await rig.event(2)
-        match_id = event.matches["r1m1"]
+        match_id = event.matches["R1-1"]
         with pytest.raises(UmpireError, match="could not store"):
             await rig.service.award(match_id, 0)
         assert rig.service.matches[match_id].status == "active"
@@ -198,7 +195,7 @@ async def test_the_break_is_a_stored_deadline_kept_across_a_restart(tmp_path: Pa
         assert not rig.running(await rig.runner.get(event.id))  # not before the break ends
         await asyncio.sleep(1.2)
         event = await rig.settle(event.id)
-        assert list(rig.running(event)) == ["r2m1"]
+        assert list(rig.running(event)) == ["R2-1"]
 
 
 def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_once(
