@@ -10,9 +10,9 @@ import pytest
 from bot.tournament import event as ev
 from bot.tournament import store
 from bot.tournament.event import Entrant, EventError
+from bot.tournament.formats import format_named
 from bot.tournament.formats.base import Result
 from games.core.chance import seed_commitment
-from bot.tournament.formats import format_named
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 FMT = format_named("single")

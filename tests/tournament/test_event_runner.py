@@ -26,10 +26,10 @@ from bot.store.models import EventMatchRow, MatchResultRow, MatchRow
 from bot.tournament import event as ev
 from bot.tournament import store
 from bot.tournament.event import Entrant, Event
-from bot.tournament.runner import EventRunner
-from bot.umpire import MatchService, UmpireError
 from bot.tournament.formats import format_named
 from bot.tournament.formats.single import SingleElimination
+from bot.tournament.runner import EventRunner
+from bot.umpire import MatchService, UmpireError
 
 ROOT = Path(__file__).resolve().parents[2]
 FMT = format_named("single")
