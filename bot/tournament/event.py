@@ -226,6 +226,11 @@ def open_round(event: Event, fmt: Format, now: datetime | None = None
     return changed, pairings
 
 
+def placed(event: Event, **place: Any) -> Event:
+    """Where the event is shown (Discord: its channel, the show message)."""
+    return _changed(event, place={**event.place, **place})
+
+
 def link(event: Event, pairing_id: str, match_id: int) -> Event:
     return _changed(event, matches={**event.matches, pairing_id: match_id})
 

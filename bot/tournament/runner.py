@@ -123,6 +123,10 @@ class EventRunner:
             except Exception:
                 log.exception("an event listener failed for event %s", event.id)
 
+    async def tell(self, event: Event, note: str) -> None:
+        """A line about the event for the listeners to post."""
+        await self._apply(event, note)
+
     async def wait_ended(self, event_id: int, timeout: float | None = None) -> Event:
         async def ended() -> None:
             async with self._changed:
