@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 async def test_each_format_runs_to_its_end_with_standings(fmt: str, rounds: int | None) -> None:
     out = io.StringIO()
     bots = ["heuristic", "random", "heuristic", "random", "random"]
-    event = await run_tournament("rps-poker", bots, fmt, rounds=rounds, seed=2, out=out)
+    event = await run_tournament("rps-poker", bots, fmt, rounds=rounds, seed=2, out=out,
+                                 timeout=120)
     text = out.getvalue()
     form = format_named(fmt)
     state = form.load(event.state or {})

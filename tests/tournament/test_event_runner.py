@@ -99,7 +99,7 @@ async def test_knockout_of_bots_runs_to_a_champion_each_result_stored_with_its_m
         tmp_path: Path) -> None:
     out = io.StringIO()
     event = await run_tournament("rps-poker", ["heuristic", "random"] * 3, "single", seed=4,
-                                 db=str(tmp_path / "t.db"), out=out)
+                                 db=str(tmp_path / "t.db"), out=out, timeout=120)
     assert event.status == "ended"
     state = FMT.load(event.state or {})
     champion = ev.champion(event, FMT)
