@@ -106,3 +106,32 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         assert fields.get("Champion") == champion
         history = await say(world, world.host, "history", member=person(final.players[0].id))
         assert "DM Colosseum 2" in history and "rank 1" in history
+
+
+async def test_six_player_swiss_of_three_rounds(world: World) -> None:
+    fake = world.fake
+    members = [world.alice, world.bob, world.eve] + [
+        fake.add_member(world.guild, name) for name in ("lea", "mo", "nat")]
+    PEOPLE.update({u.id: u for u in members})
+    async with umpire(world) as up:
+        await say(world, world.host, "create", name="Swiss Night", game="rps-poker",
+                  format="swiss", rounds=3, break_seconds=0, rated=False)
+        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        await say(world, world.host, "open")
+        for member in members:
+            await say(world, member, "join")
+        await say(world, world.host, "close")
+        await say(world, world.host, "seed", method="rating")
+        await say(world, world.host, "start")
+        met: set[frozenset[str]] = set()
+        for _ in range(3):
+            for match in await award_round(world, up, event.id, 3):
+                pair = frozenset(p.id for p in match.players)
+                assert pair not in met  # Swiss: no rematch while another pairing exists
+                met.add(pair)
+                assert match.transport.get("unrated")  # rated:False
+        await fake.wait_for(lambda: any("Swiss Night is over" in m.content
+                                        for m in fake.messages(world.general)), 20)
+        ended = await store.load(up.service.repo.engine, event.id)
+        assert ended is not None and ended.status == "ended" and len(met) == 9
+        assert not running(up, event.id)
