@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
 
     verify = sub.add_parser("verify", help="replay an exported record from its revealed seed "
-                            "and check it against the commitment published at the start")
+                            "and check it against the commitments published at the start (the "
+                            "seed's, and the match's: players, settings, start time)")
     verify.add_argument("record", metavar="RECORD.json")
 
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "

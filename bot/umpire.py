@@ -32,11 +32,14 @@ from bot import metrics
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
+from bot.feed import has_feed, mirrored, reveal_rows
 from bot.live import LiveMatch
+from bot.match_commitment import match_commitment
 from bot.messages import (
     compose,
     deadline_keys,
     host_seed_note,
+    mark_final,
     moved_deadlines,
     outcome_line,
     reminder_times,
@@ -161,6 +164,10 @@ class MatchService:
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
+        #: Match -> (seat, kind) of the decisions explained in full so far: later ones of a
+        #: kind get their compact line (`Prompt.brief`). Not stored: after a restart each
+        #: kind is explained once more.
+        self._met: dict[int, set[tuple[int, str]]] = {}
         self.resolve_bot = resolve_bot
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
@@ -454,13 +461,18 @@ class MatchService:
         settings_json = parsed.model_dump(mode="json")
         salt = new_salt()  # a short host-chosen seed stays hidden behind it
         commitment = seed_commitment(seed, salt)
+        players_json = [p.to_json() for p in ordered]
+        # what a record states about the start, bound by one published hash (verify)
+        covering = match_commitment(game=game.slug, players=players_json,
+                                    settings=settings_json, started_at=now,
+                                    seed_commitment=commitment)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
         try:
             match_id = await self.repo.reserve_match(
                 game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
-                players=[p.to_json() for p in ordered], transport=dict(transport or {}),
-                now=now, salt=salt)
+                players=players_json, transport=dict(transport or {}),
+                now=now, salt=salt, match_commitment=covering)
         except Exception as exc:
             if _store_error(exc):
                 raise _not_started(exc) from exc
@@ -473,7 +485,9 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed and its salt are revealed when "
-                                 "the match ends." + host_seed_note(transport))]
+                                 "the match ends. Match commitment (SHA-256 of the players, "
+                                 f"settings, start time and seed commitment): "
+                                 f"`{covering['sha256']}`." + host_seed_note(transport))]
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
@@ -622,10 +636,14 @@ class MatchService:
         seq = match.seq + (1 if action else 0)
         shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
-        write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
-                                                         header=header, footer=footer,
-                                                         status=shown),
-                           clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        outbox = compose(events, posted, clocks, header=header, footer=footer, status=shown,
+                         met=self._met.get(match.id, ()))
+        if outcome is not None:
+            mark_final(outbox)
+        write = MatchWrite(match.id, seq, outbox=outbox, clocks_new=new_clocks,
+                           clocks_changed=closed, match_fields=fields)
+        if has_feed(match.transport):  # what this step made over, for the spectator feed
+            write.outbox += reveal_rows(game, match.state, state, outcome is not None)
         if outcome is not None:  # history and ratings, in the result's own transaction
             ended = _as_ended(match, status, result)
             write.also.append(result_statement(ended, now))
@@ -638,6 +656,7 @@ class MatchService:
         await self._store(match, write, now)
         # Stored: the step takes effect.
         match.state, match.seq, match.status, match.result = state, seq, status, result
+        self._explained(match.id, posted)
         match.prompts = prompts
         for c in closed:
             match.clocks.pop(c.key, None)
@@ -667,6 +686,7 @@ class MatchService:
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
+        write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
         ids = await self.repo.commit(write, now, at_once=waited_on)
         for message_id, data in zip(ids, write.outbox, strict=True):
@@ -702,9 +722,15 @@ class MatchService:
         if match is not None and match.status in ("finished", "aborted"):
             self._retire(match_id)
 
+    def _explained(self, match_id: int, prompts: Sequence[Prompt]) -> None:
+        """These decisions were posted: a later one of the same seat and kind is compact."""
+        if prompts:
+            self._met.setdefault(match_id, set()).update((p.seat, p.kind) for p in prompts)
+
     def _retire(self, match_id: int) -> None:
         """Forget the bookkeeping of an ended match; keep only the last `keep_ended` ended
         matches in memory (`load` reads an older one back from the store)."""
+        self._met.pop(match_id, None)
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
         for stopped in [k for k in self._stopped if k[0] == match_id]:
@@ -910,8 +936,9 @@ class MatchService:
             return
         self._tell_hosts(match, (
             f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
-            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
-            "the decisions waiting on it are stopped until then."))
+            f"{for_hosts} They are kept and posted in order once it is fixed; " + (
+                "the match goes on meanwhile." if audience == "feed" else
+                "the clocks of the decisions waiting on it are stopped until then.")))
 
     def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -1032,9 +1059,10 @@ class MatchService:
         keys = {c.key for c in ended}
         prompts = [p for p in match.prompts if p.key in keys]
         outbox = compose((), prompts, {c.key: c for c in ended},
-                         status=match.game.status(match.state))
+                         status=match.game.status(match.state), met=self._met.get(match.id, ()))
         await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
                                             clocks_changed=ended), now)
+        self._explained(match.id, prompts)
         match.clocks.update((c.key, c) for c in ended)
         self._arm(match)
         self._schedule_bots(match)
@@ -1283,7 +1311,9 @@ class MatchService:
             line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             ended = _as_ended(match, status, result)
             await self._store(match, MatchWrite(match.id, match.seq,
-                                                outbox=[OutboxData("public", line)],
+                                                outbox=[OutboxData("public", line,
+                                                                   {"final": True}),
+                                                        *self._feed_end(match)],
                                                 clocks_changed=done,
                                                 match_fields={"status": status,
                                                               "result": result,
@@ -1311,6 +1341,13 @@ class MatchService:
                 hook.ended(match)
             except Exception:
                 log.exception("an end hook failed for match %s", match.id)
+
+    @staticmethod
+    def _feed_end(match: LiveMatch) -> list[OutboxData]:
+        """The feed's reveals when the hosts end a match: the unit in progress is over."""
+        if not has_feed(match.transport):
+            return []
+        return reveal_rows(match.game, match.state, match.state, True)
 
     # --- reading ---------------------------------------------------------------------------
     def _get(self, match_id: int) -> LiveMatch:
@@ -1390,12 +1427,19 @@ class MatchService:
         with _reading():
             actions = await self.repo.actions(match_id)
             messages = await self.repo.messages(match_id)
+            row = next(iter(await self.repo.match_rows([match_id])), None)
+        started = getattr(row, "created_at", None)
+        finished = getattr(row, "ended_at", None)
         return {
             "match": match.id, "game": match.game.slug, "status": match.status,
-            "players": [p.to_json() for p in match.players],
-            "settings": match.settings.model_dump(mode="json"),
+            # as stored at the start: what the match commitment covers
+            "players": row.players if row else [p.to_json() for p in match.players],
+            "settings": row.settings if row else match.settings.model_dump(mode="json"),
+            "started_at": started.isoformat() if started else None,
+            "ended_at": finished.isoformat() if finished else None,
             "seed_commitment": match.commitment, "seed": match.seed if ended else None,
             "seed_salt": match.salt if ended else None,
+            "match_commitment": getattr(row, "match_commitment", None),
             "result": match.result,
             "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
                          "at": a.created_at.isoformat()} for a in actions] if ended else
@@ -1527,7 +1571,8 @@ def _depends_on(prompt: Prompt, audience: str) -> bool:
 
 def _place_name(audience: str) -> str:
     """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
-    return {"public": "the game room", "umpire": "the host log"}.get(
+    return {"public": "the game room", "umpire": "the host log",
+            "feed": "the spectator feed"}.get(
         audience, f"the table channel of {{P{audience[4:]}}}")
 
 

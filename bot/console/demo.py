@@ -13,13 +13,14 @@ import asyncio
 import shutil
 import sys
 import textwrap
+from collections import Counter
 from dataclasses import replace
 from typing import TextIO
 
 from bot.arena.names import registered_name
 from bot.console.records import result_words
 from bot.console.render import place_label, render_text
-from bot.console.runtime import local_service
+from bot.console.runtime import local_service, watched_bot_files
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
@@ -99,7 +100,7 @@ def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
                 resolve_bot(game, bot)
             except (BotLoadError, NodeMissing) as exc:
                 raise UmpireError(f"--bots {name}: {exc}") from None
-        label = bot.rsplit("/", 1)[-1] if bot.startswith("file:") else bot
+        label = bot.removeprefix("file:").rsplit("/", 1)[-1] if bot.startswith("file:") else bot
         players.append(PlayerRef(id=f"bot:{i}", name=f"{DEMO_NAMES[i]} ({label})", bot=bot))
     return players
 
@@ -135,7 +136,10 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
     transport = PrintTransport(out, quiet, width)
     lines = []
     async with local_service(transport, db=db) as service:
+        failures: Counter[str] = Counter()  # a bot file's failed decisions, by file
+        service.resolve_bot = watched_bot_files(lambda file: failures.update([file]))
         for i, (game, seats) in enumerate(zip(games, players, strict=True)):
+            failures.clear()
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
             if not quiet and i:
                 transport.write("")
@@ -151,7 +155,10 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             await finished
             await service.delivery.drain()
             lines.append(result_line(game, match.id, match.players,
-                                     service.matches[match.id].result))
+                                     service.matches[match.id].result) +
+                         "".join(f"; the bot file {file} failed on {n} decision"
+                                 f"{'s' if n > 1 else ''} (a random card was played for it)"
+                                 for file, n in sorted(failures.items())))
     if not quiet:
         transport.write(f"\n{transport.count} messages delivered.")
     for line in lines:

@@ -6,14 +6,17 @@ import contextlib
 import tempfile
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+from bot.bots import resolve_bot
 from bot.clock import TimeSource, wall_clock
 from bot.store.database import create_engine, database_url
 from bot.store.repository import Repository
 from bot.transport import Transport
 from bot.umpire import MatchService
+from games.core import BotFactory, Game
 
-__all__ = ["database_url", "local_service", "sqlite_file"]
+__all__ = ["database_url", "local_service", "sqlite_file", "watched_bot_files"]
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -51,3 +54,29 @@ async def local_service(transport: Transport, *, db: str | None = None, bot_thin
             await service.delivery.drain()
             await service.stop()
             await engine.dispose()
+
+
+def watched_bot_files(failed: Callable[[str], None]) -> Callable[[Game, str], BotFactory | None]:
+    """`resolve_bot`, calling `failed(file name)` each time a bot file fails on a decision
+    (an error, an invalid answer: the arena plays a random card instead), so that the
+    failure is told instead of passing in silence."""
+    def resolve(game: Game, name: str) -> BotFactory | None:
+        factory = resolve_bot(game, name)
+        if factory is None or not name.startswith("file:"):
+            return factory
+        made = factory
+
+        def make() -> Any:
+            seat = made()
+            choose = seat.choose
+
+            def choose_watched(view: Any, prompt: Any, rng: Any) -> Any:
+                before = getattr(seat, "errors", 0)
+                command = choose(view, prompt, rng)
+                if getattr(seat, "errors", 0) > before:
+                    failed(name[len("file:"):])
+                return command
+            seat.choose = choose_watched
+            return seat
+        return make
+    return resolve

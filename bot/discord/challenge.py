@@ -275,8 +275,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await merge_transport(bot, old, rematch=pressed)
             who = ", ".join(p.name for p in humans if p.id in pressed)
             await interaction.edit_original_response(
-                content=f"🔁 Rematch of match #{old.id}? {who} wants one; waiting for "
-                        f"{', '.join(p.name for p in waiting)} to press Rematch.",
+                embeds=[rematch_note(f"🔁 Rematch of match #{old.id}? {who} wants one; waiting "
+                                     f"for {', '.join(p.name for p in waiting)} to press "
+                                     "Rematch.")],
                 allowed_mentions=discord.AllowedMentions.none())
             return
         players = []
@@ -292,8 +293,14 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                           {"rematch_of": old.id})
         await merge_transport(bot, old, rematch=pressed, rematch_match=live.id)
         await interaction.edit_original_response(
-            content=f"🔁 Rematch of match #{old.id}: {text}", view=None,
+            embeds=[rematch_note(f"🔁 Rematch of match #{old.id}: {text}")], view=None,
             allowed_mentions=discord.AllowedMentions.none())
+
+
+def rematch_note(text: str) -> discord.Embed:
+    """Where a Rematch stands, shown under the message that carries the button (the
+    match's final message: its own text stays as it is)."""
+    return discord.Embed(description=text, colour=discord.Colour.dark_grey())
 
 
 async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
@@ -304,7 +311,8 @@ async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
 
 async def offer_rematch(client: discord.Client | None, match: MatchInfo,
                         service: Any = None) -> None:
-    """Post the Rematch button in the room of an ended match (never raises)."""
+    """Post the Rematch button in the room of an ended match, unless the match's final
+    message carried it (`rematch_offered`; bot/discord/transport.py). Never raises."""
     room = match.transport.get("room")
     if client is None or not room or match.transport.get("rematch_offered"):
         return

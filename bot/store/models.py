@@ -62,6 +62,11 @@ class MatchRow(Base):
     #: The random salt the commitment covers with the seed (hex; revealed with the seed at the
     #: end). None for a match stored before commitments were salted (SHA-256 of the seed alone).
     seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    #: What the commitment published at the start covers besides the seed (players,
+    #: settings, start time): {"sha256", "parts"} (bot/match_commitment.py). None for a
+    #: match stored before it existed.
+    match_commitment: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True,
+                                                                    default=None)
     players: Mapped[list[Any]]  # [{"id", "name", "bot"}], seat order (seat 0 = advantage)
     status: Mapped[str] = mapped_column(String(16), index=True)  # active|paused|finished|aborted
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

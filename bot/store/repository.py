@@ -196,7 +196,8 @@ class Repository:
     async def reserve_match(self, *, game: str, settings: dict[str, Any], seed: str,
                             commitment: str, players: list[dict[str, Any]],
                             transport: dict[str, Any], now: datetime,
-                            salt: str | None = None) -> int:
+                            salt: str | None = None,
+                            match_commitment: dict[str, Any] | None = None) -> int:
         """An id for a new match whose row is stored by the match's first `commit`, in the
         same transaction as that write (the opening: seed commitment, first prompts, clocks),
         so that a crash never leaves a match without its opening. Until then the match does
@@ -204,7 +205,8 @@ class Repository:
         match_id = await self._new_match_id()
         self._unborn[match_id] = dict(
             id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
-            seed_salt=salt, players=players, status="active", result=None, transport=transport,
+            seed_salt=salt, match_commitment=match_commitment, players=players,
+            status="active", result=None, transport=transport,
             action_count=0, created_at=now, updated_at=now, shard=self.shard_for(transport))
         return match_id
 
@@ -654,7 +656,8 @@ def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None) -
 
 
 _INSERT_MATCH = insert_of(MatchRow.__table__, [
-    "id", "game", "settings", "seed", "seed_commitment", "seed_salt", "players", "status", "result",
+    "id", "game", "settings", "seed", "seed_commitment", "seed_salt", "match_commitment",
+    "players", "status", "result",
     "transport", "action_count", "created_at", "updated_at", "shard"])
 _INSERT_ACTION = insert_of(ActionRow.__table__,
                            ["match_id", "seq", "seat", "command", "source", "created_at"])

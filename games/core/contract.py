@@ -135,6 +135,10 @@ class Prompt(BaseModel):
     # seat's table channel (no "waiting for" line), and the two-world harness does not let
     # anyone else observe it.
     quiet: bool = False
+    # The same decision in a few words (whose, the figures it needs, the choices), for a
+    # player who has met this kind of decision in the match already; the runtime shows the
+    # full `text` the first time. Empty: always the full text.
+    brief: str = ""
 
 
 class Command(BaseModel):

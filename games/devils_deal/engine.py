@@ -163,6 +163,9 @@ class DevilsDeal(Game[DevilsDealState]):
                       f"{flow.pot_size(state)}. You have {state.chips[seat]} chips. Type "
                       f"{CALL_WORD if opts.can_call else ''}'raise N' (N on top of the call) "
                       f"or 'fold'."),
+                brief=(f"betting phase {state.betting_no}: {betting.describe(opts)}. Bets "
+                       f"{p(0)} {phase.bets[0]}, {p(1)} {phase.bets[1]}; pot "
+                       f"{flow.pot_size(state)}; you have {state.chips[seat]}."),
                 time_limit=s.bet_seconds, reminders=reminders_for(s.bet_seconds),
                 timeout_text=(f"if time runs out, you fold (paying the {s.fold_penalty}-chip "
                               f"penalty if your hand is high card)."),

@@ -117,7 +117,8 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         if state.phase == Phase.TURN:
             return [Prompt(
                 key=f"{k}-move", seat=seat, kind="move", private=False,
-                text=self._move_text(state, seat), time_limit=move,
+                text=self._move_text(state, seat), brief=self._move_brief(state, seat),
+                time_limit=move,
                 reminders=reminders_for(move), on_timeout=OnTimeout.NOTHING,
                 timeout_text=nothing, choices=self._move_choices(state, seat))]
         if state.phase == Phase.PLACE:
@@ -191,6 +192,20 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
                 f"{table_text(state.table, state.table_values)}. Hands: {p(0)} "
                 f"{len(state.hands[0])}, {p(1)} {len(state.hands[1])} cards. You may "
                 f"{'; '.join(opts)}.")
+
+    def _move_brief(self, state: DoubleOrNothingState, seat: int) -> str:
+        """The move prompt in a few words, once the player has had it in full."""
+        opts = ["play …"]
+        numbers = rules.drawable_numbers(state.table, state.table_values)
+        if numbers:
+            opts.append("draw " + "/".join(str(n) for n in numbers))
+        if state.jokers[seat]:
+            opts.append(f"joker ({state.jokers[seat]} left)")
+        if self._may_double(state, seat):
+            opts.append(f"double (→ {state.stake * 2})")
+        return (f"bout {state.bout}, stake {state.stake}. Table: "
+                f"{table_text(state.table, state.table_values)}. Hands: {p(0)} "
+                f"{len(state.hands[0])}, {p(1)} {len(state.hands[1])}. {' | '.join(opts)}.")
 
     # --- checking -----------------------------------------------------------------------
     def check(self, state: DoubleOrNothingState, seat: int, command: Command) -> None:

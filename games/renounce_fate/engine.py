@@ -92,6 +92,10 @@ class RenounceFate(Game[RenounceFateState]):
                       f"{p(1)} {state.round_bets[1]} (pot {state.pot}; at most "
                       f"{s.max_in_pot} each). You have {state.chips[seat]} chips. Type {call}"
                       f"'raise N' (N on top of the call, at most {s.max_raise}) or 'fold'."),
+                brief=(f"bet {state.betting_no}, round {state.round}: "
+                       f"{betting.describe(opts)}. Pot {state.pot} ({p(0)} "
+                       f"{state.round_bets[0]}, {p(1)} {state.round_bets[1]}); you have "
+                       f"{state.chips[seat]}."),
                 time_limit=s.bet_seconds, reminders=reminders_for(s.bet_seconds),
                 timeout_text="if time runs out, you fold.", choices=bet_choices(opts))]
         if state.phase == Phase.RENOUNCE:

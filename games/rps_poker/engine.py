@@ -79,6 +79,7 @@ class RpsPoker(Game[RpsState]):
             if state.phase == "draft":
                 verb, kind = "keep", "draft_pick"
                 prompt_text = text.draft_prompt(state.draft_round + 1, seat, opts)
+                brief = text.draft_brief(state.draft_round + 1, opts)
                 timeout_text = ("If time runs out, the bot keeps one of your two cards at "
                                 "random for you.")
             else:
@@ -86,10 +87,12 @@ class RpsPoker(Game[RpsState]):
                 assert state.base is not None
                 prompt_text = text.play_prompt(len(state.history) + 1, state.base, opts,
                                                state.score)
+                brief = text.play_brief(len(state.history) + 1, state.base, opts, state.score)
                 timeout_text = "If time runs out, the bot plays a random card of your hand."
             out.append(Prompt(
                 key=_prompt_key(state, seat), seat=seat, kind=kind, private=True,
-                text=prompt_text, time_limit=s.decision_seconds, reminders=s.reminders,
+                text=prompt_text, brief=brief, time_limit=s.decision_seconds,
+                reminders=s.reminders,
                 on_timeout=OnTimeout.DEFAULT, timeout_text=timeout_text,
                 choices=tuple(f"{verb} {render(c)}" for c in opts),
             ))

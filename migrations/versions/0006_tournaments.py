@@ -1,7 +1,7 @@
 """tournaments: events, their entrants, and which match plays which pairing
 
 Revision ID: 0006_tournaments
-Revises: 0005
+Revises: 0006_verify
 Create Date: 2026-11-26
 
 """
@@ -12,7 +12,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0006_tournaments'
-down_revision: Union[str, Sequence[str], None] = '0005'
+down_revision: Union[str, Sequence[str], None] = '0006_verify'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

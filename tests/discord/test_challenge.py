@@ -17,6 +17,11 @@ def _ids(message: Message) -> list[str]:
     return [str(c.get("custom_id")) for c in message.iter_components()]
 
 
+def shown(message: Message) -> str:
+    """A message's text and its embeds' (where a Rematch's state is shown)."""
+    return "\n".join([message.content, *(str(e.get("description", "")) for e in message.embeds)])
+
+
 async def _challenge(world: World) -> Message:
     inter = await world.fake.slash_command(world.alice, world.general, "challenge",
                                            member=world.bob, game="rps-poker")
@@ -89,20 +94,20 @@ async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -
         eve = await fake.click_button(world.eve, offer, f"ump:rm:{match.id}")
         assert "Only the players" in eve.followups[0].content
         await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
-        await fake.wait_for(lambda: "waiting for bob" in fake.messages(room)[-1].content
-                            if fake.messages(room) else False)
+        await fake.wait_for(lambda: "waiting for bob" in shown(offer))
         assert set(up.service.matches) == {match.id}
 
     async with umpire(world, friendly_matches=True) as up:  # a restart between the presses
         again = await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
-        assert not again.followups or "waiting for bob" in fake.messages(room)[-1].content
+        assert not again.followups or "waiting for bob" in shown(offer)
         pressed = await fake.click_button(world.bob, offer, f"ump:rm:{match.id}")
         assert not pressed.followups, pressed.followups[0].content
         await fake.wait_for(lambda: len(up.service.matches) == 2, 10)
         new = max(up.service.matches.values(), key=lambda m: m.id)
         assert {p.name for p in new.players} == {"alice", "bob"}
         assert new.transport["rematch_of"] == match.id
-        await fake.wait_for(lambda: "Rematch of match" in fake.messages(room)[-1].content)
+        await fake.wait_for(lambda: "Rematch of match" in shown(offer))
+        assert "awarded the match to" in offer.content  # the final message's text stays
         stored = await up.service.repo.load_match(match.id)
         assert stored is not None and stored.row.transport["rematch_match"] == new.id
         assert stored.row.transport.get("closed") is True

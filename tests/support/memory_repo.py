@@ -48,11 +48,13 @@ class MemoryRepository:
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime,
-                           salt: str | None = None) -> int:
+                           salt: str | None = None,
+                           match_commitment: dict[str, Any] | None = None) -> int:
         match_id = len(self.matches) + 1
         self.matches[match_id] = dict(
             id=match_id, game=game, settings=copy.deepcopy(settings), seed=seed,
-            seed_commitment=commitment, seed_salt=salt, players=copy.deepcopy(players),
+            seed_commitment=commitment, seed_salt=salt,
+            match_commitment=copy.deepcopy(match_commitment), players=copy.deepcopy(players),
             status="active",
             result=None, transport=dict(transport), action_count=0, created_at=now,
             updated_at=now, paused_at=None, ended_at=None)
