@@ -66,6 +66,7 @@ class EventRunner:
         self._boxes: dict[int, dict[str, Any]] = {}  # match id -> its end's statement result
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._failed: set[tuple[int, str]] = set()  # pairings whose start failed (told once)
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
         service.end_hooks.append(self)
@@ -261,18 +262,18 @@ class EventRunner:
             transport["unrated"] = True
         try:
             live = await self.starter(event, pairing, players, transport)
-        except (UmpireError, EventError) as exc:
-            await self._apply(event, f"The match {pairing.id} ({players[0].name} vs "
-                                     f"{players[-1].name}) could not start: {exc} It is "
-                                     f"tried again in {int(RETRY_START_SECONDS)} s.")
-            self._timer(event.id, RETRY_START_SECONDS)
-            return event
-        except Exception as exc:  # a refusal of the transport (Discord): its own sentence
+        except Exception as exc:  # a refusal of the service or the transport (Discord)
             log.warning("event %s: pairing %s did not start: %s", event.id, pairing.id, exc)
-            await self._apply(event, f"The match {pairing.id} could not start ({exc}); it is "
-                                     f"tried again in {int(RETRY_START_SECONDS)} s.")
+            key = (event.id, pairing.id)
+            note = None if key in self._failed else (
+                f"The match {pairing.id} ({players[0].name} vs {players[-1].name}) could "
+                f"not start: {exc} It is tried again every {int(RETRY_START_SECONDS)} s "
+                "(a host may also replace a player).")
+            self._failed.add(key)  # (said once per pairing, not at every try)
+            await self._apply(event, note)
             self._timer(event.id, RETRY_START_SECONDS)
             return event
+        self._failed.discard((event.id, pairing.id))
         event, _ = await self.change(event.id, lambda e: (ev.link(e, pairing.id, live.id), None))
         return event
 

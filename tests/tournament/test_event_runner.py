@@ -246,3 +246,29 @@ def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_o
                 winner = match.players[match.result["winner"]]["id"]
                 assert state.results[pairing.id].winner == winner
     asyncio.run(check())
+
+
+async def test_a_match_that_cannot_start_is_told_once_and_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tournament import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "RETRY_START_SECONDS", 0.05)
+    async for rig in rig_on(tmp_path / "f.db"):
+        real = rig.runner.starter
+        tries: list[str] = []
+
+        async def flaky(event: Event, pairing: Any, players: Any, transport: Any) -> Any:
+            tries.append(pairing.id)
+            if len(tries) <= 3:
+                raise UmpireError("Discord refused to make the room.")
+            return await real(event, pairing, players, transport)
+        rig.runner.starter = flaky
+        event = await rig.event(2)
+        for _ in range(100):
+            if event.matches:
+                break
+            await asyncio.sleep(0.05)
+            event = await rig.runner.get(event.id)
+        assert list(event.matches) == ["R1-1"] and len(tries) == 4
+        told = [n for n in rig.notes if "could not start" in n]
+        assert len(told) == 1 and "Discord refused to make the room." in told[0]
