@@ -257,7 +257,8 @@ async def test_a_match_that_cannot_start_is_told_once_and_tried_again(
         real = rig.runner.starter
         tries: list[str] = []
 
-        async def flaky(event: Event, pairing: Any, players: Any, transport: Any) -> Any:
+        async def flaky(event: Event, pairing: Any, players: Any, transport: Any,
+                        tries: list[str] = tries, real: Any = real) -> Any:
             tries.append(pairing.id)
             if len(tries) <= 3:
                 raise UmpireError("Discord refused to make the room.")
