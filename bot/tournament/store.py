@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.models import EventEntrantRow, EventMatchRow, EventRow, MatchRow
-from bot.tournament.event import Entrant, Event
+from bot.tournament.event import Event
 
 T = TypeVar("T")
 #: The columns of `events` that hold a field of `Event` of the same name.
@@ -163,6 +163,3 @@ async def started_matches(engine: AsyncEngine, event_id: int) -> dict[str, tuple
             found[str(pairing)] = (int(row.id), str(row.status))
     return found
 
-
-def entrant_of(player: dict[str, Any]) -> Entrant:
-    return Entrant(id=str(player["id"]), name=str(player["name"]), bot=player.get("bot"))
