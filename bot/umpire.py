@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 from sqlalchemy.engine import Connection
@@ -124,6 +124,17 @@ def _rendered(match: LiveMatch, reply: Reply) -> Reply:
     return dataclasses.replace(reply, message=render_names(reply.message, match.names))
 
 
+class EndHook(Protocol):
+    """What is built on matches and advances with their results (a tournament's runner)."""
+
+    def statement(self, match: LiveMatch, now: datetime) -> Callable[[Connection], Any] | None:
+        """A statement stored in the same transaction as the match's end (`match` has its
+        status and result as they will be stored), or None."""
+
+    def ended(self, match: LiveMatch) -> None:
+        """The end is stored (called under the match's lock: start work, never wait)."""
+
+
 class MatchService:
     snapshot_on_stop = True  # see stop()
 
@@ -175,6 +186,8 @@ class MatchService:
         self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
         self._hydrator: asyncio.Task[None] | None = None
         self._awake = asyncio.Event()  # every resumed match has been rebuilt
+        #: Told of every match's end, in its transaction and once stored (`EndHook`).
+        self.end_hooks: list[EndHook] = []
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self, *, hold_clocks: bool = False) -> None:
@@ -642,7 +655,9 @@ class MatchService:
         if has_feed(match.transport):  # what this step made over, for the spectator feed
             write.outbox += reveal_rows(game, match.state, state, outcome is not None)
         if outcome is not None:  # history and ratings, in the result's own transaction
-            write.also.append(result_statement(_as_ended(match, status, result), now))
+            ended = _as_ended(match, status, result)
+            write.also.append(result_statement(ended, now))
+            write.also.extend(self._end_statements(ended, now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
@@ -663,6 +678,7 @@ class MatchService:
         # the next step's copy of the state, made once this one has answered
         asyncio.get_running_loop().call_soon(match.prepare_draft)
         if outcome is not None:
+            self._tell_ended(match)
             async with self._finished:
                 self._finished.notify_all()
 
@@ -1370,13 +1386,29 @@ class MatchService:
                                                 match_fields={"status": status,
                                                               "result": result,
                                                               "ended_at": now},
-                                                also=[result_statement(ended, now)]), now)
+                                                also=[result_statement(ended, now),
+                                                      *self._end_statements(ended, now)]),
+                              now)
             match.status, match.result = status, result
+            self._tell_ended(match)
             match.clocks.update((c.key, c) for c in done)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
                 self._finished.notify_all()
+
+    # --- a match's end, for what is built on matches (tournaments) ------------------------
+    def _end_statements(self, ended: LiveMatch, now: datetime) -> list[Callable[[Connection], Any]]:
+        """What the end hooks store in the transaction of a match's result."""
+        return [s for hook in self.end_hooks if (s := hook.statement(ended, now)) is not None]
+
+    def _tell_ended(self, match: LiveMatch) -> None:
+        """A match's end is stored: the end hooks hear of it (they must not wait on it)."""
+        for hook in self.end_hooks:
+            try:
+                hook.ended(match)
+            except Exception:
+                log.exception("an end hook failed for match %s", match.id)
 
     @staticmethod
     def _feed_end(match: LiveMatch) -> list[OutboxData]:

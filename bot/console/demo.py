@@ -113,6 +113,19 @@ def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
     return f"{game.slug}: match #{match_id}: {result_words(result, [p.name for p in players])}"
 
 
+def bot_settings(game: Game) -> dict[str, object] | None:
+    """The settings of a match between built-in bots, with no host: no break between
+    rounds (the runtime skips it for bots; the game's own text then says so instead of
+    announcing one), and a setup that locks when both are ready."""
+    fields = game.settings_model.model_fields
+    settings: dict[str, object] = {}
+    if "break_seconds" in fields:
+        settings["break_seconds"] = 0
+    if "lock_when_ready" in fields:
+        settings["lock_when_ready"] = True
+    return settings or None
+
+
 async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = False,
                    db: str | None = None, out: TextIO = sys.stdout, bots: list[str] | None = None,
                    width: int = DEFAULT_WIDTH, timeout: float = 600.0) -> list[str]:
@@ -130,14 +143,8 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
             if not quiet and i:
                 transport.write("")
-            # Built-in bots need no break between rounds (the runtime skips it for them):
-            # the game's own text then says so instead of announcing one.
-            no_break = ({"break_seconds": 0}
-                        if "break_seconds" in game.settings_model.model_fields else None)
-            if "lock_when_ready" in game.settings_model.model_fields:  # no host to lock setup
-                no_break = {**(no_break or {}), "lock_when_ready": True}
             match = await service.start_match(game.slug, seats, seed=match_seed,
-                                              settings=no_break)
+                                              settings=bot_settings(game))
             finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))
             closed = asyncio.create_task(transport.closed.wait())
             await asyncio.wait({finished, closed}, return_when=asyncio.FIRST_COMPLETED)

@@ -31,12 +31,18 @@ def sqlite_file(url: str) -> Path | None:
 
 @contextlib.asynccontextmanager
 async def local_service(transport: Transport, *, db: str | None = None, bot_think: float = 0.0,
-                        now: TimeSource = wall_clock) -> AsyncIterator[MatchService]:
-    """A running MatchService on `db` (a path or URL), or on a temporary SQLite file."""
+                        now: TimeSource = wall_clock,
+                        setup: Callable[[MatchService], object] | None = None,
+                        ) -> AsyncIterator[MatchService]:
+    """A running MatchService on `db` (a path or URL), or on a temporary SQLite file.
+    `setup` is called with the service before it starts (and resumes stored matches): what
+    hooks into it (an event runner) then hears of every resumed match's end."""
     with tempfile.TemporaryDirectory(prefix="umpire-") as tmp:
         url = database_url(db or str(Path(tmp) / "umpire.db"))
         engine = create_engine(url)
         service = MatchService(Repository(engine), transport, bot_think=bot_think, now=now)
+        if setup is not None:
+            setup(service)
         try:
             await service.start()
         except BaseException:

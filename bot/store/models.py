@@ -254,8 +254,64 @@ class RatingRow(Base):
     updated_at: Mapped[datetime]
 
 
+class EventRow(Base):
+    """A tournament ("event"): many matches of one game, run round after round by the bot.
+    `state` is the format's whole state (bot/tournament/formats), stored in the same
+    transaction as each match result that changes it; `data` the rest of the pure event
+    (bot/tournament/event.py: seed commitment, seeding, pairing -> match)."""
+
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_guild_status", "guild_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)  # 0: not on a server (the terminal)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(40))
+    settings: Mapped[dict[str, Any]]
+    format: Mapped[str] = mapped_column(String(20))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    break_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # signup|running|paused|ended
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The next round opens then (the break after the last match of a round), or None.
+    round_opens_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: The one message `/tournament show` keeps up to date (edited, never posted again).
+    message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class EventEntrantRow(Base):
+    """A player of an event, in seed order once seeded (sign-up order before)."""
+
+    __tablename__ = "event_entrants"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class EventMatchRow(Base):
+    """Which match plays which pairing of an event (a pairing played again, after an
+    abort, has the later match)."""
+
+    __tablename__ = "event_matches"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    pairing: Mapped[str] = mapped_column(String(40), primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          index=True)
+
+
 __all__ = [
-    "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
+    "ActionRow", "Base", "DeadlineRow", "EventEntrantRow", "EventMatchRow", "EventRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
     "OutboxRow", "RatingRow", "ServiceStateRow", "ShardLeaseRow",
     "SnapshotRow", "UTCDateTime",
 ]
