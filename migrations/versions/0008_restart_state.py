@@ -2,7 +2,7 @@
 /challenge messages and when each member last challenged)
 
 Revision ID: 0008_restart_state
-Revises: 0006_verify
+Revises: 0007_tournaments
 Create Date: 2026-11-26
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0008_restart_state'
-down_revision: Union[str, Sequence[str], None] = '0006_verify'
+down_revision: Union[str, Sequence[str], None] = '0007_tournaments'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -1,6 +1,6 @@
 """tournaments: events, their entrants, and which match plays which pairing
 
-Revision ID: 0006_tournaments
+Revision ID: 0007_tournaments
 Revises: 0006_verify
 Create Date: 2026-11-26
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision: str = '0006_tournaments'
+revision: str = '0007_tournaments'
 down_revision: Union[str, Sequence[str], None] = '0006_verify'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
