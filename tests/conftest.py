@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+
+import pytest
+
 from tests.support.register import register_duel
 
 register_duel()
+
+
+@pytest.fixture(autouse=True)
+def _root_logger_as_it_was() -> Iterator[None]:
+    """A test that runs the `umpire` command in-process sets the root logger up for that
+    command (local commands: CRITICAL only, so that their output carries no log lines);
+    without this, every later test in the same worker would lose its warnings (caplog and
+    the metrics' 429 count read them)."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    yield
+    root.setLevel(level)
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+    for handler in handlers:
+        if handler not in root.handlers:
+            root.addHandler(handler)
 
 
 # Tests that take many seconds each (matches played by the hundred, processes killed and
@@ -25,8 +48,6 @@ SLOW_TESTS = (
 
 
 def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
-    import pytest
-
     for item in items:
         if item.nodeid.split("[")[0] in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
