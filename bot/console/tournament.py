@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from bot.console.demo import PrintTransport, bot_settings, demo_players
 from bot.console.runtime import local_service
 from bot.live import LiveMatch
+from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError, named_state
 from bot.tournament.formats.base import Format, Pairing
 from bot.tournament.render import standings_text
@@ -78,11 +79,17 @@ async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
                 event = resumed[0]
                 print(f"Resuming event #{event.id} ({event.name}).", file=out, flush=True)
             else:
-                event = await runner.create(
-                    name=f"{game.title} {fmt.name}", game=game.slug, format=fmt.name,
-                    rated=False, rounds=rounds, seed=None if seed is None else str(seed))
-                event, _ = await runner.change(event.id, lambda e: (_signed_up(e, players),
-                                                                   None))
+                event = await _interrupted(service, game.slug, fmt.name, players)
+                if event is not None:
+                    print(f"Continuing event #{event.id} ({event.name}), interrupted before "
+                          f"its start.", file=out, flush=True)
+                else:
+                    event = await runner.create(
+                        name=f"{game.title} {fmt.name}", game=game.slug, format=fmt.name,
+                        rated=False, rounds=rounds, seed=None if seed is None else str(seed))
+                if not event.entrants:
+                    event, _ = await runner.change(
+                        event.id, lambda e: (_signed_up(e, players), None))
                 await runner.start_event(event.id)
             event = await runner.wait_ended(event.id, timeout)
             await service.delivery.drain()
@@ -91,6 +98,18 @@ async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
     print(f"Standings of {event.name}:", file=out)
     print(standings_text(named_state(event, fmt)), file=out)
     return event
+
+
+async def _interrupted(service: MatchService, game: str, format_name: str,
+                       players: list[Entrant]) -> Event | None:
+    """A local event of the same game, format and players that a kill or Ctrl-C stopped
+    between its creation and its start (its steps are stored one by one): taken up again,
+    so that a second run does not leave it behind and begin another."""
+    for event in await store.of_guild(service.repo.engine, 0, open_only=True):
+        if (event.status == "signup" and event.game == game and event.format == format_name
+                and [e.id for e in event.entrants] in ([], [p.id for p in players])):
+            return event
+    return None
 
 
 def _signed_up(event: Event, players: list[Entrant]) -> Event:

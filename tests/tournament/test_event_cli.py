@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.console.tournament import run_tournament
+from bot.console.demo import PrintTransport
+from bot.console.runtime import local_service
+from bot.console.tournament import _signed_up, entrants, run_tournament
+from bot.tournament import store
 from bot.tournament.event import champion
 from bot.tournament.formats import format_named
+from bot.tournament.runner import EventRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,3 +58,26 @@ def test_the_command_line_runs_an_event_and_refuses_an_unknown_format() -> None:
     one = subprocess.run([*cmd[:-2], "--players", "random"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
     assert one.returncode == 2 and "at least two" in one.stderr
+
+
+@pytest.mark.parametrize("signed_up", [False, True])
+async def test_an_event_stopped_between_its_creation_and_its_start_is_taken_up_again(
+        tmp_path: Path, signed_up: bool) -> None:
+    """Creating, signing up and starting are stored one by one: a kill between them left an
+    event that no run resumed (not running yet), and the next run began a second one."""
+    db = str(tmp_path / "t.db")
+    bots = ["heuristic", "random", "random"]
+    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=db) as service:
+        runner = EventRunner(service, lambda *a: None)
+        event = await runner.create(name="RPS Poker single", game="rps-poker",
+                                    format="single", rated=False, seed="2")
+        if signed_up:
+            await runner.change(event.id, lambda e: (
+                _signed_up(e, entrants("rps-poker", bots)), None))
+    out = io.StringIO()
+    ended = await run_tournament("rps-poker", bots, "single", seed=2, db=db, out=out,
+                                 timeout=120)
+    assert ended.id == event.id and ended.status == "ended"
+    assert f"Continuing event #{event.id}" in out.getvalue()
+    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=db) as service:
+        assert [e.id for e in await store.of_guild(service.repo.engine, 0)] == [event.id]
