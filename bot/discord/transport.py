@@ -20,9 +20,12 @@ posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from
 held the same way. The game room is public: only the bot's own access is checked there. The
 guild update listeners (bot/discord/watch.py) retry a held channel as soon as something changed.
 
-The host log is batched (`send_many`): one server's log takes at most one post per
-`log_batch_seconds` (5 s: Discord allows 5 messages per 5 s in a channel, shared by every
-match of the server), each entry with its match and time, in order per match. An entry is
+The host log is batched (`send_many`): one server's log, shared by every match of the
+server, takes a batch at most once per `log_batch_seconds` (1 s) and at most
+`LOG_PARTS_PER_BATCH` (4) posts in any `log_window` (5 s): Discord allows 5 messages per 5 s
+in a channel, and the budget is kept before posting, not learnt from a 429. A busy log's
+entries wait for the window and go out together, a quiet log's after a second. Each entry
+carries its match and time, in order per match. An entry is
 added to a batch only after the privacy check of its own match (its players must not read
 the log), again at the moment the batch is posted; a held match's entries stay out of it.
 
@@ -36,6 +39,7 @@ import asyncio
 import logging
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -46,6 +50,7 @@ from discord.http import handle_message_parameters
 
 from bot.discord.components import build_view, notes_for
 from bot.discord.marker import ROOM, mark, read_mark
+from bot.discord.pacing import GlobalPacer
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
@@ -68,9 +73,12 @@ VERDICT_SECONDS = 10.0
 #: An announcement (no decision, no deadline) to a room or table waits this long for the
 #: channel's next message, and is posted in the same message as it (one request, not two).
 FOLD_SECONDS = 3.0
-#: A server's host log takes at most one post per this many seconds (its entries batched).
-LOG_BATCH_SECONDS = 5.0
-LOG_PARTS_PER_BATCH = 4  # Discord allows 5 posts per 5 s in a channel: one left to spare
+#: A server's host log takes a batch at most once per this many seconds...
+LOG_BATCH_SECONDS = 1.0
+#: ...and at most this many posts in any `LOG_WINDOW_SECONDS` (Discord allows 5 messages per
+#: 5 s in a channel: one left to spare).
+LOG_PARTS_PER_BATCH = 4
+LOG_WINDOW_SECONDS = 5.0
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
@@ -146,13 +154,19 @@ class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS) -> None:
+                 log_window: float = LOG_WINDOW_SECONDS,
+                 fold_seconds: float = FOLD_SECONDS, pacer: GlobalPacer | None = None) -> None:
         self.log_batch_seconds = log_batch_seconds
+        self.log_window = log_window
         self.fold = fold_seconds
+        #: Every REST request of the client waits for Discord's global limit (pacing.py).
+        self.pacer = pacer or GlobalPacer()
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
         self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
+        #: channel -> monotonic times of its last `LOG_PARTS_PER_BATCH` posts
+        self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
@@ -172,6 +186,7 @@ class DiscordTransport:
 
     def attach(self, client: discord.Client, service: MatchService) -> None:
         self.client, self.service = client, service
+        self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         await self.ready.wait()
@@ -227,10 +242,25 @@ class DiscordTransport:
         channel_id = channel_for(match.transport, "umpire")
         if channel_id is None:
             return
-        wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
-            time.monotonic() - 0.1
+        margin = min(0.1, self.log_batch_seconds / 4)
+        wait = self._next_batch_at(channel_id) - time.monotonic() - margin
         if wait > 0:
             await asyncio.sleep(wait)
+
+    def _next_batch_at(self, channel_id: int) -> float:
+        """When the log may take its next batch: `log_batch_seconds` after the last one,
+        and once it has a post left in its window's budget."""
+        at = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds
+        sent = self._log_sent.get(channel_id, ())
+        if len(sent) >= LOG_PARTS_PER_BATCH:
+            at = max(at, sent[0] + self.log_window)
+        return at
+
+    def _log_budget(self, channel_id: int) -> int:
+        """Posts the log may make now without going over its window's budget."""
+        now = time.monotonic()
+        sent = self._log_sent.get(channel_id, ())
+        return LOG_PARTS_PER_BATCH - sum(1 for t in sent if t > now - self.log_window)
 
     async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
         """Several messages of one channel in order: to a room or table, as one post (the
@@ -260,11 +290,11 @@ class DiscordTransport:
         await done
 
     async def _flush_log(self, channel_id: int) -> None:
-        """Post the channel's pending entries, at most one batch per `log_batch_seconds`."""
+        """Post the channel's pending entries, at most one batch per `log_batch_seconds`
+        and within the window's budget of posts."""
         try:
             while self._log_pending.get(channel_id):
-                wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
-                    time.monotonic()
+                wait = self._next_batch_at(channel_id) - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
                 self._log_last[channel_id] = time.monotonic()
@@ -290,8 +320,9 @@ class DiscordTransport:
                 held[match.id] = exc
         ok = [e for e in entries if e.match.id not in held]
         posts = self._log_posts("\n".join(e.text for e in ok)) if ok else []
-        if len(posts) > LOG_PARTS_PER_BATCH:  # the rest waits for the next batch
-            ok, later = self._fit(ok)
+        budget = max(1, self._log_budget(channel_id))
+        if len(posts) > budget:  # the rest waits for the next batch
+            ok, later = self._fit(ok, budget)
             self._log_pending.setdefault(channel_id, [])[:0] = later
             posts = self._log_posts("\n".join(e.text for e in ok))
         error: BaseException | None = None
@@ -319,9 +350,9 @@ class DiscordTransport:
         return [pieces[i:i + 4] for i in range(0, len(pieces), 4)]
 
     @staticmethod
-    def _fit(entries: list[_LogEntry]) -> tuple[list[_LogEntry], list[_LogEntry]]:
-        """The first entries that fit in `LOG_PARTS_PER_BATCH` posts, and the rest."""
-        budget, used = LOG_PARTS_PER_BATCH * 4 * LOG_PIECE * 9 // 10, 0
+    def _fit(entries: list[_LogEntry], parts: int) -> tuple[list[_LogEntry], list[_LogEntry]]:
+        """The first entries that fit in `parts` posts, and the rest."""
+        budget, used = parts * 4 * LOG_PIECE * 9 // 10, 0
         for i, entry in enumerate(entries):
             used += len(entry.text) + 1
             if used > budget and i:
@@ -335,6 +366,8 @@ class DiscordTransport:
                 content=pieces[0], embeds=embeds or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+        self._log_sent.setdefault(channel_id, deque(maxlen=LOG_PARTS_PER_BATCH)).append(
+            time.monotonic())
 
     async def _post(self, channel_id: int, params: Any, place: str) -> None:
         """One post, Discord's failures as delivery reads them: refused or not found (the

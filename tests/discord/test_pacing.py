@@ -1,0 +1,68 @@
+"""The bot paces its REST requests under Discord's global limit before sending them
+(bot/discord/pacing.py): discord.py learns of that limit only from a 429."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+
+import discord
+import yarl
+
+from bot.discord.pacing import GlobalPacer
+from tests.fake_discord.harness import running_client
+from tests.fake_discord.limits import RateLimits
+from tests.fake_discord.server import FakeDiscord
+from tests.fake_discord.test_fake_discord import World, make_bot, world  # noqa: F401
+
+
+async def burst(fake: FakeDiscord, world: World, pacer: GlobalPacer | None) -> float:  # noqa: F811
+    """20 messages at once, one in each of 20 channels (no route bucket binds), under a
+    global limit of 8 requests per second; returns how long they took."""
+    fake.limits = RateLimits(global_per_second=8)
+    channels = [fake.add_text_channel(world.guild, f"c{i}") for i in range(20)]
+    bot = make_bot()
+    if pacer is not None:
+        pacer.install(bot.http)
+    async with running_client(bot, fake):
+        await asyncio.sleep(1.1)  # the login's requests out of the window
+        fake.limits.limited = 0
+        began = time.monotonic()
+        sent = [bot.get_channel(c.id) for c in channels]
+        assert all(isinstance(c, discord.TextChannel) for c in sent)
+        await asyncio.gather(*(c.send("x") for c in sent))  # type: ignore[union-attr]
+        took = time.monotonic() - began
+    assert all(len(fake.messages(c)) == 1 for c in channels)
+    return took
+
+
+async def test_a_burst_over_the_global_limit_waits_instead_of_getting_429s(
+        fake_discord: FakeDiscord, world: World) -> None:  # noqa: F811
+    pacer = GlobalPacer(per_second=7)
+    took = await burst(fake_discord, world, pacer)
+    assert fake_discord.limits.limited == 0
+    assert pacer.waits > 0 and took >= 2.0  # 20 requests at 7 per second
+
+
+async def test_without_the_pacer_discord_py_meets_the_global_limit_as_429s(
+        fake_discord: FakeDiscord, world: World) -> None:  # noqa: F811
+    """The reason for the pacer: the same burst through discord.py alone."""
+    await burst(fake_discord, world, None)
+    assert fake_discord.limits.refused["global"] > 0
+
+
+async def test_interaction_callbacks_are_not_paced() -> None:
+    pacer = GlobalPacer(per_second=1, window=60.0)
+    await pacer.wait()  # the window is full now
+    began = time.monotonic()
+
+    for path in ("/api/v10/interactions/1/token/callback", "/api/v10/webhooks/1/token"):
+        params = SimpleNamespace(url=yarl.URL(f"http://discord{path}"))
+        await pacer._on_request_start(None, None, params)  # type: ignore[arg-type]
+    assert time.monotonic() - began < 0.5
+    paced = asyncio.create_task(pacer._on_request_start(  # type: ignore[arg-type]
+        None, None, SimpleNamespace(url=yarl.URL("http://discord/api/v10/channels/1/messages"))))
+    await asyncio.sleep(0.2)
+    assert not paced.done()  # any other request waits
+    paced.cancel()
