@@ -1,20 +1,30 @@
-"""Pacing the bot's REST requests under Discord's global limit, before sending, not after a 429.
+"""Pacing the bot's REST requests under Discord's rate limits before sending, not after a 429.
 
-Discord allows a bot token about 50 REST requests per second in all (interaction callbacks
-and an interaction's webhook aside). discord.py paces each route's bucket by its headers,
-but learns of the global limit only from a 429, and many 429s get a token banned for a while.
-So the requests to the REST API go out at most `per_second` a second, evenly spaced
-(1/45 s apart): a burst lets the first through at once and the rest follow one by one. The
-wait is taken at the moment aiohttp sends a request (an `aiohttp` trace hook, after
-discord.py's own bucket waits and on each of its retries too), so what is counted is
-requests on the wire. Spaced, not 45 at once then none for a second: requests sent together
-reach Discord a little apart, and a window that ends among them would count two bursts. 45,
-not 50: a few to spare for the network's jitter.
+Two limits, both kept at the moment aiohttp sends a request (an `aiohttp` trace hook, after
+discord.py's own waits and on each of its retries too), so what is counted is requests on
+the wire:
+
+- **The global limit.** Discord allows a bot token about 50 REST requests per second in all
+  (interaction callbacks and an interaction's webhook aside). discord.py learns of it only
+  from a 429, and many 429s get a token banned for a while. So the requests go out at most
+  `per_second` (45: a few to spare for the network's jitter) a second, evenly spaced: a burst
+  lets the first through at once and the rest follow one by one. Spaced, not 45 at once then
+  none for a second: requests sent together reach Discord a little apart, and a window that
+  ends among them would count two bursts.
+- **Each route's bucket** (e.g. 5 messages per 5 s in a channel, channels made per server).
+  discord.py waits ahead of an exhausted bucket by Discord's headers, but under load it let
+  through requests Discord refused (`python -m bench.discord --matches 200`, 25 matches
+  started at once on each server, the event loop busy: 292 × 429 on the channel-creation
+  route in two minutes; each waiter that wakes at a reset may reset discord.py's count
+  again). Here a request waits while its bucket, as Discord's last answer on it left it
+  less the requests in flight since, has nothing left, until the bucket's reset.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,19 +33,45 @@ import aiohttp
 GLOBAL_PER_SECOND = 45
 #: Requests outside the global limit: interaction callbacks and an interaction's webhook.
 EXEMPT = ("/interactions/", "/webhooks/")
+API = re.compile(r"^.*?/api/v\d+")  # a REST URL's path up to the API's version
+POLL = 0.05  # a bucket whose first answer is awaited is looked at again after this long
+PRUNE_EVERY = 1000  # requests between two sweeps of the buckets at rest
 
 
-class GlobalPacer:
-    """Requests `window / per_second` seconds apart at least, in the order they asked."""
+@dataclass
+class _Bucket:
+    limit: int = 1
+    remaining: int = 1  # as of Discord's last answer
+    reset_at: float | None = None  # loop time of the bucket's reset (None: not known yet)
+    inflight: int = 0  # requests sent on it and not yet answered
+
+
+def bucket_key(method: str, path: str) -> str:
+    """The bucket a request counts against (`path` from after /api/v10): its route with
+    every id but the major one (the channel, server, or webhook and its token) left out, as
+    Discord keys its buckets."""
+    parts = path.strip("/").split("/")
+    keep = {"channels": 2, "guilds": 2, "webhooks": 3}.get(parts[0], 0)
+    tail = ["{id}" if part.isdigit() else part for part in parts[keep:]]
+    return f"{method} /" + "/".join([*parts[:keep], *tail])
+
+
+class Pacer:
+    """Requests `window / per_second` seconds apart at least, in the order they asked, and
+    none on a bucket with nothing left."""
 
     def __init__(self, per_second: int = GLOBAL_PER_SECOND, window: float = 1.0) -> None:
         self.per_second = per_second
         self.window = window
         self._next = 0.0  # loop time from which the next request may go
         self._lock = asyncio.Lock()  # FIFO: the first to wait goes first
-        self.waits = 0  # requests that had to wait (for the bench and tests)
+        self._buckets: dict[str, _Bucket] = {}
+        self.waits = 0  # requests that waited for the global limit (for the bench and tests)
+        self.bucket_waits = 0  # ...and for their bucket
+        self._taken = 0
 
     async def wait(self) -> None:
+        """Wait for the global limit."""
         async with self._lock:
             loop = asyncio.get_running_loop()
             now = loop.time()
@@ -45,6 +81,50 @@ class GlobalPacer:
                 now = loop.time()
             self._next = max(now, self._next) + self.window / self.per_second
 
+    async def take(self, key: str) -> None:
+        """Wait until the bucket `key` has a request left, and count this one in flight."""
+        loop = asyncio.get_running_loop()
+        waited = False
+        while True:
+            bucket = self._buckets.setdefault(key, _Bucket())
+            now = loop.time()
+            if bucket.reset_at is not None and now >= bucket.reset_at:
+                bucket.remaining, bucket.reset_at = bucket.limit, None
+            if bucket.remaining - bucket.inflight > 0:
+                break
+            if not waited:
+                self.bucket_waits += 1
+                waited = True
+            await asyncio.sleep(bucket.reset_at - now if bucket.reset_at is not None else POLL)
+        bucket.inflight += 1
+        self._taken += 1
+        if self._taken % PRUNE_EVERY == 0:
+            self._prune(now)
+
+    def _prune(self, now: float) -> None:
+        """Forget the buckets at rest (nothing in flight, past their reset): a channel's
+        bucket is not kept for the months a bot runs."""
+        self._buckets = {k: b for k, b in self._buckets.items()
+                         if b.inflight or (b.reset_at is not None and b.reset_at > now)}
+
+    def answered(self, key: str, headers: Any | None) -> None:
+        """Discord answered a request on `key` (headers None: it failed on the way)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return
+        bucket.inflight = max(0, bucket.inflight - 1)
+        if headers is None:
+            return
+        remaining, after = headers.get("X-RateLimit-Remaining"), \
+            headers.get("X-RateLimit-Reset-After")
+        if remaining is None or after is None:  # not a limited route
+            if bucket.inflight == 0:
+                del self._buckets[key]
+            return
+        bucket.limit = int(headers.get("X-RateLimit-Limit", bucket.limit))
+        bucket.remaining = int(remaining)
+        bucket.reset_at = asyncio.get_running_loop().time() + float(after)
+
     def install(self, http: Any) -> None:
         """Pace the REST requests of a discord.py `HTTPClient` before it logs in (its
         session is made at login, with the client's `http_trace`)."""
@@ -52,9 +132,29 @@ class GlobalPacer:
         if trace is None:
             trace = http.http_trace = aiohttp.TraceConfig()
         trace.on_request_start.append(self._on_request_start)
+        trace.on_request_end.append(self._on_request_end)
+        trace.on_request_exception.append(self._on_request_exception)
 
     async def _on_request_start(self, session: aiohttp.ClientSession, context: SimpleNamespace,
                                 params: aiohttp.TraceRequestStartParams) -> None:
         path = params.url.path
-        if "/api/" in path and not any(p in path for p in EXEMPT):
+        if not API.match(path) or "/interactions/" in path:
+            return
+        key = bucket_key(params.method, API.sub("", path))
+        await self.take(key)
+        context.bucket = key
+        if not any(p in path for p in EXEMPT):
             await self.wait()
+
+    async def _on_request_end(self, session: aiohttp.ClientSession, context: SimpleNamespace,
+                              params: aiohttp.TraceRequestEndParams) -> None:
+        key = getattr(context, "bucket", None)
+        if key is not None:
+            self.answered(key, params.response.headers)
+
+    async def _on_request_exception(self, session: aiohttp.ClientSession,
+                                    context: SimpleNamespace,
+                                    params: aiohttp.TraceRequestExceptionParams) -> None:
+        key = getattr(context, "bucket", None)
+        if key is not None:
+            self.answered(key, None)

@@ -50,7 +50,7 @@ from discord.http import handle_message_parameters
 
 from bot.discord.components import build_view, notes_for
 from bot.discord.marker import ROOM, mark, read_mark
-from bot.discord.pacing import GlobalPacer
+from bot.discord.pacing import Pacer
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
@@ -155,12 +155,12 @@ class DiscordTransport:
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
                  log_window: float = LOG_WINDOW_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS, pacer: GlobalPacer | None = None) -> None:
+                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None) -> None:
         self.log_batch_seconds = log_batch_seconds
         self.log_window = log_window
         self.fold = fold_seconds
         #: Every REST request of the client waits for Discord's global limit (pacing.py).
-        self.pacer = pacer or GlobalPacer()
+        self.pacer = pacer or Pacer()
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}

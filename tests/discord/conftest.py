@@ -14,7 +14,7 @@ import pytest
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
-from bot.discord.pacing import GlobalPacer
+from bot.discord.pacing import Pacer
 from bot.discord.render import render
 from bot.discord.transport import (
     FOLD_SECONDS,
@@ -105,7 +105,7 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
         log_batch_seconds=discord.pop("log_batch_seconds", LOG_BATCH_SECONDS),
         log_window=LOG_WINDOW_SECONDS * TEST_SCALE,
         fold_seconds=discord.pop("fold_seconds", FOLD),
-        pacer=GlobalPacer(window=TEST_SCALE))  # the global limit on the fake's scale
+        pacer=Pacer(window=TEST_SCALE))  # the global limit on the fake's scale
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()
