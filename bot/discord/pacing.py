@@ -58,28 +58,29 @@ def bucket_key(method: str, path: str) -> str:
 
 class Pacer:
     """Requests `window / per_second` seconds apart at least, in the order they asked, and
-    none on a bucket with nothing left."""
+    none on a bucket with nothing left."""  # (one event loop: no locks needed)
 
     def __init__(self, per_second: int = GLOBAL_PER_SECOND, window: float = 1.0) -> None:
         self.per_second = per_second
         self.window = window
         self._next = 0.0  # loop time from which the next request may go
-        self._lock = asyncio.Lock()  # FIFO: the first to wait goes first
         self._buckets: dict[str, _Bucket] = {}
         self.waits = 0  # requests that waited for the global limit (for the bench and tests)
         self.bucket_waits = 0  # ...and for their bucket
         self._taken = 0
 
     async def wait(self) -> None:
-        """Wait for the global limit."""
-        async with self._lock:
-            loop = asyncio.get_running_loop()
-            now = loop.time()
-            if now < self._next:
-                self.waits += 1
-                await asyncio.sleep(self._next - now)
-                now = loop.time()
-            self._next = max(now, self._next) + self.window / self.per_second
+        """Wait for the global limit: each request takes the next free slot at once (no
+        await between reading and moving `_next`, so slots go in the order asked) and sleeps
+        until it. A waker that is late does not delay the slots after its own: handing a
+        lock from one request to the next cost a turn of a busy event loop each, and capped
+        the bench at 31 requests a second where 45 were allowed."""
+        now = asyncio.get_running_loop().time()
+        slot = max(now, self._next)
+        self._next = slot + self.window / self.per_second
+        if slot > now:
+            self.waits += 1
+            await asyncio.sleep(slot - now)
 
     async def take(self, key: str) -> None:
         """Wait until the bucket `key` has a request left, and count this one in flight."""

@@ -103,3 +103,23 @@ def test_a_bucket_is_its_route_and_major_id() -> None:
         bucket_key("PATCH", "/channels/1/messages/12")
     assert bucket_key("POST", "/webhooks/1/a/messages") != \
         bucket_key("POST", "/webhooks/1/b/messages")
+
+
+async def test_a_busy_event_loop_does_not_slow_the_pace() -> None:
+    """Each request takes its slot at once: a loop that wakes the sleepers late (here a task
+    holding it 20 ms at a time) does not push the later slots back."""
+    pacer = Pacer(per_second=100)
+    stop = asyncio.Event()
+
+    async def hog() -> None:
+        while not stop.is_set():
+            time.sleep(0.02)  # noqa: ASYNC251 (the point: the loop is busy)
+            await asyncio.sleep(0)
+
+    busy = asyncio.create_task(hog())
+    began = time.monotonic()
+    await asyncio.gather(*(pacer.wait() for _ in range(150)))  # 1.5 s at 100 a second
+    took = time.monotonic() - began
+    stop.set()
+    await busy
+    assert 1.4 <= took < 2.5  # one request a turn of the loop would take 3 s
