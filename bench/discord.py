@@ -55,7 +55,7 @@ from typing import Any
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.render import user_id_of
-from bot.discord.transport import DiscordTransport, channel_for
+from bot.discord.transport import LOG_BATCH_SECONDS, DiscordTransport, channel_for
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -380,7 +380,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                               "minutes": args.minutes, "think_s": args.think}
     with tempfile.TemporaryDirectory() as tmp:
         engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
-        transport = DiscordTransport()
+        transport = DiscordTransport(log_batch_seconds=args.log_batch_seconds)
         service = MatchService(Repository(engine), transport, bot_think=0.0)
         await fake.start()
         try:
@@ -491,6 +491,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="default: one per 25 matches (a busy community server's share)")
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
+    parser.add_argument("--log-batch-seconds", type=float, default=LOG_BATCH_SECONDS,
+                        help="the host log's batch interval (the trade: lag against posts)")
     parser.add_argument("--no-limits", action="store_true",
                         help="the fake Discord without its rate limits")
     parser.add_argument("--seed", type=int, default=1)
