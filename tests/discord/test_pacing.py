@@ -123,3 +123,20 @@ async def test_a_busy_event_loop_does_not_slow_the_pace() -> None:
     stop.set()
     await busy
     assert 1.4 <= took < 2.5  # one request a turn of the loop would take 3 s
+
+
+async def test_after_the_loop_was_held_the_waiting_requests_do_not_go_at_once() -> None:
+    """The slots that ended while the loop was held do not all go when it is free: never
+    more than `per_second` in a second."""
+    pacer = Pacer(per_second=10)
+    released: list[float] = []
+
+    async def one() -> None:
+        await pacer.wait()
+        released.append(time.monotonic())
+
+    tasks = [asyncio.create_task(one()) for _ in range(30)]
+    await asyncio.sleep(0)  # each takes its slot
+    time.sleep(1.5)  # noqa: ASYNC251 (the loop held: 15 slots end meanwhile)
+    await asyncio.gather(*tasks)
+    assert max(sum(1 for u in released if 0 <= u - t < 0.99) for t in released) <= 10
