@@ -138,6 +138,7 @@ class Figures:
     visible: list[float] = field(default_factory=list)  # prompt visible - clock start (s)
     answered: list[float] = field(default_factory=list)  # typed move -> taken by the umpire (s)
     posting: list[float] = field(default_factory=list)  # a post's REST call, paced (s)
+    starts: list[float] = field(default_factory=list)  # /match start -> "started" (s)
     started: float = 0.0
 
 
@@ -192,9 +193,11 @@ class Bench:
         options: dict[str, Any] = {"game": game, "player1": p0, "player2": p1}
         if GAMES[game]:
             options["settings"] = GAMES[game]
+        began = time.monotonic()
         inter = await fake.slash_command(server.host, server.general, "match start", **options)
         await fake.wait_for(lambda: inter.original is not None and "started" in
-                            (inter.original.content or ""), 180)
+                            (inter.original.content or ""), 900)
+        self.figures.starts.append(time.monotonic() - began)
         new = [m for i, m in self.service.matches.items() if i not in before
                and {user_id_of(p) for p in m.players} == {p0.id, p1.id}]
         return new[0]
@@ -427,6 +430,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     routes = route_of(fake, mark)
                     say("  requests by route: " + ", ".join(
                         f"{r} {c}" for r, c in routes.most_common(8)))
+                    starts = bench.figures.starts
+                    say(f"/match start until its channels are made: p50 "
+                        f"{percentile(starts, 50):.1f}, max {max(starts, default=0):.1f} s "
+                        f"({len(starts)} starts; a server makes its channels 5 per 5 s)")
                     answered = bench.figures.answered
                     say(f"typed move taken by the umpire after (s): p50 "
                         f"{percentile(answered, 50):.2f}, p99 {percentile(answered, 99):.2f}, "
@@ -477,6 +484,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "moves_over_1s": sum(1 for a in answered if a > 1),
         "interaction_p99_s": round(percentile(acked, 99), 3), "interactions_over_3s": late,
         "clocks_started_anew": restarted,
+        "start_max_s": round(max(starts, default=0), 1),
         "cpu_share": round(cpu, 2), "loop_late_p99_s": round(percentile(stalls, 99), 3),
         "load_moves": moves, "load_requests": len(log),
     })
