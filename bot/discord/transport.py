@@ -24,8 +24,9 @@ guild update listeners (bot/discord/watch.py) retry a held channel as soon as so
 
 The host log is batched (`send_many`): one server's log, shared by every match of the
 server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
-`LOG_PARTS_PER_BATCH` (4) posts in any `log_window` (5 s): Discord allows 5 messages per 5 s
-in a channel, and the budget is kept before posting, not learnt from a 429. Each entry
+`LOG_PARTS_PER_BATCH` (4) posts per `log_window` (5 s), a batch's posts counted at its time
+(Discord allows 5 messages per 5 s in a channel; the budget matters when the interval is
+shorter than the window), kept before posting, not learnt from a 429. Each entry
 carries its match and time, in order per match. An entry is
 added to a batch only after the privacy check of its own match (its players must not read
 the log), again at the moment the batch is posted; a held match's entries stay out of it.
@@ -168,7 +169,7 @@ class DiscordTransport:
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
         self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
-        #: channel -> monotonic times of its last `LOG_PARTS_PER_BATCH` posts
+        #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
         self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
         self.client: discord.Client | None = None
@@ -369,8 +370,11 @@ class DiscordTransport:
                 content=pieces[0], embeds=embeds or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+        # counted at its batch's time: a batch's posts go out together and reach Discord's
+        # bucket in one window; counted at each post's own time, the next batch, 5 s on,
+        # found the window still holding them, took one post and left the rest for later
         self._log_sent.setdefault(channel_id, deque(maxlen=LOG_PARTS_PER_BATCH)).append(
-            time.monotonic())
+            self._log_last.get(channel_id, time.monotonic()))
 
     async def _post(self, channel_id: int, params: Any, place: str) -> None:
         """One post, Discord's failures as delivery reads them: refused or not found (the
