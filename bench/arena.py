@@ -7,8 +7,9 @@ Prints matches per second, each with its ratio to the reference measured in the 
 - `umpire arena minimal-valid simple --rounds 100000`, timed as a whole process;
 - the same two bots as Python files and as JavaScript files (each bot file in its own
   process, as always), through the tournament path in this process.
-The load average is printed with the figures (the machine is shared); the last line is one
-JSON object with every figure.
+The load average is printed with the figures (the machine is shared), and beside each figure
+the CPU time per match of every process involved (start-ups included), which the load
+changes much less than the wall time; the last line is one JSON object with every figure.
 """
 
 from __future__ import annotations
@@ -111,24 +112,37 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "bot" / "arena" / "examples"
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (workers, bots)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def measure(bots: list[str], matches: int, jobs: int) -> dict:
     specs = resolve_all(bots)
+    cpu = _cpu()
     start = time.perf_counter()
     results = run(specs, matches, seed=1, jobs=jobs, limit=1.0)
     seconds = time.perf_counter() - start
+    cpu = _cpu() - cpu
     assert len(results) == matches
     return {"bots": bots, "jobs": jobs, "matches": matches, "seconds": round(seconds, 3),
-            "matches_per_s": round(matches / seconds)}
+            "matches_per_s": round(matches / seconds), "cpu_seconds": round(cpu, 3),
+            "cpu_us_per_match": round(cpu / matches * 1e6, 1)}
 
 
 def whole_process(command: list[str], matches: int) -> dict:
-    """Wall time of a whole process (start-up included) that plays `matches` matches."""
+    """Wall and CPU time of a whole process (start-up included, and its workers and bot
+    processes) that plays `matches` matches."""
+    cpu = _cpu()
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL,
                    env={**os.environ, "PYTHONPATH": str(ROOT)})
     seconds = time.perf_counter() - start
+    cpu = _cpu() - cpu
     return {"command": " ".join(command[-6:]), "matches": matches,
-            "seconds": round(seconds, 3), "matches_per_s": round(matches / seconds)}
+            "seconds": round(seconds, 3), "matches_per_s": round(matches / seconds),
+            "cpu_seconds": round(cpu, 3), "cpu_us_per_match": round(cpu / matches * 1e6, 1)}
 
 
 def main() -> None:
@@ -175,7 +189,8 @@ def main() -> None:
             continue
         ratio = (f"  {figure['matches_per_s'] / reference['matches_per_s']:.2f} x the reference"
                  if reference else "")
-        print(f"{label:<52} {figure['matches_per_s']:>9,} matches/s{ratio}")
+        print(f"{label:<52} {figure['matches_per_s']:>9,} matches/s{ratio}"
+              f"  ({figure['cpu_us_per_match']:.1f} us of CPU per match)")
     print(json.dumps(out))
 
 

@@ -54,6 +54,7 @@ from typing import Any
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
+from bot.discord.marker import read_mark
 from bot.discord.render import user_id_of
 from bot.discord.transport import LOG_BATCH_SECONDS, DiscordTransport, channel_for
 from bot.live import LiveMatch
@@ -285,8 +286,9 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
         await idle(fake, service, transport)
         play = route_of(fake, started)
         closing = sum(c for r, c in play.items() if CLOSING.match(r))
-        rematch = sum(1 for e in fake.request_log[started:] if e.method == "POST" and
-                      "ump:rm:" in json.dumps(e.json or {}))
+        rematch = sum(1 for e in fake.request_log[started:] if e.method == "POST" and  # an
+                      "ump:rm:" in json.dumps(e.json or {}) and  # offer of its own, not the
+                      read_mark(str((e.json or {}).get("content", "")))[1] is None)  # result
         play_only = sum(play.values()) - closing - rematch
         moves = bench.figures.moves[game]
         out[game] = {

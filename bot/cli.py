@@ -76,6 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="wrap lines at N characters (default: the terminal's width, or 100)")
     demo.add_argument("--db", help="database path or URL (default: a temporary SQLite file)")
 
+    tour = sub.add_parser("tournament", help="an event of built-in bots (single, double, "
+                          "roundrobin or swiss), run round by round through the full service")
+    tour.add_argument("game", metavar="GAME", help=f"the game ({_games_help()})")
+    tour.add_argument("--players", required=True, metavar="BOT,BOT,...",
+                      help="one built-in bot name per entrant, in seed order, e.g. "
+                           "heuristic,random,heuristic,random")
+    tour.add_argument("--format", default="single", dest="event_format",
+                      help="single (default), double, roundrobin or swiss")
+    tour.add_argument("--rounds", type=int, help="Swiss: the number of rounds")
+    tour.add_argument("--seed", type=int, help="seed for a reproducible event")
+    tour.add_argument("--db", help="database path or URL (default: a temporary SQLite file); "
+                      "an event left running there is resumed")
+
     play = sub.add_parser("play", help="play a match in the terminal against a built-in bot")
     play.add_argument("game", metavar="GAME", nargs="?",
                       help=f"the game ({_games_help()}); not needed with --resume")
@@ -110,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
 
     verify = sub.add_parser("verify", help="replay an exported record from its revealed seed "
-                            "and check it against the commitment published at the start")
+                            "and check it against the commitments published at the start (the "
+                            "seed's, and the match's: players, settings, start time)")
     verify.add_argument("record", metavar="RECORD.json")
 
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
@@ -222,6 +236,15 @@ def _main(argv: list[str]) -> int:
         with database_errors(url or "sqlite+aiosqlite:///demo.db"):
             return demo_main(args.games, args.seed, args.quiet, url, bots=args.bots,
                              width=args.width)
+    if args.command == "tournament":
+        from bot.console.tournament import main as tournament_main
+
+        url = _url(args.db) if args.db else None
+        if url:
+            _check_sqlite_folder(url)
+        with database_errors(url or "sqlite+aiosqlite:///tournament.db"):
+            return tournament_main(args.game, args.players, args.event_format, args.rounds,
+                                   args.seed, url)
     if args.command == "play":
         from bot.console.play import main as play_main
 

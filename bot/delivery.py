@@ -185,6 +185,10 @@ class Delivery:
         """Whether a channel of the match still has messages queued or being sent."""
         return any(k[0] == match_id for k in self._queues)
 
+    def pending(self, match_id: int, audience: str) -> bool:
+        """Whether the channel has a message queued or being sent."""
+        return (match_id, audience) in self._queues
+
     def _fold_seconds(self, audience: str) -> float:
         fold = getattr(self.transport, "fold_seconds", None)
         return float(fold(audience)) if fold is not None else 0.0
@@ -195,7 +199,13 @@ class Delivery:
         folds: it may wait a moment for the channel's next message."""
         return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
             bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
-            not message.payload.get("deadlines")
+            not message.payload.get("deadlines") and not self._answering(match, message.audience)
+
+    def _answering(self, match: MatchInfo, audience: str) -> bool:
+        """Whether the transport would post the channel's next message as the answer to a
+        person's click now (free, and the click waits for it: not held back to fold)."""
+        answering = getattr(self.transport, "answering", None)
+        return answering is not None and bool(answering(match, audience))
 
     async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                     batch: list[StoredMessage]) -> None:
@@ -308,6 +318,15 @@ class Delivery:
     def down_since(self, match_id: int, audience: str) -> datetime | None:
         """When the channel's sends began failing (None: it is not failing)."""
         return self._down.get((match_id, audience))
+
+    def mark_down(self, match_id: int, audience: str, since: datetime) -> None:
+        """Count the channel as down since `since` unless it is known to be (a stop stored
+        before a restart): its next successful send calls `on_up`, which ends the stop."""
+        self._down.setdefault((match_id, audience), since)
+
+    def sending(self, match_id: int, audience: str) -> bool:
+        """Whether the channel has messages queued or being sent."""
+        return (match_id, audience) in self._queues
 
     @staticmethod
     def _call(callback: Callable[..., None] | None, *args: object) -> None:

@@ -7,7 +7,7 @@ private event as it happens, marked with whom it was for, so hosts see every sec
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +35,7 @@ def compose(
     header: Sequence[tuple[str, str]] = (),
     footer: Sequence[tuple[str, str]] = (),
     status: str | None = None,
+    met: Collection[tuple[int, str]] = (),
 ) -> list[OutboxData]:
     """Group everything one step produced into one message per audience.
 
@@ -46,6 +47,8 @@ def compose(
     next message of its channel (bot/delivery.py). The deadlines a message shows
     are listed in its payload with the decisions they belong to (`deadline_keys`), so that
     it can show them as they are when it is posted (a late or held prompt: later).
+    A prompt whose (seat, kind) is in `met` (that player has had this kind of decision
+    explained in the match) shows its compact `brief`, when it has one.
     """
     lines: dict[str, list[str]] = {a: [] for a in AUDIENCES}
     for audience, line in header:
@@ -64,7 +67,7 @@ def compose(
     for p in new_prompts:
         clock = clocks.get(p.key)
         place = audience_of(p.seat) if p.private else "public"
-        lines[place].append(prompt_line(p, clock))
+        lines[place].append(prompt_line(p, clock, brief=(p.seat, p.kind) in met))
         if clock is not None and clock.limit_at is not None:
             deadlines[place].setdefault(clock.limit_at.isoformat(), []).append(p.key)
         prompt_payload[place].append({
@@ -100,6 +103,15 @@ def compose(
     return out
 
 
+def mark_final(outbox: Sequence[OutboxData]) -> None:
+    """Mark the room's message of the step that ended the match as its last (`final`): a
+    transport may put what follows a match on it (the Discord room's Rematch button)."""
+    for data in outbox:
+        if data.audience == "public":
+            data.payload["final"] = True
+            data.payload.pop("fold", None)
+
+
 def deadline_keys(payload: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each deadline a message shows (its ISO text) -> the decisions it is the soonest limit
     of. Messages stored before the payload listed them: their prompts' own deadlines."""
@@ -118,14 +130,18 @@ def moved_deadlines(text: str, moved: Mapping[str, str]) -> str:
     return UNTIL.sub(lambda m: f"{{until:{moved.get(m.group(1), m.group(1))}}}", text)
 
 
-def prompt_line(p: Prompt, clock: ClockData | None) -> str:
-    line = f"▶ {{P{p.seat}}}, your decision: {p.text}"
+def prompt_line(p: Prompt, clock: ClockData | None, *, brief: bool = False) -> str:
+    """The line asking for a decision: whose, what, until when. `brief`: the compact form
+    (the game's `brief`, without what a timeout does) for a kind the player knows by now;
+    the how-to stays with /help and the buttons."""
+    compact = brief and bool(p.brief)
+    line = f"▶ {{P{p.seat}}}, your decision: {p.brief if compact else p.text}"
     if clock is not None and clock.limit_at is not None:
         line += f" (⏰ {until(clock.limit_at)}"
         if p.bank:
             line += f", then your time bank of {int(p.bank)} s"
         line += ")"
-    if p.timeout_text:
+    if p.timeout_text and not compact:
         line += f" {p.timeout_text}"
     return line
 

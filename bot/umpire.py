@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 from sqlalchemy.engine import Connection
@@ -32,11 +32,14 @@ from bot import metrics
 from bot.bots import resolve_bot
 from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
+from bot.feed import has_feed, mirrored, reveal_rows
 from bot.live import LiveMatch
+from bot.match_commitment import match_commitment
 from bot.messages import (
     compose,
     deadline_keys,
     host_seed_note,
+    mark_final,
     moved_deadlines,
     outcome_line,
     reminder_times,
@@ -51,6 +54,7 @@ from bot.store.repository import (
     MatchWrite,
     OutboxData,
     Repository,
+    StopData,
     StoredMessage,
 )
 from bot.transport import MatchInfo, PlayerRef, Transport, render_names
@@ -120,6 +124,17 @@ def _rendered(match: LiveMatch, reply: Reply) -> Reply:
     return dataclasses.replace(reply, message=render_names(reply.message, match.names))
 
 
+class EndHook(Protocol):
+    """What is built on matches and advances with their results (a tournament's runner)."""
+
+    def statement(self, match: LiveMatch, now: datetime) -> Callable[[Connection], Any] | None:
+        """A statement stored in the same transaction as the match's end (`match` has its
+        status and result as they will be stored), or None."""
+
+    def ended(self, match: LiveMatch) -> None:
+        """The end is stored (called under the match's lock: start work, never wait)."""
+
+
 class MatchService:
     snapshot_on_stop = True  # see stop()
 
@@ -144,12 +159,18 @@ class MatchService:
         self._held: set[tuple[int, str]] = set()
         #: Decisions whose clocks are stopped because a channel they depend on is down:
         #: (match id, prompt key) -> since when, and which channels hold it (`_channel_down`).
-        self._stopped: dict[tuple[int, str], _Stop] = {}
+        self._stopped: dict[tuple[int, str], StopData] = {}
+        #: Stops read back from the store on a restart, not yet re-checked (`_reinstate_stops`).
+        self._restored: set[int] = set()
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         self._tasks: set[asyncio.Task[None]] = set()
         self.scheduler = Scheduler(now, self._on_due)
         self._bot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._bot_tries: dict[tuple[int, str], int] = {}
+        #: Match -> (seat, kind) of the decisions explained in full so far: later ones of a
+        #: kind get their compact line (`Prompt.brief`). Not stored: after a restart each
+        #: kind is explained once more.
+        self._met: dict[int, set[tuple[int, str]]] = {}
         self.resolve_bot = resolve_bot
         self._heartbeat: asyncio.Task[None] | None = None
         self._finished = asyncio.Condition()
@@ -165,6 +186,8 @@ class MatchService:
         self._snapshot_at: dict[int, int] = {}  # resumed matches: the seq of their snapshot
         self._hydrator: asyncio.Task[None] | None = None
         self._awake = asyncio.Event()  # every resumed match has been rebuilt
+        #: Told of every match's end, in its transaction and once stored (`EndHook`).
+        self.end_hooks: list[EndHook] = []
 
     # --- life cycle -----------------------------------------------------------------------
     async def start(self, *, hold_clocks: bool = False) -> None:
@@ -218,6 +241,8 @@ class MatchService:
             for clock in match.clocks.values():
                 if clock.status in LIVE_CLOCKS:
                     clock.shifted(self.downtime)
+            for stop in self._stops_of(match.id, live=True).values():  # (stored ones too)
+                stop.since = min(stop.since + self.downtime, now)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
         self.clocks_shifted_at = now
@@ -225,6 +250,7 @@ class MatchService:
             if match.status == "active" and not match.dormant:
                 self._arm(match)
                 self._schedule_bots(match)
+        self._reinstate_stops()
 
     def _clocks_go(self) -> None:
         """Run the timers and the heartbeat (only once the clocks were shifted: a beat
@@ -293,10 +319,12 @@ class MatchService:
         ids = await self.repo.active_ids(**scoped)
         resumed: list[tuple[tuple[int, datetime], int, LiveMatch]] = []  # (urgency, id, match)
         for first in range(0, len(ids), RESUME_BATCH):
+            stops = await self.repo.stops(ids[first:first + RESUME_BATCH])
             for stored in await self.repo.load_many(ids[first:first + RESUME_BATCH]):
                 match = LiveMatch.dormant_from_store(stored)
                 match.on_hydrate = self._woken
                 self.matches[match.id] = match
+                self._restore_stops(match.id, stops.get(match.id, {}))
                 self._snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
@@ -313,6 +341,8 @@ class MatchService:
             info = self.matches[row.id].info if row.id in self.matches else _row_info(row)
             for message in pending.pop(row.id, []):
                 self.delivery.enqueue(info, message)
+        if self.clocks_shifted_at is not None:  # (a held start: once they are shifted)
+            self._reinstate_stops()
 
     async def stop(self) -> None:
         """Stop; store a snapshot of every running match whose latest action has none, so
@@ -441,13 +471,18 @@ class MatchService:
         settings_json = parsed.model_dump(mode="json")
         salt = new_salt()  # a short host-chosen seed stays hidden behind it
         commitment = seed_commitment(seed, salt)
+        players_json = [p.to_json() for p in ordered]
+        # what a record states about the start, bound by one published hash (verify)
+        covering = match_commitment(game=game.slug, players=players_json,
+                                    settings=settings_json, started_at=now,
+                                    seed_commitment=commitment)
         # The match row is stored with its opening (seed commitment, first prompts, clocks)
         # in one transaction: a crash leaves either no match or a fully opened one.
         try:
             match_id = await self.repo.reserve_match(
                 game=game.slug, settings=settings_json, seed=seed, commitment=commitment,
-                players=[p.to_json() for p in ordered], transport=dict(transport or {}),
-                now=now, salt=salt)
+                players=players_json, transport=dict(transport or {}),
+                now=now, salt=salt, match_commitment=covering)
         except Exception as exc:
             if _store_error(exc):
                 raise _not_started(exc) from exc
@@ -460,7 +495,9 @@ class MatchService:
             header = [("public", f"🎲 Match #{match_id}: {game.title}, {{P0}} vs {{P1}}. "
                                  f"{{P0}} holds the advantage. Seed commitment (SHA-256): "
                                  f"`{commitment}`; the seed and its salt are revealed when "
-                                 "the match ends." + host_seed_note(transport))]
+                                 "the match ends. Match commitment (SHA-256 of the players, "
+                                 f"settings, start time and seed commitment): "
+                                 f"`{covering['sha256']}`." + host_seed_note(transport))]
             try:
                 await self._record(match, None, game.opening_events(state), header=header,
                                    now=now)
@@ -609,12 +646,18 @@ class MatchService:
         seq = match.seq + (1 if action else 0)
         shown = game.status(state) if outcome is None else None
         posted = new_prompts if pause <= 0 else []
-        write = MatchWrite(match.id, seq, outbox=compose(events, posted, clocks,
-                                                         header=header, footer=footer,
-                                                         status=shown),
-                           clocks_new=new_clocks, clocks_changed=closed, match_fields=fields)
+        outbox = compose(events, posted, clocks, header=header, footer=footer, status=shown,
+                         met=self._met.get(match.id, ()))
+        if outcome is not None:
+            mark_final(outbox)
+        write = MatchWrite(match.id, seq, outbox=outbox, clocks_new=new_clocks,
+                           clocks_changed=closed, match_fields=fields)
+        if has_feed(match.transport):  # what this step made over, for the spectator feed
+            write.outbox += reveal_rows(game, match.state, state, outcome is not None)
         if outcome is not None:  # history and ratings, in the result's own transaction
-            write.also.append(result_statement(_as_ended(match, status, result), now))
+            ended = _as_ended(match, status, result)
+            write.also.append(result_statement(ended, now))
+            write.also.extend(self._end_statements(ended, now))
         if action is not None:
             seat, command, source = action
             write.action = (seat, command.model_dump(mode="json"), source)
@@ -623,6 +666,7 @@ class MatchService:
         await self._store(match, write, now)
         # Stored: the step takes effect.
         match.state, match.seq, match.status, match.result = state, seq, status, result
+        self._explained(match.id, posted)
         match.prompts = prompts
         for c in closed:
             match.clocks.pop(c.key, None)
@@ -634,6 +678,7 @@ class MatchService:
         # the next step's copy of the state, made once this one has answered
         asyncio.get_running_loop().call_soon(match.prepare_draft)
         if outcome is not None:
+            self._tell_ended(match)
             async with self._finished:
                 self._finished.notify_all()
 
@@ -651,6 +696,7 @@ class MatchService:
 
     async def _commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
         # a person's move is stored at once; clocks, bots and the rest share transactions
+        write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
         ids = await self.repo.commit(write, now, at_once=waited_on)
         for message_id, data in zip(ids, write.outbox, strict=True):
@@ -686,9 +732,15 @@ class MatchService:
         if match is not None and match.status in ("finished", "aborted"):
             self._retire(match_id)
 
+    def _explained(self, match_id: int, prompts: Sequence[Prompt]) -> None:
+        """These decisions were posted: a later one of the same seat and kind is compact."""
+        if prompts:
+            self._met.setdefault(match_id, set()).update((p.seat, p.kind) for p in prompts)
+
     def _retire(self, match_id: int) -> None:
         """Forget the bookkeeping of an ended match; keep only the last `keep_ended` ended
         matches in memory (`load` reads an older one back from the store)."""
+        self._met.pop(match_id, None)
         for key in [k for k in self._bot_tries if k[0] == match_id]:
             del self._bot_tries[key]
         for stopped in [k for k in self._stopped if k[0] == match_id]:
@@ -794,6 +846,45 @@ class MatchService:
         """Whether the decision's clock is stopped because a channel it depends on is down."""
         return (match_id, key) in self._stopped
 
+    def _stops_of(self, match_id: int, *, live: bool = False) -> dict[str, StopData]:
+        """The match's clock stops by prompt key: copies to change, store, then apply
+        (`_set_stops`), or (`live`) the live ones."""
+        return {k[1]: s if live else StopData(s.since, set(s.channels))
+                for k, s in self._stopped.items() if k[0] == match_id}
+
+    def _set_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
+        """Make the stored `stops` the match's live ones (their clocks re-armed by `_arm`)."""
+        for key in [k for k in self._stopped if k[0] == match_id]:
+            del self._stopped[key]
+        self._stopped.update(((match_id, k), s) for k, s in stops.items())
+
+    def _restore_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
+        """A resumed match's stored stops are live at once (its clocks stay stopped); their
+        channels are re-checked once the clocks are shifted (`_reinstate_stops`)."""
+        if stops:
+            self._set_stops(match_id, stops)
+            self._restored.add(match_id)
+
+    def _reinstate_stops(self) -> None:
+        """After a restart: a stored stop goes on while its channel still has messages to
+        send (the first that goes through ends it, like any down spell: `_channel_up`); a
+        channel with nothing left to send has nothing held, so its stops end now."""
+        restored, self._restored = self._restored, set()
+        now = self.now()
+        for match_id in sorted(restored):
+            match = self.matches.get(match_id)
+            if match is None:
+                continue
+            since: dict[str, datetime] = {}
+            for stop in self._stops_of(match_id, live=True).values():
+                for audience in stop.channels:
+                    since[audience] = min(since.get(audience, stop.since), stop.since)
+            for audience, first in sorted(since.items()):
+                if self.delivery.sending(match_id, audience):
+                    self.delivery.mark_down(match_id, audience, first)
+                else:
+                    self._channel_up(match.info, audience, first, now)
+
     def _channel_down(self, info: MatchInfo, audience: str, since: datetime,
                       error: Exception) -> None:
         """A channel's sends began failing at `since`: the clocks of the decisions that
@@ -802,26 +893,44 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None or match.status not in ("active", "paused"):
             return
-        for prompt in match.prompts:
-            key = (match.id, prompt.key)
-            if not _depends_on(prompt, audience) or key in self._held or \
-                    getattr(match.clocks.get(prompt.key), "status", "") != "armed":
-                continue
-            self._stopped.setdefault(key, _Stop(since)).channels.add(audience)
-            self.scheduler.set(key, None)
+        self._background(self._stop_clocks(match, audience, since))
 
     def _stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
         """Decisions whose prompt arrived while another channel they depend on is down (the
         game room) stop from their arrival, like those asked before it went down."""
         prompts = {p.key: p for p in match.prompts}
-        for key in keys:
-            prompt = prompts.get(key)
-            if prompt is None or getattr(match.clocks.get(key), "status", "") != "armed":
-                continue
-            for audience in {"public", _place(prompt)}:
-                if self.delivery.down_since(match.id, audience) is not None:
-                    self._stopped.setdefault((match.id, key), _Stop(at)).channels.add(audience)
-                    self.scheduler.set((match.id, key), None)
+        for audience in sorted({"public", *(_place(p) for k in keys
+                                            if (p := prompts.get(k)) is not None)}):
+            if self.delivery.down_since(match.id, audience) is not None:
+                self._background(self._stop_clocks(match, audience, at, keys))
+
+    async def _stop_clocks(self, match: LiveMatch, audience: str, since: datetime,
+                           keys: Sequence[str] | None = None) -> None:
+        """Stop, from `since`, the clocks of the decisions (`keys`: of these only) that
+        depend on the down channel `audience`: the stops are stored first, then in effect
+        (a write the store could not take is tried again after `STORE_RETRY_SECONDS`)."""
+        async with match.lock:
+            if match.status not in ("active", "paused") or \
+                    self.delivery.down_since(match.id, audience) is None:
+                return  # (back already: nothing to stop)
+            stops = self._stops_of(match.id)
+            for prompt in match.prompts:
+                if (keys is not None and prompt.key not in keys) or \
+                        not _depends_on(prompt, audience) or \
+                        (match.id, prompt.key) in self._held or \
+                        getattr(match.clocks.get(prompt.key), "status", "") != "armed":
+                    continue
+                stops.setdefault(prompt.key, StopData(since)).channels.add(audience)
+            if stops == self._stops_of(match.id):
+                return
+            try:
+                await self._store(match, MatchWrite(match.id, match.seq, stops=stops),
+                                  self.now())
+            except NotStored:
+                self._background(self._later(self._stop_clocks(match, audience, since, keys)))
+                return
+            self._set_stops(match.id, stops)
+            self._arm(match)
 
     def _channel_up(self, info: MatchInfo, audience: str, since: datetime,
                     at: datetime) -> None:
@@ -830,37 +939,34 @@ class MatchService:
         match = self.matches.get(info.id)
         if match is None:
             return
-        stopped, freed = False, []
-        for key, stop in self._stopped.items():
-            if key[0] == match.id and audience in stop.channels:
-                stop.channels.discard(audience)
-                stopped = True
-                if not stop.channels:
-                    freed.append(key[1])  # (stays stopped until moved, under the lock)
-        self._background(self._restart_clocks(match, audience, freed, since, at, stopped))
+        self._background(self._restart_clocks(match, audience, since, at))
 
-    async def _restart_clocks(self, match: LiveMatch, audience: str, keys: Sequence[str],
-                              since: datetime, at: datetime, stopped: bool) -> None:
-        """The clocks `keys` go on, moved later by the time they were stopped: stored, then
-        made live; a write the store could not take is tried again after
-        `STORE_RETRY_SECONDS`, the clocks still stopped meanwhile."""
+    async def _restart_clocks(self, match: LiveMatch, audience: str, since: datetime,
+                              at: datetime) -> None:
+        """The clocks that `audience` alone held go on, moved later by the time they were
+        stopped; the stops' end and the moved clocks are stored, then made live (a write
+        the store could not take is tried again after `STORE_RETRY_SECONDS`, the clocks
+        still stopped meanwhile)."""
         async with match.lock:
-            clocks, done = [], []
-            for key in keys:
-                stop = self._stopped.get((match.id, key))
-                if stop is None:
-                    continue  # (moved already: the channel was made again, `repost`)
+            stops = self._stops_of(match.id)
+            touched = [k for k, stop in stops.items() if audience in stop.channels]
+            clocks = []
+            for key in touched:
+                stop = stops[key]
+                stop.channels.discard(audience)
+                if stop.channels:
+                    continue  # another channel it depends on is still down
+                del stops[key]
                 # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
                 end = min(at, match.paused_at) if match.paused_at is not None else at
                 gap = max(timedelta(0), end - stop.since)
-                done.append((key, stop))
                 clock = match.clocks.get(key)
                 if clock is not None and clock.status == "armed" and match.prompt_pending(key):
                     clocks.append(_shifted(clock, gap))
             outbox = []
             seconds = (at - since).total_seconds()
             if seconds >= REPORT_DOWN_AFTER:
-                what = ("the clocks waiting on it were stopped for that time" if stopped else
+                what = ("the clocks waiting on it were stopped for that time" if touched else
                         "no clock was waiting on it")
                 line = (f"📶 Match #{match.id}: {_place_name(audience)} could not be reached "
                         f"for {round(seconds)} s; {what}.")
@@ -868,20 +974,18 @@ class MatchService:
                     log.warning("%s", render_names(line, match.names))
                 elif match.status in ("active", "paused"):
                     outbox.append(OutboxData("umpire", line))
-            if clocks or outbox:
+            if clocks or outbox or touched:
                 try:
-                    await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
-                                                        clocks_changed=clocks), self.now())
+                    await self._store(match, MatchWrite(
+                        match.id, match.seq, outbox=outbox, clocks_changed=clocks,
+                        stops=stops if touched else None), self.now())
                 except NotStored:
                     self._background(self._later(self._restart_clocks(
-                        match, audience, keys, since, at, stopped)))
+                        match, audience, since, at)))
                     return
             match.clocks.update((c.key, c) for c in clocks)
-            for key, stop in done:
-                if stop.channels:  # down again meanwhile: stopped from now on
-                    stop.since = at
-                else:
-                    del self._stopped[(match.id, key)]
+            if touched:
+                self._set_stops(match.id, stops)
             self._arm(match)
 
     def _channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
@@ -894,8 +998,9 @@ class MatchService:
             return
         self._tell_hosts(match, (
             f"🔒 Match #{match.id}: messages to {_place_name(audience)} are held, not posted: "
-            f"{for_hosts} They are kept and posted in order once it is fixed; the clocks of "
-            "the decisions waiting on it are stopped until then."))
+            f"{for_hosts} They are kept and posted in order once it is fixed; " + (
+                "the match goes on meanwhile." if audience == "feed" else
+                "the clocks of the decisions waiting on it are stopped until then.")))
 
     def _prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -965,6 +1070,8 @@ class MatchService:
         if match is None or (match_id, key) in self._held or self._clock_stopped(match_id, key):
             return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
+            if self._clock_stopped(match_id, key):
+                return  # (stopped while this waited for the lock)
             try:
                 await self._due(match, key)
             except NotStored:  # nothing took effect: the clock falls due again a bit later
@@ -1016,9 +1123,10 @@ class MatchService:
         keys = {c.key for c in ended}
         prompts = [p for p in match.prompts if p.key in keys]
         outbox = compose((), prompts, {c.key: c for c in ended},
-                         status=match.game.status(match.state))
+                         status=match.game.status(match.state), met=self._met.get(match.id, ()))
         await self._store(match, MatchWrite(match.id, match.seq, outbox=outbox,
                                             clocks_changed=ended), now)
+        self._explained(match.id, prompts)
         match.clocks.update((c.key, c) for c in ended)
         self._arm(match)
         self._schedule_bots(match)
@@ -1124,14 +1232,15 @@ class MatchService:
             now = self.now()
             gap = now - match.paused_at
             clocks = [_shifted(c, gap) for c in match.clocks.values()]
+            stops = self._stops_of(match.id)  # a down channel's stop: the pause is moved
+            for stop in stops.values():  # for already, not again
+                stop.since = min(stop.since + gap, now)
             await self._store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
                 "public", "▶ The hosts resumed the match: clocks run again with the time they had.")],
-                clocks_changed=clocks,
+                clocks_changed=clocks, stops=stops or None,
                 match_fields={"status": "active", "paused_at": None}), now)
             match.clocks.update((c.key, c) for c in clocks)
-            for (stopped_match, _), stop in self._stopped.items():  # a down channel's stop:
-                if stopped_match == match.id:  # the pause is moved for already, not again
-                    stop.since = min(stop.since + gap, now)
+            self._set_stops(match.id, stops)
             match.status, match.paused_at = "active", None
             self._arm(match)
             self._schedule_bots(match)
@@ -1207,21 +1316,24 @@ class MatchService:
                 outbox.insert(0, OutboxData(audience, note))
             if not outbox and not clocks:
                 return
-            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks)
+            stops = self._stops_of(match.id)
+            for clock in clocks:  # the gap covers the lost channel's down time: not twice
+                stop = stops.get(clock.key)
+                if stop is not None:
+                    stop.channels.discard(audience)
+                    if stop.channels:
+                        stop.since = now
+                    else:
+                        del stops[clock.key]
+            write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks,
+                               stops=stops if stops != self._stops_of(match.id) else None)
             try:
                 ids = await self.repo.commit(write, now)
             except Exception as exc:
                 log.warning("match %s: a repost was not stored: %s", match.id, exc)
                 raise NotStored(NOT_STORED) from exc
             match.clocks.update((c.key, c) for c in clocks)
-            for clock in clocks:  # the gap covers the lost channel's down time: not twice
-                stop = self._stopped.get((match.id, clock.key))
-                if stop is not None:
-                    stop.channels.discard(audience)
-                    if stop.channels:
-                        stop.since = now
-                    else:
-                        del self._stopped[(match.id, clock.key)]
+            self._set_stops(match.id, stops)
             for message_id, data in zip(ids, write.outbox, strict=True):
                 # the clocks were extended by the gap: no second restart on delivery
                 self.delivery.enqueue(match.info, StoredMessage(
@@ -1267,18 +1379,43 @@ class MatchService:
             line = f"{head} ({reason}). {seed_reveal(match.seed, match.salt)}."
             ended = _as_ended(match, status, result)
             await self._store(match, MatchWrite(match.id, match.seq,
-                                                outbox=[OutboxData("public", line)],
+                                                outbox=[OutboxData("public", line,
+                                                                   {"final": True}),
+                                                        *self._feed_end(match)],
                                                 clocks_changed=done,
                                                 match_fields={"status": status,
                                                               "result": result,
                                                               "ended_at": now},
-                                                also=[result_statement(ended, now)]), now)
+                                                also=[result_statement(ended, now),
+                                                      *self._end_statements(ended, now)]),
+                              now)
             match.status, match.result = status, result
+            self._tell_ended(match)
             match.clocks.update((c.key, c) for c in done)
             match.prompts = []
             self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] == match_id)
             async with self._finished:
                 self._finished.notify_all()
+
+    # --- a match's end, for what is built on matches (tournaments) ------------------------
+    def _end_statements(self, ended: LiveMatch, now: datetime) -> list[Callable[[Connection], Any]]:
+        """What the end hooks store in the transaction of a match's result."""
+        return [s for hook in self.end_hooks if (s := hook.statement(ended, now)) is not None]
+
+    def _tell_ended(self, match: LiveMatch) -> None:
+        """A match's end is stored: the end hooks hear of it (they must not wait on it)."""
+        for hook in self.end_hooks:
+            try:
+                hook.ended(match)
+            except Exception:
+                log.exception("an end hook failed for match %s", match.id)
+
+    @staticmethod
+    def _feed_end(match: LiveMatch) -> list[OutboxData]:
+        """The feed's reveals when the hosts end a match: the unit in progress is over."""
+        if not has_feed(match.transport):
+            return []
+        return reveal_rows(match.game, match.state, match.state, True)
 
     # --- reading ---------------------------------------------------------------------------
     def _get(self, match_id: int) -> LiveMatch:
@@ -1358,12 +1495,19 @@ class MatchService:
         with _reading():
             actions = await self.repo.actions(match_id)
             messages = await self.repo.messages(match_id)
+            row = next(iter(await self.repo.match_rows([match_id])), None)
+        started = getattr(row, "created_at", None)
+        finished = getattr(row, "ended_at", None)
         return {
             "match": match.id, "game": match.game.slug, "status": match.status,
-            "players": [p.to_json() for p in match.players],
-            "settings": match.settings.model_dump(mode="json"),
+            # as stored at the start: what the match commitment covers
+            "players": row.players if row else [p.to_json() for p in match.players],
+            "settings": row.settings if row else match.settings.model_dump(mode="json"),
+            "started_at": started.isoformat() if started else None,
+            "ended_at": finished.isoformat() if finished else None,
             "seed_commitment": match.commitment, "seed": match.seed if ended else None,
             "seed_salt": match.salt if ended else None,
+            "match_commitment": getattr(row, "match_commitment", None),
             "result": match.result,
             "actions": [{"seq": a.seq, "seat": a.seat, "command": a.command, "source": a.source,
                          "at": a.created_at.isoformat()} for a in actions] if ended else
@@ -1474,14 +1618,6 @@ def _next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     return clock.deadline_at
 
 
-@dataclass
-class _Stop:
-    """A decision's clock stopped: since when, and the down channels it waits for."""
-
-    since: datetime
-    channels: set[str] = dataclasses.field(default_factory=set)
-
-
 def _place(prompt: Prompt) -> str:
     """The audience (channel) a decision is asked in."""
     return f"seat{prompt.seat}" if prompt.private else "public"
@@ -1495,7 +1631,8 @@ def _depends_on(prompt: Prompt, audience: str) -> bool:
 
 def _place_name(audience: str) -> str:
     """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
-    return {"public": "the game room", "umpire": "the host log"}.get(
+    return {"public": "the game room", "umpire": "the host log",
+            "feed": "the spectator feed"}.get(
         audience, f"the table channel of {{P{audience[4:]}}}")
 
 

@@ -70,18 +70,10 @@ const skip = [['draftReceive', 'draft_receive'], ['mainPostprocess', 'main_postp
 send('ok ' + JSON.stringify({
   name: String(bot.name === undefined ? path.basename(file, '.js') : bot.name), skip }));
 
-// One match's bot: its object and the first failure of a notification, reported with the
-// next answer. Sequential mode (commands without a slot) keeps one object throughout; batch
-// mode ("<slot> <command>", a line "." ends a batch) gives each slot a fresh frozen object.
-function Slot(obj, batch) { this.bot = obj; this.failed = null; this.batch = batch; }
-let out = [];  // batch mode: answers not written yet
-let lastWrite = process.hrtime.bigint();
-function write() {
-  fs.writeSync(answerFd, (out.length ? out : ['+']).join('\n') + '\n');
-  out = [];
-  lastWrite = process.hrtime.bigint();
-}
-function call(slot, where, fn) {
+// One call at a time: the bot's object (a fresh one for each match after the first) and the
+// first failure of a notification, reported with the next answer.
+const slot = { bot, failed: null, used: false };
+function call(where, fn) {
   const t = process.hrtime.bigint();
   let value;
   try {
@@ -90,53 +82,104 @@ function call(slot, where, fn) {
     slot.failed = slot.failed || ('error\tthrew ' + String(ex && ex.stack ? ex.toString() : ex).replace(/\s+/g, ' ') + ' in ' + where);
     return undefined;
   }
-  const now = process.hrtime.bigint();
-  const ms = Number(now - t) / 1e6;
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (ms > limitMs && !slot.failed) {
     slot.failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + (ms / 1000).toFixed(3) + ' s';
   }
-  if (slot.batch && Number(now - lastWrite) > 5e7) write();  // progress: not hung
   return value;
 }
-function answer(slot, value) {
-  let line;
-  if (slot.failed) { line = 'E ' + slot.failed; slot.failed = null; }
-  else if (Number.isInteger(value)) line = String(value);
-  else line = 'X ' + (value === undefined ? 'undefined' : JSON.stringify(value));
-  if (slot.batch) out.push(line); else send(line);
+function answer(value) {
+  if (slot.failed) { send('E ' + slot.failed); slot.failed = null; }
+  else if (Number.isInteger(value)) send(String(value));
+  else send('X ' + (value === undefined ? 'undefined' : JSON.stringify(value)));
 }
 
-const single = new Slot(bot, false);
-const slots = new Map();
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', (line) => {
-  if (line === '.') { write(); return; }
+  if (line[0] === '@') { lockstep(line); return; }
   const parts = line.split(' ');
-  let slot = single, key = null;
-  if (/^[0-9]+$/.test(parts[0])) {
-    key = parts.shift();
-    slot = slots.get(key);
-    if (!slot) { slot = new Slot(null, true); slots.set(key, slot); }
-  }
   const b = slot.bot;
   switch (parts[0]) {
     case 'n':  // a new match: a fresh object (the first one serves the first match)
-      if (slot.batch || slot.used) {
+      if (slot.used) {
         try { slot.bot = Object.freeze(make()); } catch (ex) {
           slot.failed = 'error\tthrew ' + String(ex).replace(/\s+/g, ' ') + ' when the bot was made';
         }
       }
       slot.used = true;
       break;
-    case 'p': { const v = slot.failed ? undefined : call(slot, 'draftPick', () => b.draftPick([parts[1], parts[2]])); answer(slot, v); break; }
-    case 'r': if (!slot.failed) call(slot, 'draftReceive', () => b.draftReceive(parts[1])); break;
-    case 'm': { const v = slot.failed ? undefined : call(slot, 'mainPlay', () => b.mainPlay(parts.slice(2), parts[1])); answer(slot, v); break; }
-    case 'o': if (!slot.failed) call(slot, 'mainPostprocess', () => b.mainPostprocess(parts[1])); break;
-    case 's':
-      if (slot.failed) answer(slot, undefined); else if (slot.batch) out.push('ok'); else send('ok');
-      if (key !== null) slots.delete(key);
-      break;
+    case 'p': { const v = slot.failed ? undefined : call('draftPick', () => b.draftPick([parts[1], parts[2]])); answer(v); break; }
+    case 'r': if (!slot.failed) call('draftReceive', () => b.draftReceive(parts[1])); break;
+    case 'm': { const v = slot.failed ? undefined : call('mainPlay', () => b.mainPlay(parts.slice(2), parts[1])); answer(v); break; }
+    case 'o': if (!slot.failed) call('mainPostprocess', () => b.mainPostprocess(parts[1])); break;
+    case 's': if (slot.failed) answer(undefined); else send('ok'); break;
     default: send('E error\tunknown command ' + parts[0]);
   }
 });
 rl.on('close', () => process.exit(0));
+
+// Lockstep mode (bot/arena/lockstep.py; the Python host's _lockstep describes the format):
+// `@<kind><step> <slots> <records>`, one fixed-width record per slot; the answers are one
+// character per slot (a digit, or "!" with the old answer line after a unit separator),
+// written in pieces every 50 ms while working.
+const skipReceive = skip.includes('draft_receive');
+const skipPost = skip.includes('main_postprocess');
+const steps = new Map();  // slot -> its bot object
+function sentence(text) { return String(text).replace(/\x1f/g, ' ').replace(/\s+/g, ' '); }
+function lockstep(line) {
+  const [head, keysText, payload] = line.split(' ');
+  const kind = head[1], step = Number(head.slice(2) || '0');
+  const keys = keysText.split(',');
+  const width = payload.length / keys.length;
+  let chars = '', details = '';
+  let clock = performance.now(), lastWrite = clock;
+  for (let k = 0; k < keys.length; k++) {
+    const rec = payload.substr(k * width, width);
+    let where = 'the bot was made', value, failed = null, b;
+    try {
+      if (kind === 'd' && step === 0) {
+        b = Object.freeze(make());
+        steps.set(keys[k], b);
+        where = 'draftPick';
+        value = b.draftPick([rec.substr(0, 2), rec.substr(2, 2)]);
+      } else {
+        b = steps.get(keys[k]);
+        if (kind === 's') steps.delete(keys[k]);
+        const receive = kind === 'd' || (kind === 'm' && step === 0);
+        if (!(receive ? skipReceive : skipPost)) {
+          where = receive ? 'draftReceive' : 'mainPostprocess';
+          if (receive) b.draftReceive(rec.substr(0, 2)); else b.mainPostprocess(rec.substr(0, 2));
+          const now = performance.now();
+          if (now - clock > limitMs) failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + ((now - clock) / 1000).toFixed(3) + ' s';
+          clock = now;
+        }
+        if (failed) value = undefined;
+        else if (kind === 'd') { where = 'draftPick'; value = b.draftPick([rec.substr(2, 2), rec.substr(4, 2)]); }
+        else if (kind === 'm') {
+          where = 'mainPlay';
+          const hand = [];
+          for (let i = 4; i < width; i += 2) hand.push(rec.substr(i, 2));
+          value = b.mainPlay(hand, rec.substr(2, 2));
+        } else value = 0;
+      }
+    } catch (ex) {
+      if (!failed) failed = where === 'the bot was made'
+        ? 'error\tthrew ' + sentence(ex) + ' when the bot was made'
+        : 'error\tthrew ' + sentence(ex && ex.stack ? ex.toString() : ex) + ' in ' + where;
+    }
+    const now = performance.now();
+    if (!failed && kind !== 's' && now - clock > limitMs) failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + ((now - clock) / 1000).toFixed(3) + ' s';
+    clock = now;
+    if (!failed && Number.isInteger(value) && value >= 0 && value <= 9) chars += String(value);
+    else {
+      chars += '!';
+      details += '\x1f' + (failed ? 'E ' + failed : Number.isInteger(value) ? String(value)
+        : 'X ' + (value === undefined ? 'undefined' : JSON.stringify(value)));
+    }
+    if (now - lastWrite > 50) {  // progress: not hung
+      fs.writeSync(answerFd, chars + details + '\n');
+      chars = ''; details = ''; lastWrite = now;
+    }
+  }
+  fs.writeSync(answerFd, chars + details + '\n');
+}

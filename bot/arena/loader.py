@@ -12,24 +12,18 @@ worker process, like the seed's controller: a bot that keeps state must reset it
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from bot.arena.names import plain
+from bot.arena.pyload import BotLoadError, _python_target
+
+__all__ = ["BotLoadError", "BotSpec", "Contestant", "_python_target", "resolve", "resolve_all"]
 from games.rps_poker.players import PLAYERS
-
-METHODS = ("draft_pick", "draft_receive", "main_play", "main_postprocess")
-
-
-class BotLoadError(ValueError):
-    """A bot argument that names no usable bot (the message says why)."""
 
 
 def _norm(name: str) -> str:
@@ -49,17 +43,20 @@ class BotSpec:
     kind: str  # "builtin", "python" or "js"
     show_output: bool = False  # a bot file's own output goes to our standard error
 
-    def load(self, limit: float) -> Contestant:
+    def load(self, limit: float, wait: bool = True) -> Contestant:
+        """The bot, ready to play; a bot file's process is started, and with `wait` False
+        not yet waited for (`target.loaded()`: several processes start at the same time)."""
         if self.kind == "builtin":
             return Contestant(self.name, PLAYERS[BUILTIN[_norm(self.arg)]], fresh=True)
         if self.kind == "python":
             from bot.arena.process import PyBot
 
-            bot = PyBot(self.arg, limit, self.show_output)
+            bot = PyBot(self.arg, limit, self.show_output, wait=wait)
             return Contestant(self.name, bot, fresh=False, for_match=bot.new_match)
         from bot.arena.jsbot import JsBot
 
-        js = JsBot(self.arg, limit, self.show_output)  # a fresh object per match (new_match)
+        # a fresh object per match (new_match)
+        js = JsBot(self.arg, limit, self.show_output, wait=wait)
         return Contestant(self.name, js, fresh=False, for_match=js.new_match)
 
 
@@ -85,56 +82,6 @@ class Contestant:
         close = getattr(self.target, "close", None)
         if not self.fresh and callable(close) and hasattr(self.target, "arena_sync"):
             close()
-
-
-def _has_methods(obj: Any) -> bool:
-    return all(callable(getattr(obj, m, None)) for m in METHODS)
-
-
-def _import(path: Path) -> ModuleType:
-    name = "arena_bot_" + re.sub(r"\W", "_", str(path.resolve()))
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise BotLoadError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise BotLoadError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
-    return module
-
-
-def _python_target(arg: str) -> tuple[Any, bool]:
-    """(class or object or module, whether a fresh instance plays each match)."""
-    path_text, _, attr = arg.partition(".py:")
-    path = Path(path_text if not attr else path_text + ".py")
-    module = _import(path)
-    if attr:
-        if not hasattr(module, attr):
-            raise BotLoadError(f"{path} has no {attr}")
-        candidates = [getattr(module, attr)]
-    else:
-        candidates = [getattr(module, n) for n in ("BOT", "bot", "Bot") if hasattr(module, n)]
-        if not candidates:
-            candidates = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
-                          if obj.__module__ == module.__name__ and _has_methods(obj)]
-            if len(candidates) > 1:
-                names = ", ".join(c.__name__ for c in candidates)
-                raise BotLoadError(f"{path} defines several bot classes ({names}): "
-                                   f"name one as {path}:ClassName")
-        if not candidates and _has_methods(module):
-            candidates = [module]
-    if not candidates:
-        raise BotLoadError(f"{path} has no bot: define a class with {', '.join(METHODS)}, "
-                           "an object `bot` with them, or the four functions")
-    target = candidates[0]
-    if inspect.isclass(target):
-        if not _has_methods(target):
-            raise BotLoadError(f"{target.__name__} in {path} lacks one of {', '.join(METHODS)}")
-        return target, True
-    if not _has_methods(target):
-        raise BotLoadError(f"the bot in {path} lacks one of {', '.join(METHODS)}")
-    return target, False
 
 
 def resolve(arg: str, limit: float = 1.0, show_output: bool = False) -> BotSpec:

@@ -21,21 +21,19 @@ positions. Where the draft takes and passes cards (`DRAFT`) and what each game d
 (`DRAWN`) depend on no chance at all: they are recorded once, at import, by running
 `draft_offers`, `draft_pass` and `draw` on placeholders.
 
-Per-call timing: see `play_match`. Empty notification methods are not called (`_Inert`).
+Per-call timing: see `play_match`. Empty notification methods are not called (`pyload._Inert`).
 """
 
 from __future__ import annotations
 
-import dis
 import hashlib
-import inspect
 from collections.abc import Callable
 from math import factorial, prod
 from operator import itemgetter
 from time import perf_counter
-from types import FunctionType, MethodType
 from typing import Any
 
+from bot.arena.pyload import _notice
 from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
     DRAFT_DEAL,
@@ -234,39 +232,8 @@ class Deal:
         self.terms = itemgetter(*remaining)(INDEX)
 
 
-class _Inert(dict):
-    """function -> whether its bound method, called with one card, can do nothing at all:
-    a plain function whose body is empty (`pass`, `...`, a docstring, `return None`) and
-    that accepts (self, card). Such a notification is not called (nor timed): the call
-    could not change anything, fail or run long, so skipping it changes no result."""
-
-    def __missing__(self, fn: Any) -> bool:
-        inert = type(fn) is FunctionType and not fn.__code__.co_flags & _NOT_PLAIN and [
-            (i.opname, i.argval) for i in dis.get_instructions(fn)
-            if i.opname not in ("RESUME", "NOP", "CACHE")] in _EMPTY_BODIES
-        if inert:
-            try:
-                inspect.signature(fn).bind(None, CARDS[0])
-            except (TypeError, ValueError):
-                inert = False
-        self[fn] = inert
-        return inert
-
-
-_NOT_PLAIN = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-              | inspect.CO_ITERABLE_COROUTINE)
-_EMPTY_BODIES = ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
-_INERT = _Inert()
-
-
-def _notice(method: Any) -> Any:
-    """The notification method to call, or None when calling it would do nothing."""
-    return None if type(method) is MethodType and _INERT[method.__func__] else method
-
-
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
-               sync: tuple[bool, bool] = (False, False),
-               clock: Callable[[], float] = perf_counter) -> int:
+               sync: tuple[bool, bool] = (False, False)) -> int:
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
 
     Raises Disqualified for the first bot (in call order) that raises, returns an invalid
@@ -276,9 +243,8 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     one by one only when the round or game as a whole took longer than the limit, or a call
     failed. `beat` ([start of the round or game in progress, fired]) is shared with the
     worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
-    `clock`: the time (batch mode: a match's own time, without its waits for other matches).
     """
-    pc = clock
+    pc = perf_counter
     judge, j900, j30 = JUDGE, _J900, _J30
     at = 0
     beat[0] = t = t0 = t1 = t2 = pc()

@@ -20,6 +20,8 @@ Protocol (controller -> host, one line each):
 Answer lines: an integer; "X <text>" for a value that is not an integer (shown as text);
 "E timeout\t<sentence>" or "E error\t<sentence>" when this call or an earlier notification
 failed; the first line after start is "ok <json name>" or "E load\t<sentence>".
+Lockstep mode sends one line per step for many matches ("@<step> <slots> <records>",
+answered by one character per match; `lockstep.py`, `pyhost._lockstep`).
 """
 
 from __future__ import annotations
@@ -51,16 +53,24 @@ class PipeBot:
     names: dict[str, str] = {}  # the methods' names in the bot's language, if not Python's
 
     def __init__(self, path: str, limit: float, show_output: bool = False,
-                 capture_output: bool = False) -> None:
+                 capture_output: bool = False, wait: bool = True) -> None:
         self.path = str(path)
         self.limit = limit
         self.show_output = show_output
         self.capture_output = capture_output  # `--check`: what the bot prints, by `printed()`
-        self._start()
+        self._spawn()
+        if wait:
+            self.loaded()
 
     def _start(self) -> None:
         """Start the host process and load the bot (BotProcessError if it does not load)."""
-        limit, show_output = self.limit, self.show_output
+        self._spawn()
+        self.loaded()
+
+    def _spawn(self) -> None:
+        """Start the host process (`loaded()` then waits until it has loaded the bot, so
+        that several processes can start at the same time)."""
+        show_output = self.show_output
         answers_r, answers_w = os.pipe()
         capture = self.capture_output
         try:  # the bot's own output: to our standard error (fd 2) when shown
@@ -82,6 +92,10 @@ class PipeBot:
         self.rfd = answers_r
         self.buf = b""
         self.pending: list[str] = []  # notifications sent since the last answer
+
+    def loaded(self) -> None:
+        """Wait until the host has loaded the bot (BotProcessError if it does not load)."""
+        limit = self.limit
         try:
             first = self._line(max(LOAD_SECONDS, limit + SLACK))
         except TimeoutError:

@@ -1,10 +1,10 @@
 """Host process of one Python bot file (`python -m bot.arena.pyhost BOT LIMIT ANSWER_FD`).
 
 Speaks the line protocol described in `bot/arena/process.py`: commands on standard input,
-answers on the pipe ANSWER_FD. In batch mode (`bot/arena/batch.py`) each command starts with
-a match's slot number, each slot has its own instance of the bot, and the answers of a batch
-(ended by a line ".") are written together. The bot's own standard input is empty and its output goes
-wherever the controller sent this process's standard output, never into the answers.
+answers on the pipe ANSWER_FD: one call at a time, or in lockstep (`bot/arena/lockstep.py`,
+`_lockstep` below: one line per step for many matches, each with its own instance of the
+bot). The bot's own standard input is empty and its output goes wherever the controller
+sent this process's standard output, never into the answers.
 Every call is timed here; a call that returns after the limit is reported as over it (the
 controller kills this process when a call does not return in time).
 """
@@ -15,10 +15,13 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from time import perf_counter
 from types import FunctionType
 from typing import Any
+
+from bot.arena.pyload import _INERT, _notice
 
 
 def main(argv: list[str]) -> int:
@@ -30,8 +33,7 @@ def main(argv: list[str]) -> int:
     def send(line: str) -> None:
         os.write(answer_fd, (line + "\n").encode())
 
-    from bot.arena.loader import _python_target
-    from bot.arena.match import _INERT, _notice
+    from bot.arena.pyload import _python_target
 
     try:
         target, fresh = _python_target(arg)
@@ -49,20 +51,10 @@ def main(argv: list[str]) -> int:
                 else _notice(getattr(target, m)) is None)]
     send("ok " + json.dumps({"name": str(name), "skip": skip, "fresh": fresh}))
 
-    out: list[str] = []  # batch mode: answers not written yet
-    last_write = perf_counter()
-
-    def write(lines: list[str]) -> None:
-        nonlocal last_write
-        os.write(answer_fd, ("\n".join(lines) + "\n").encode())
-        lines.clear()
-        last_write = perf_counter()
-
     class Slot:
-        """One match's bot: its instance, its notifications and its first failure."""
+        """The bot of one call at a time: its instance, notifications and first failure."""
 
-        def __init__(self, batch: bool) -> None:
-            self.batch = batch
+        def __init__(self) -> None:
             self.failed: tuple[str, str] | None = None  # the first failure since an answer
             self.bot: Any = None if fresh else target
             self.receive: Callable[..., Any] | None = None
@@ -83,43 +75,33 @@ def main(argv: list[str]) -> int:
                     self.failed = ("error",
                                    f"raised {type(exc).__name__}: {exc} in {where}"[:300])
                 return None
-            end = perf_counter()
-            took = end - start
+            took = perf_counter() - start
             if took > limit and self.failed is None:
                 self.failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
                                           f"{where}: took {took:.3f} s")
-            if self.batch and end - last_write > 0.05:  # show progress: not hung
-                write(out or ["+"])
             return value
 
         def answer(self, value: Any) -> None:
             if self.failed is not None:
-                line = f"E {self.failed[0]}\t{self.failed[1]}"
+                line = f"E {self.failed[0]}\t{_sentence(self.failed[1])}"
                 self.failed = None
             elif type(value) is int:
                 line = str(value)
             else:
                 line = "X " + " ".join(repr(value).split())[:200]
-            if self.batch:
-                out.append(line)
-            else:
-                send(line)
+            send(line)
 
-    single = Slot(batch=False)
-    slots: dict[str, Slot] = {}
+    slot = Slot()
+    lockstep: dict[str, Any] = {}  # lockstep mode: slot -> [bot, receive, postprocess]
+
+    def write(text: str) -> None:
+        os.write(answer_fd, text.encode())
+
     for raw in commands:
-        parts = raw.decode().split()
-        if parts and parts[0].isdigit():  # batch mode: "<slot> <command>", "." ends a batch
-            key = parts.pop(0)
-            slot = slots.get(key)
-            if slot is None:
-                slot = slots[key] = Slot(batch=True)
-        elif parts == ["."]:
-            if out:
-                write(out)
+        if raw[:1] == b"@":
+            _lockstep(raw.decode(), lockstep, target, limit, write)
             continue
-        else:
-            slot = single
+        parts = raw.decode().split()
         op = parts[0] if parts else ""
         if op == "n":
             if fresh:
@@ -140,15 +122,117 @@ def main(argv: list[str]) -> int:
         elif op == "s":
             if slot.failed is not None:
                 slot.answer(None)
-            elif slot.batch:
-                out.append("ok")
             else:
                 send("ok")
-            if slot.batch:  # the end of the slot's match
-                del slots[key]
         else:
             send(f"E error\tunknown command {op!r}")
     return 0
+
+
+def _sentence(text: str) -> str:
+    """Text fit for one answer line: no line break, no unit separator."""
+    return text.replace("\n", " ").replace("\r", " ").replace("\x1f", " ")
+
+
+def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
+              write: Callable[[str], Any], catch: type[BaseException] = BaseException,
+              beat: list | None = None) -> None:
+    """One lockstep batch (`bot/arena/lockstep.py`): `@<kind><step> <slots> <records>`, one
+    fixed-width record per slot. Kinds: d0 (a fresh instance, then draft_pick of the
+    record's two cards), d1-d4 (draft_receive of the record's first card, then draft_pick
+    of the next two), m0-m9 (draft_receive (m0) or main_postprocess of the first card, then
+    main_play of the hand after the base card), s (main_postprocess of the card; the end of
+    the match). Answers: one character per slot, a digit for an index 0-9 ("0" for the end
+    of a match), "!" for anything else with its old answer line after a unit separator;
+    written in pieces (a piece every 0.05 s while working, so the controller sees
+    progress). Every call is timed, one clock read per call.
+
+    Also run inside a worker for built-in bots (`lockstep._Local`): then `catch` is
+    Exception (Ctrl-C and the watchdog's interruption must pass), and `beat` gets, before
+    each slot, the time (for the watchdog) and the slot's position in the batch."""
+    head, keys_text, payload = line.rstrip("\n").split(" ")
+    kind, step = head[1], int(head[2:] or 0)
+    keys = keys_text.split(",")
+    width = len(payload) // len(keys)
+    chars: list[str] = []
+    details: list[str] = []
+    last_write = clock = perf_counter()
+    note = 1 if kind == "d" or (kind == "m" and step == 0) else 2  # receive or postprocess
+    hand = _hand(width)
+    for k, key in enumerate(keys):
+        if beat is not None:
+            beat[0], beat[2] = clock, k
+        rec = payload[k * width:(k + 1) * width]
+        where = "__init__"
+        value: Any = None
+        failed = None
+        try:
+            if kind == "d" and step == 0:
+                if isinstance(target, type):
+                    bot = target()
+                    now = perf_counter()
+                    if now - clock > limit:
+                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
+                                             f"__init__: took {now - clock:.3f} s")
+                    clock = now
+                else:
+                    bot = target
+                slots[key] = entry = [bot, _notice(getattr(bot, "draft_receive", None)),
+                                      _notice(getattr(bot, "main_postprocess", None))]
+                where = "draft_pick"
+                if failed is None:
+                    value = bot.draft_pick([rec[:2], rec[2:4]])
+            else:
+                entry = slots.pop(key) if kind == "s" else slots[key]
+                notify = entry[note]
+                if notify is not None:
+                    where = "draft_receive" if note == 1 else "main_postprocess"
+                    notify(rec[:2])
+                    now = perf_counter()
+                    if now - clock > limit:
+                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
+                                             f"{where}: took {now - clock:.3f} s")
+                    clock = now
+                if failed is None and kind == "d":
+                    where = "draft_pick"
+                    value = entry[0].draft_pick([rec[2:4], rec[4:6]])
+                elif failed is None and kind == "m":
+                    where = "main_play"
+                    value = entry[0].main_play([*hand(rec)], rec[2:4])
+                else:
+                    value = 0
+        except catch as exc:  # the bot's own failure, reported
+            if failed is None:
+                failed = ("error", f"raised {type(exc).__name__}: {exc} in {where}"[:300])
+        now = perf_counter()
+        if failed is None and now - clock > limit and kind != "s":
+            failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
+                                 f"took {now - clock:.3f} s")
+        clock = now
+        if failed is None and type(value) is int and 0 <= value <= 9:
+            chars.append(_DIGITS[value])
+        else:
+            chars.append("!")
+            details.append(f"E {failed[0]}\t{_sentence(failed[1])}" if failed else
+                           str(value) if type(value) is int else
+                           "X " + " ".join(repr(value).split())[:200])
+        if now - last_write > 0.05:  # show progress: not hung
+            write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
+            chars.clear()
+            details.clear()
+            last_write = now
+    write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
+
+
+_DIGITS = "0123456789"
+
+
+def _hand(width: int) -> Callable[[str], tuple[str, ...]]:
+    """The hand's cards of a main_play record (after the notification and the base)."""
+    if width <= 6:
+        return lambda rec: (rec[4:6],) if width == 6 else ()
+    return itemgetter(*(slice(i, i + 2) for i in range(4, width, 2)))
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, overload
 
-from bot.arena.batch import batchable, play_batch
 from bot.arena.loader import BotSpec, Contestant
+from bot.arena.lockstep import batchable, play_lockstep
 from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
 
 CHUNK = 500
@@ -110,9 +110,17 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
 
     scores[k] is seat 0's score of match chunk*CHUNK+k (SKIPPED if not played);
     disqualifications are (match, bot, reason). With bot files that start fresh each match,
-    the matches of a chunk are played many at a time (`batch.py`) unless `batch` is False.
+    the matches of a chunk are played many at a time (`lockstep.py`) unless `batch` is False.
     """
-    contestants = [s.load(limit) for s in specs]
+    contestants = [s.load(limit, wait=False) for s in specs]  # bot files start together
+    try:
+        for s, c in zip(specs, contestants, strict=True):
+            if s.kind != "builtin":
+                c.target.loaded()
+    except BaseException:
+        for c in contestants:
+            c.close()
+        raise
     if batch and batchable(contestants):
         _play_chunks_batched(contestants, schedule, seed, limit, chunks, emit)
         return
@@ -163,7 +171,7 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
 def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed: int,
                          limit: float, chunks: Iterable[int],
                          emit: Callable[[int, bytes, list[tuple]], None]) -> None:
-    """`play_chunks` in batch mode: each chunk's matches many at a time."""
+    """`play_chunks` in lockstep: each chunk's matches many at a time."""
     dead: set[int] = set()
     chunk, scores, dqs = -1, bytearray(), []
     try:
@@ -176,8 +184,8 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
             def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
                 scores[m - first] = s0
 
-            play_batch(contestants, schedule, seed, limit, range(first, last), dead, SKIPPED,
-                       put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+            play_lockstep(contestants, schedule, seed, limit, range(first, last), dead,
+                          SKIPPED, put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
             emit(chunk, bytes(scores), dqs)
             chunk = -1
     except KeyboardInterrupt:

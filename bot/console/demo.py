@@ -13,13 +13,14 @@ import asyncio
 import shutil
 import sys
 import textwrap
+from collections import Counter
 from dataclasses import replace
 from typing import TextIO
 
 from bot.arena.names import registered_name
 from bot.console.records import result_words
 from bot.console.render import place_label, render_text
-from bot.console.runtime import local_service
+from bot.console.runtime import local_service, watched_bot_files
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
@@ -99,7 +100,7 @@ def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
                 resolve_bot(game, bot)
             except (BotLoadError, NodeMissing) as exc:
                 raise UmpireError(f"--bots {name}: {exc}") from None
-        label = bot.rsplit("/", 1)[-1] if bot.startswith("file:") else bot
+        label = bot.removeprefix("file:").rsplit("/", 1)[-1] if bot.startswith("file:") else bot
         players.append(PlayerRef(id=f"bot:{i}", name=f"{DEMO_NAMES[i]} ({label})", bot=bot))
     return players
 
@@ -112,6 +113,19 @@ def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
     return f"{game.slug}: match #{match_id}: {result_words(result, [p.name for p in players])}"
 
 
+def bot_settings(game: Game) -> dict[str, object] | None:
+    """The settings of a match between built-in bots, with no host: no break between
+    rounds (the runtime skips it for bots; the game's own text then says so instead of
+    announcing one), and a setup that locks when both are ready."""
+    fields = game.settings_model.model_fields
+    settings: dict[str, object] = {}
+    if "break_seconds" in fields:
+        settings["break_seconds"] = 0
+    if "lock_when_ready" in fields:
+        settings["lock_when_ready"] = True
+    return settings or None
+
+
 async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = False,
                    db: str | None = None, out: TextIO = sys.stdout, bots: list[str] | None = None,
                    width: int = DEFAULT_WIDTH, timeout: float = 600.0) -> list[str]:
@@ -122,18 +136,15 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
     transport = PrintTransport(out, quiet, width)
     lines = []
     async with local_service(transport, db=db) as service:
+        failures: Counter[str] = Counter()  # a bot file's failed decisions, by file
+        service.resolve_bot = watched_bot_files(lambda file: failures.update([file]))
         for i, (game, seats) in enumerate(zip(games, players, strict=True)):
+            failures.clear()
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
             if not quiet and i:
                 transport.write("")
-            # Built-in bots need no break between rounds (the runtime skips it for them):
-            # the game's own text then says so instead of announcing one.
-            no_break = ({"break_seconds": 0}
-                        if "break_seconds" in game.settings_model.model_fields else None)
-            if "lock_when_ready" in game.settings_model.model_fields:  # no host to lock setup
-                no_break = {**(no_break or {}), "lock_when_ready": True}
             match = await service.start_match(game.slug, seats, seed=match_seed,
-                                              settings=no_break)
+                                              settings=bot_settings(game))
             finished = asyncio.create_task(service.wait_finished([match.id], timeout=timeout))
             closed = asyncio.create_task(transport.closed.wait())
             await asyncio.wait({finished, closed}, return_when=asyncio.FIRST_COMPLETED)
@@ -144,7 +155,10 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
             await finished
             await service.delivery.drain()
             lines.append(result_line(game, match.id, match.players,
-                                     service.matches[match.id].result))
+                                     service.matches[match.id].result) +
+                         "".join(f"; the bot file {file} failed on {n} decision"
+                                 f"{'s' if n > 1 else ''} (a random card was played for it)"
+                                 for file, n in sorted(failures.items())))
     if not quiet:
         transport.write(f"\n{transport.count} messages delivered.")
     for line in lines:

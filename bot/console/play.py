@@ -22,13 +22,13 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from bot.arena.names import registered_name
-from bot.bots import known_bot, resolve_bot
+from bot.bots import known_bot
 from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
-from bot.console.runtime import local_service
+from bot.console.runtime import local_service, watched_bot_files
 from bot.live import LiveMatch
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo, PlayerRef, render_names, seconds_left
@@ -190,29 +190,12 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
 def told_failures(out: TextIO) -> Callable[[Game, str], BotFactory | None]:
     """`resolve_bot`, with each failure of a bot file (an error, an invalid answer: the
     arena plays a random card instead) told to the person, instead of passing in silence."""
-    def resolve(game: Game, name: str) -> BotFactory | None:
-        factory = resolve_bot(game, name)
-        if factory is None or not name.startswith("file:"):
-            return factory
-        made = factory
-
-        def make() -> Any:
-            seat = made()
-            choose = seat.choose
-
-            def choose_told(view: Any, prompt: Any, rng: Any) -> Any:
-                before = getattr(seat, "errors", 0)
-                command = choose(view, prompt, rng)
-                if getattr(seat, "errors", 0) > before:
-                    with contextlib.suppress(BrokenPipeError):
-                        print(f"[umpire → you] The bot file {name[len('file:'):]} failed on "
-                              "this decision (it raised an error or gave an invalid answer), "
-                              "so a random card was played for it.", file=out, flush=True)
-                return command
-            seat.choose = choose_told
-            return seat
-        return make
-    return resolve
+    def tell(file: str) -> None:
+        with contextlib.suppress(BrokenPipeError):
+            print(f"[umpire → you] The bot file {file} failed on this decision (it raised an "
+                  "error or gave an invalid answer), so a random card was played for it.",
+                  file=out, flush=True)
+    return watched_bot_files(tell)
 
 
 def _opponent(game_slug: str, bot: str | None) -> str:

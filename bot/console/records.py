@@ -3,13 +3,16 @@
 `verify` checks an exported record the way a suspicious player would. The record is read
 through a schema (`Record`: a malformed one is one sentence naming the first wrong field);
 its status must say the match ended, in agreement with its result; its times must be in
-order. The revealed salt and seed hash to the commitment (the seed alone for a match stored
-before salting), and the commitment is the one published when the match started (once the
-room's messages were pruned, the one the match row keeps). The opening dealt with the
-record's settings tells what the start told, and its first deadline is one of the timers;
-replaying every recorded action from that seed with the game's own rules is accepted step
-by step, tells what the record says was told, and ends with the recorded result. The
-players' names are not checked: no message states them (they are placeholders).
+order, none before the start or after the end. The revealed salt and seed hash to the
+commitment (the seed alone for a match stored before salting), and the commitment is the one
+published when the match started (once the room's messages were pruned, the one the match
+row keeps). The match commitment, published and kept the same way, covers the game, the
+players (names are only placeholders in the messages), the settings, the start time and the
+seed commitment: each one changed is named (bot/match_commitment.py). A record from before
+match commitments is checked without it and says so. The opening dealt with the record's
+settings tells what the start told, and its first deadline is one of the timers; replaying
+every recorded action from that seed with the game's own rules is accepted step by step,
+tells what the record says was told, and ends with the recorded result.
 """
 
 from __future__ import annotations
@@ -19,8 +22,16 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
+from bot.match_commitment import COVERED, commitment_of, parts_of
 from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
@@ -48,14 +59,26 @@ class RecordAction(_Part):
     seat: Literal[0, 1]
     command: dict[str, Any]
     source: str | None = None
-    at: datetime
+    at: AwareDatetime
 
 
 class RecordMessage(_Part):
     seq: int | None = None
     audience: str
     text: str
-    at: datetime
+    at: AwareDatetime
+
+
+class RecordResult(_Part):
+    winner: Literal[0, 1] | None = None
+    reason: str = ""
+    score: list[int | float] | None = Field(default=None, min_length=2, max_length=2)
+    host: bool | None = None
+
+
+class RecordCommitment(_Part):
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    parts: dict[str, str]
 
 
 class Record(_Part):
@@ -69,7 +92,10 @@ class Record(_Part):
     seed_commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
     seed: str | None = None
     seed_salt: str | None = None
-    result: dict[str, Any] | None = None
+    match_commitment: RecordCommitment | None = None
+    started_at: AwareDatetime | None = None
+    ended_at: AwareDatetime | None = None
+    result: RecordResult | None = None
     actions: list[RecordAction]
     messages: list[RecordMessage] = Field(default_factory=list)
 
@@ -88,6 +114,10 @@ def read_record(data: Any) -> Record:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(x) for x in error["loc"]) or "the record"
+        if error["type"] == "missing":
+            raise RecordError(f"this is not a well-formed match record: it has no {where}; "
+                              "give a record written by `umpire export ID`, "
+                              "unchanged.") from None
         got = error.get("input")
         shown = repr(got) if not isinstance(got, dict | list) or len(repr(got)) < 60 else \
             type(got).__name__
@@ -124,7 +154,7 @@ def match_rows(rows: Sequence[Any]) -> str:
         started = row.created_at.strftime("%Y-%m-%d %H:%M") if row.created_at else ""
         result = result_words(row.result, names) if row.result else ""
         table.append((str(row.id), row.game, " vs ".join(names), row.status, started, result))
-    head = ("id", "game", "players", "status", "started", "result")
+    head = ("id", "game", "players", "status", "started (UTC)", "result")
     widths = [max(len(r[i]) for r in [head, *table]) for i in range(5)]
     return "\n".join(
         f"{r[0]:>{widths[0]}}  " + "  ".join(f"{c:<{w}}" for c, w in zip(r[1:5], widths[1:],
@@ -141,17 +171,31 @@ def salt_words(record: dict[str, Any]) -> str:
     return "revealed with the seed when the match ends"
 
 
-def transcript(record: dict[str, Any]) -> str:
-    """A readable transcript of an exported record: every message, where it went, in order."""
-    names = [p["name"] for p in record["players"]]
+def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """A readable transcript of an exported record: every message, where it went, in order,
+    every placeholder rendered (names; deadlines as UTC and how long after the message).
+    `names`: the players' names (default: the record's)."""
+    names = list(names or [p["name"] for p in record["players"]])
+    settings = record.get("settings") or {}
+    covering = record.get("match_commitment") or {}
     head = [f"Match #{record['match']}: {record['game']}, {names[0]} vs {names[1]}",
             f"Status: {record['status']}; result: {result_words(record.get('result'), names)}",
+            when_words(record),
+            "Settings: " + (", ".join(f"{k} = {v}" for k, v in settings.items()) or "none"),
             f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
             f"Seed: {record.get('seed') or 'not revealed yet (the match is not over)'}",
-            f"Salt: {salt_words(record)}", ""]
+            f"Salt: {salt_words(record)}"]
+    if covering.get("sha256"):
+        head.append(f"Match commitment (SHA-256 of the players, settings, start time and "
+                    f"seed commitment): {covering['sha256']}")
+    head += ["Times are UTC.", ""]
     places = {"public": "room", "umpire": "host log"}
     body = []
+    day = str(record.get("started_at") or "")[:10]
     for m in record.get("messages", []):
+        if str(m.get("at", ""))[:10] not in ("", day):  # a match that runs past midnight
+            day = m["at"][:10]
+            body.append(f"-- {day}")
         audience = m["audience"]
         place = places.get(audience) or (f"table of {names[int(audience[4:])]}"
                                          if audience.startswith("seat") else audience)
@@ -165,6 +209,39 @@ def transcript(record: dict[str, Any]) -> str:
     return "\n".join(head + body)
 
 
+def when_words(record: dict[str, Any]) -> str:
+    """"Started: 2026-11-26 14:12:55 UTC; ended: 2026-11-26 14:20:03 UTC, 7 min 8 s later"
+    (from the first message's time for a record exported before it had `started_at`)."""
+    started = message_time(record.get("started_at"))
+    if started is None:
+        started = next((t for m in record.get("messages", [])
+                        if (t := message_time(m.get("at"))) is not None), None)
+    ended = message_time(record.get("ended_at"))
+    text = "Started: " + (utc_words(started) if started else "unknown")
+    if ended is not None:
+        text += f"; ended: {utc_words(ended)}"
+        if started is not None:
+            text += f", {span_words((ended - started).total_seconds())} later"
+    return text
+
+
+def utc_words(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def span_words(seconds: float) -> str:
+    """A length of time: "3 d 2 h", "2 h 5 min", "7 min 8 s", "4 s"."""
+    left = max(0, round(seconds))
+    units = [("d", 86400), ("h", 3600), ("min", 60), ("s", 1)]
+    parts = []
+    for name, size in units:
+        amount, left = divmod(left, size)
+        if amount or parts:
+            parts.append(f"{amount} {name}")
+    shown = [p for p in parts[:2] if not p.startswith("0 ")]
+    return " ".join(shown) or "0 s"
+
+
 def message_time(text: Any) -> datetime | None:
     """A record's ISO time, None if it is not one."""
     try:
@@ -176,7 +253,7 @@ def message_time(text: Any) -> datetime | None:
 def deadline_words(when: datetime, sent: datetime | None) -> str:
     """A deadline in a transcript: the UTC time, and how long after the message it was
     ("12:08:28 UTC, 30 s after this message")."""
-    absolute = when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    absolute = utc_words(when)
     if sent is None:
         return absolute
     left = seconds_left(when, sent)
@@ -218,10 +295,11 @@ def verify(data: dict[str, Any]) -> str:
         raise RecordError(f"the commitment published at the start ({published.group(1)}) is "
                           f"not the record's ({commitment}).")
     try:
-        settings = game.load_settings(record["settings"])
+        settings = game.load_settings(data["settings"])
     except Exception as exc:
         raise RecordError(f"the record's settings are not settings of {game.title} "
                           f"({_first(exc)}).") from None
+    committed = _check_match_commitment(rec, data, start)
     if not pruned:
         _check_deadline(settings, start)
     state = game.setup(settings, seed)
@@ -243,7 +321,7 @@ def verify(data: dict[str, Any]) -> str:
         except IllegalMove as exc:
             raise RecordError(f"{where}: the rules refuse it in the replay: {exc}") from None
         except Exception as exc:  # a malformed command
-            raise RecordError(f"{where}: not a command of {game.title} ({exc}).") from None
+            raise RecordError(f"{where}: not a command of {game.title} ({_first(exc)}).") from None
         events = game.apply(state, action["seat"], command)
         _check_told(events, by_seq.get(action.get("seq", n)), where, names)
     outcome = game.outcome(state)
@@ -269,21 +347,75 @@ def verify(data: dict[str, Any]) -> str:
                "published at the start") + ", and replaying its "
             f"{len(actions)} actions gives the same messages and result: "
             f"{result_words(result, names)}." +
+            (f" Its match commitment {rec.match_commitment.sha256} covers its players, settings "
+             "and start time" + (": compare it with the one the room was given at the start."
+                                 if pruned else ".") if committed and rec.match_commitment else
+             " This match predates match commitments, so its players' names, its settings "
+             "and its start time could be checked only as far as its messages show them.") +
             (" This match predates salted commitments: its commitment is SHA-256 of the seed "
              "alone, which a short seed does not hide." if salt is None else ""))
+
+
+#: The match commitment as the start message publishes it.
+PUBLISHED = re.compile(r"Match commitment \([^)]*\): `([0-9a-f]{64})`")
+
+
+def _check_match_commitment(rec: Record, data: dict[str, Any],
+                            start: Sequence[dict[str, Any]]) -> bool:
+    """The record's game, players, settings, start time and seed commitment are those the
+    match committed to at the start (bot/match_commitment.py). False: the record has no
+    match commitment (stored before there was one), so this could not be checked."""
+    announced = next((found.group(1) for m in start if (found := PUBLISHED.search(m["text"]))),
+                     None)
+    covering = rec.match_commitment
+    if covering is None:
+        if announced is not None:
+            raise RecordError(f"the room was told the match commitment {announced} at the "
+                              "start, but the record carries none.")
+        return False
+    if start and announced is None:
+        raise RecordError("the record carries a match commitment, but none was published in "
+                          "the room at the start.")
+    if announced is not None and announced != covering.sha256:
+        raise RecordError(f"the match commitment published at the start ({announced}) is not "
+                          f"the record's ({covering.sha256}).")
+    if commitment_of(covering.parts) != covering.sha256:
+        raise RecordError(f"the parts of the record's match commitment do not hash to it "
+                          f"({covering.sha256}): they were changed.")
+    if rec.started_at is None:
+        raise RecordError("the record carries a match commitment but no start time "
+                          "(started_at), which the commitment covers.")
+    parts = parts_of(game=data["game"], players=data["players"], settings=data["settings"],
+                     started_at=rec.started_at, seed_commitment=rec.seed_commitment)
+    names = " vs ".join(p.name for p in rec.players)
+    differs = {
+        "game": f"the game {rec.game!r} is not the one the match committed to at the start.",
+        "players": f"the players ({names}) are not the ones the match committed to at the "
+                   "start: a name, an id, a bot or the seat order was changed.",
+        "settings": "the settings are not the ones the match committed to at the start: a "
+                    "setting was changed after the match began.",
+        "started_at": f"the start time {rec.started_at.isoformat()} is not the one the match "
+                      "committed to at the start: the record's times were changed.",
+        "seed_commitment": "the seed commitment is not the one the match commitment covers.",
+    }
+    for key in COVERED:
+        if parts[key] != covering.parts.get(key):
+            raise RecordError(differs[key])
+    return True
 
 
 def _check_told(events: Sequence[Any], told: dict[str, list[str]] | None, where: str,
                 names: Sequence[str]) -> None:
     """Each replayed event is in a message the record says went to its audience (nothing to
-    compare when that step's messages were pruned)."""
+    compare where that step's message to the audience was pruned: a step writes one message
+    per audience, and pruning deletes the delivered ones, so others of the step may stay)."""
     if told is None:
         return
     for event in events:
         audience = event.audience.kind
         place = "public" if audience == "public" else \
             f"seat{event.audience.seat}" if audience == "seat" else "umpire"
-        if not any(event.text in text for text in told.get(place, [])):
+        if place in told and not any(event.text in text for text in told[place]):
             shown = render_names(event.text, names)
             raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
                               "the record's messages do not say.")
@@ -301,10 +433,12 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
     if rec.status not in ("finished", "aborted"):
         raise RecordError(f"the record says the match is {rec.status}, but it reveals the "
                           "seed, which is revealed only when a match ends.")
-    hosts = bool((rec.result or {}).get("host"))
-    if rec.result is None or (rec.status == "aborted") != hosts:
+    # the hosts abort (no winner: "aborted") or award the match (a winner: "finished")
+    result = rec.result.model_dump() if rec.result else None
+    aborted = bool(rec.result and rec.result.host and rec.result.winner is None)
+    if result is None or (rec.status == "aborted") != aborted:
         raise RecordError(f"the record's status {rec.status!r} does not agree with its "
-                          f"result ({result_words(rec.result, names)}).")
+                          f"result ({result_words(result, names)}).")
 
 
 def _check_times(rec: Record) -> None:
@@ -322,6 +456,16 @@ def _check_times(rec: Record) -> None:
             rec.actions[0].at < rec.messages[0].at:
         raise RecordError(f"the record's first action ({rec.actions[0].at}) is before the "
                           f"match started ({rec.messages[0].at}).")
+    began, ended = rec.started_at, rec.ended_at
+    first = min((x.at for x in [*rec.actions, *rec.messages]), default=None)
+    if began is not None and first is not None and first < began:
+        raise RecordError(f"the record's times are out of order: {first} is before the match "
+                          f"started ({began}).")
+    last = rec.actions[-1].at if rec.actions else began
+    if ended is not None and last is not None and ended < last:
+        raise RecordError(f"the record's times are out of order: the match ended ({ended}) "
+                          f"before {'its last action' if rec.actions else 'it started'} "
+                          f"({last}).")
 
 
 UNTIL = re.compile(r"\{until:([^}]+)\}")

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+from bot.bots import resolve_bot
 from bot.clock import TimeSource, wall_clock
 from bot.store.database import create_engine, database_url
 from bot.store.repository import Repository
 from bot.transport import Transport
 from bot.umpire import MatchService
+from games.core import BotFactory, Game
 
-__all__ = ["database_url", "local_service", "sqlite_file"]
+__all__ = ["database_url", "local_service", "sqlite_file", "watched_bot_files"]
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -28,12 +31,18 @@ def sqlite_file(url: str) -> Path | None:
 
 @contextlib.asynccontextmanager
 async def local_service(transport: Transport, *, db: str | None = None, bot_think: float = 0.0,
-                        now: TimeSource = wall_clock) -> AsyncIterator[MatchService]:
-    """A running MatchService on `db` (a path or URL), or on a temporary SQLite file."""
+                        now: TimeSource = wall_clock,
+                        setup: Callable[[MatchService], object] | None = None,
+                        ) -> AsyncIterator[MatchService]:
+    """A running MatchService on `db` (a path or URL), or on a temporary SQLite file.
+    `setup` is called with the service before it starts (and resumes stored matches): what
+    hooks into it (an event runner) then hears of every resumed match's end."""
     with tempfile.TemporaryDirectory(prefix="umpire-") as tmp:
         url = database_url(db or str(Path(tmp) / "umpire.db"))
         engine = create_engine(url)
         service = MatchService(Repository(engine), transport, bot_think=bot_think, now=now)
+        if setup is not None:
+            setup(service)
         try:
             await service.start()
         except BaseException:
@@ -45,3 +54,29 @@ async def local_service(transport: Transport, *, db: str | None = None, bot_thin
             await service.delivery.drain()
             await service.stop()
             await engine.dispose()
+
+
+def watched_bot_files(failed: Callable[[str], None]) -> Callable[[Game, str], BotFactory | None]:
+    """`resolve_bot`, calling `failed(file name)` each time a bot file fails on a decision
+    (an error, an invalid answer: the arena plays a random card instead), so that the
+    failure is told instead of passing in silence."""
+    def resolve(game: Game, name: str) -> BotFactory | None:
+        factory = resolve_bot(game, name)
+        if factory is None or not name.startswith("file:"):
+            return factory
+        made = factory
+
+        def make() -> Any:
+            seat = made()
+            choose = seat.choose
+
+            def choose_watched(view: Any, prompt: Any, rng: Any) -> Any:
+                before = getattr(seat, "errors", 0)
+                command = choose(view, prompt, rng)
+                if getattr(seat, "errors", 0) > before:
+                    failed(name[len("file:"):])
+                return command
+            seat.choose = choose_watched
+            return seat
+        return make
+    return resolve

@@ -3,7 +3,9 @@ the Rematch button posted in the room when a match ends (every human player pres
 
 Both are restart-proof `DynamicItem`s whose custom ids carry everything they need
 (`ump:ch:<game>:<challenger>:<opponent>:<a|d>`, `ump:rm:<match>`); who pressed Rematch is
-stored with the match. They start a match only where the server allows friendly matches
+stored with the match, each challenge in `challenges` (bot/store/challenges.py: open or
+answered, and when; it expires after an hour), so that a restart keeps the buttons' answer,
+the one open challenge per pair and the per-member cooldown. They start a match only where the server allows friendly matches
 (`/umpire settings friendly_matches:`). Who holds the advantage is a coin flip from the new
 match's seed, announced with how to check it once the seed is revealed at the end.
 """
@@ -15,8 +17,8 @@ import hashlib
 import logging
 import re
 import secrets
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -28,6 +30,7 @@ from bot.discord.components import ack, tell
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.launch import launch
 from bot.discord.render import player_ref, shown, user_id_of
+from bot.store.challenges import ChallengeStore, StoredChallenge
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -43,8 +46,8 @@ NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage 
 ENDED = ("finished", "aborted")
 GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
 _locks: dict[str, asyncio.Lock] = {}  # one answer at a time per challenge / ended match
-_answered: set[int] = set()  # challenge messages answered since the start (a restart: the
-# message's buttons are gone, which is checked as well)
+EXPIRED = ("This challenge has expired (a challenge stays open for an hour); nothing was "
+           "started. Challenge again with `/challenge`.")
 
 
 def _lock(key: str) -> asyncio.Lock:
@@ -64,20 +67,19 @@ def running_friendly(bot: UmpireBot, guild_id: int, a: int, b: int) -> int | Non
 
 class ChallengeLimits:
     """The open challenge of each pair of members and when each member last challenged, per
-    server (kept by the bot's ChallengeCog: a restart forgets them, and a challenge posted
-    before it is then no longer counted as open; an Accept still finds a running friendly
-    match of the pair and starts nothing)."""
+    server, as stored (`ChallengeStore`): a restart keeps both."""
 
-    #: An open challenge stops blocking a new one of the same pair after this long (its
-    #: message may have been deleted, or simply forgotten).
+    #: An open challenge expires after this long (its buttons then say so), and stops
+    #: blocking a new one of the same pair (its message may have been deleted, or forgotten).
     PENDING_SECONDS = 3600.0
 
-    def __init__(self) -> None:
-        self.pending: dict[tuple[int, frozenset[int]], tuple[str, int, float]] = {}
-        self.last: dict[tuple[int, int], float] = {}
+    def __init__(self, store: ChallengeStore,
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.store = store
+        self.now = now
 
-    def refusal(self, bot: UmpireBot, guild_id: int, challenger: discord.abc.User,
-                opponent: discord.abc.User, cooldown: float) -> str | None:
+    async def refusal(self, bot: UmpireBot, guild_id: int, challenger: discord.abc.User,
+                      opponent: discord.abc.User, cooldown: float) -> str | None:
         """Why `challenger` may not challenge `opponent` now (said to the challenger only),
         or None: a friendly match of the two still running, a challenge between them still
         open, or the challenger's last challenge too recent (the server's cooldown)."""
@@ -85,34 +87,46 @@ class ChallengeLimits:
         if running is not None:
             return (f"You and {shown(opponent)} already play friendly match #{running}: "
                     "finish it before starting another.")
-        open_ = self.pending.get((guild_id, frozenset((challenger.id, opponent.id))))
-        if open_ is not None and time.monotonic() - open_[2] < self.PENDING_SECONDS:
-            link, by, _ = open_
-            if by == challenger.id:
-                return (f"Your challenge to {shown(opponent)} is still open ({link}): wait "
-                        "for their answer, or withdraw it there (Decline) before challenging "
-                        "again.")
-            return (f"{shown(opponent)} has already challenged you ({link}): accept or "
+        now = self.now()
+        open_ = await self.store.open_between(
+            guild_id, challenger.id, opponent.id, now - timedelta(seconds=self.PENDING_SECONDS))
+        if open_ is not None:
+            if open_.challenger == challenger.id:
+                return (f"Your challenge to {shown(opponent)} is still open ({open_.link}): "
+                        "wait for their answer, or withdraw it there (Decline) before "
+                        "challenging again.")
+            return (f"{shown(opponent)} has already challenged you ({open_.link}): accept or "
                     "decline it there.")
-        last = self.last.get((guild_id, challenger.id))
-        if last is not None and (wait := last + cooldown - time.monotonic()) > 0:
+        last = await self.store.last_of(guild_id, challenger.id)
+        wait = (last + timedelta(seconds=cooldown) - now).total_seconds() if last else 0.0
+        if wait > 0:
             return (f"You challenged someone {cooldown - wait:.0f} s ago; this server allows "
                     f"one challenge every {cooldown:.0f} s per member: try again in "
                     f"{wait:.0f} s.")
         return None
 
-    def opened(self, guild_id: int, challenger: int, opponent: int, link: str) -> None:
-        self.pending[(guild_id, frozenset((challenger, opponent)))] = (link, challenger,
-                                                                        time.monotonic())
-        self.last[(guild_id, challenger)] = time.monotonic()
+    async def opened(self, guild_id: int, challenger: int, opponent: int, game: str,
+                     message: discord.Message) -> None:
+        await self.store.opened(StoredChallenge(
+            message_id=message.id, guild_id=guild_id, challenger=challenger,
+            opponent=opponent, game=game, link=message.jump_url, created_at=self.now(),
+            answered_at=None))
 
-    def closed(self, guild_id: int, challenger: int, opponent: int) -> None:
-        self.pending.pop((guild_id, frozenset((challenger, opponent))), None)
+    def expired(self, challenge: StoredChallenge) -> bool:
+        return (self.now() - challenge.created_at).total_seconds() >= self.PENDING_SECONDS
+
+    async def closed(self, message_id: int) -> None:
+        """The challenge was answered (never raises: its message has lost its buttons)."""
+        try:
+            await self.store.answered(message_id, self.now())
+        except Exception:
+            log.exception("could not store the answer of challenge %s", message_id)
 
 
 def limits_of(bot: Any) -> ChallengeLimits:
     cog = bot.get_cog("Challenge")
-    return cog.limits if isinstance(cog, ChallengeCog) else ChallengeLimits()
+    return cog.limits if isinstance(cog, ChallengeCog) else \
+        ChallengeLimits(ChallengeStore(bot.service.repo))
 
 
 def coin_flip(seed: str) -> int:
@@ -193,19 +207,22 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise Refusal("This challenge is not yours.")
         if self.act == "a" and user.id != self.opponent:
             raise Refusal("Only the challenged member can accept.")
+        limits = limits_of(bot)
         async with _lock(key):
-            if message.id in _answered or not message.components:
+            stored = await limits.store.get(message.id)
+            if not message.components or (stored is not None and stored.answered_at):
                 raise Refusal("This challenge was already answered.")
+            if stored is None or limits.expired(stored):  # (or posted before it was stored)
+                raise Refusal(EXPIRED)
             a, b = guild.get_member(self.challenger), guild.get_member(self.opponent)
             names = [shown(m) if m else "?" for m in (a, b)]
             if self.act == "d":
                 verb = "withdrew" if user.id == self.challenger else "declined"
+                await limits.closed(message.id)  # (stored first: the edit may not arrive)
                 await interaction.edit_original_response(
                     content=f"⚔️ {names[0]} challenged {names[1]} to "
                             f"{get_game(self.game).title}: {shown(user)} {verb}.",
                     view=None, allowed_mentions=discord.AllowedMentions.none())
-                _answered.add(message.id)
-                limits_of(bot).closed(guild.id, self.challenger, self.opponent)
                 return
             if a is None or b is None:
                 raise Refusal("The challenger is no longer in this server.")
@@ -213,8 +230,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 bot, guild, self.game,
                 [(a, player_ref(a.id, a.display_name)), (b, player_ref(b.id, b.display_name))],
                 {}, {"challenge": message.id})
-            _answered.add(message.id)
-            limits_of(bot).closed(guild.id, self.challenger, self.opponent)
+            await limits.closed(message.id)
             await interaction.edit_original_response(
                 content=f"⚔️ {names[1]} accepted {names[0]}'s challenge. {text}", view=None,
                 allowed_mentions=discord.AllowedMentions.none())
@@ -275,8 +291,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await merge_transport(bot, old, rematch=pressed)
             who = ", ".join(p.name for p in humans if p.id in pressed)
             await interaction.edit_original_response(
-                content=f"🔁 Rematch of match #{old.id}? {who} wants one; waiting for "
-                        f"{', '.join(p.name for p in waiting)} to press Rematch.",
+                embeds=[rematch_note(f"🔁 Rematch of match #{old.id}? {who} wants one; waiting "
+                                     f"for {', '.join(p.name for p in waiting)} to press "
+                                     "Rematch.")],
                 allowed_mentions=discord.AllowedMentions.none())
             return
         players = []
@@ -292,8 +309,14 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                           {"rematch_of": old.id})
         await merge_transport(bot, old, rematch=pressed, rematch_match=live.id)
         await interaction.edit_original_response(
-            content=f"🔁 Rematch of match #{old.id}: {text}", view=None,
+            embeds=[rematch_note(f"🔁 Rematch of match #{old.id}: {text}")], view=None,
             allowed_mentions=discord.AllowedMentions.none())
+
+
+def rematch_note(text: str) -> discord.Embed:
+    """Where a Rematch stands, shown under the message that carries the button (the
+    match's final message: its own text stays as it is)."""
+    return discord.Embed(description=text, colour=discord.Colour.dark_grey())
 
 
 async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
@@ -304,7 +327,8 @@ async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
 
 async def offer_rematch(client: discord.Client | None, match: MatchInfo,
                         service: Any = None) -> None:
-    """Post the Rematch button in the room of an ended match (never raises)."""
+    """Post the Rematch button in the room of an ended match, unless the match's final
+    message carried it (`rematch_offered`; bot/discord/transport.py). Never raises."""
     room = match.transport.get("room")
     if client is None or not room or match.transport.get("rematch_offered"):
         return
@@ -325,7 +349,7 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
 class ChallengeCog(commands.Cog, name="Challenge"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
-        self.limits = ChallengeLimits()
+        self.limits = ChallengeLimits(ChallengeStore(bot.service.repo))
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
@@ -351,7 +375,8 @@ class ChallengeCog(commands.Cog, name="Challenge"):
         if not config.friendly_matches:
             raise Refusal(NO_FRIENDLIES)
         cooldown = config.challenge_cooldown_seconds
-        refusal = self.limits.refusal(self.bot, ctx.guild.id, ctx.author, member, cooldown)
+        refusal = await self.limits.refusal(self.bot, ctx.guild.id, ctx.author, member,
+                                            cooldown)
         if refusal is not None:
             raise Refusal(refusal)
         view = discord.ui.View(timeout=None)
@@ -365,7 +390,7 @@ class ChallengeCog(commands.Cog, name="Challenge"):
             f"{get_game(game).title}. {shown(member)}: Accept or Decline? (The advantage "
             "goes by a coin flip.)", view=view,
             allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False))
-        self.limits.opened(ctx.guild.id, ctx.author.id, member.id, posted.jump_url)
+        await self.limits.opened(ctx.guild.id, ctx.author.id, member.id, game, posted)
         if ctx.interaction is not None:  # the slash command's own (private) answer
             await ctx.send(f"Challenge posted: {posted.jump_url}", ephemeral=True)
 

@@ -376,11 +376,15 @@ async def _create(
 
 
 async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
-                                        still_playing: frozenset[int] = frozenset()) -> bool:
+                                        still_playing: frozenset[int] = frozenset(),
+                                        skip: frozenset[int] = frozenset(), *,
+                                        host_log: bool = True) -> bool:
     """Read-only once the match has ended: players (and, in channels the bot created,
     everyone) may no longer send; the channels stay for the record. Hosts who played get the
-    host log back (unless they play another running match: `still_playing`). False when the
-    server is not known (yet); a channel that cannot be edited is logged and skipped."""
+    host log back (unless they play another running match: `still_playing`). Channels in
+    `skip` are left as they are (about to be deleted); `host_log` False leaves the host log
+    as it is. False when the server is not known (yet); a channel that cannot be edited is
+    logged and skipped."""
     if client is None:
         return False
     data = match.transport
@@ -392,7 +396,7 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
                if p.bot is None and p.id.startswith("discord:")]
     for key in ("room", "table0", "table1"):
         cid = data.get(key)
-        channel = guild.get_channel(int(cid)) if cid else None
+        channel = guild.get_channel(int(cid)) if cid and int(cid) not in skip else None
         if not isinstance(channel, discord.TextChannel):
             continue
         overwrites = dict(channel.overwrites)
@@ -413,9 +417,10 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
     if data.get("mode") == "threads":  # the tables: locked (read-only), archived later
         from bot.discord.threads import set_tables
 
-        await set_tables(client, [data.get("table0"), data.get("table1")], locked=True,
+        await set_tables(client, [t for t in (data.get("table0"), data.get("table1"))
+                                  if t and int(t) not in skip], locked=True,
                          reason="umpire: the match has ended")
-    host_log = guild.get_channel(int(data.get("log") or 0))
-    if isinstance(host_log, discord.TextChannel):
-        await let_back_into_log(host_log, data.get("log_denied") or {}, still_playing)
+    log_channel = guild.get_channel(int(data.get("log") or 0)) if host_log else None
+    if isinstance(log_channel, discord.TextChannel):
+        await let_back_into_log(log_channel, data.get("log_denied") or {}, still_playing)
     return True

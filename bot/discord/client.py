@@ -106,6 +106,7 @@ class UmpireBot(commands.Bot):
         from bot.discord.lifecycle import LifecycleCog
         from bot.discord.play import PlayCog
         from bot.discord.rules import RulesCog
+        from bot.discord.tournament import TournamentCog
         from bot.discord.watch import WatchCog
 
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier message
@@ -118,6 +119,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(ChallengeCog(self))
         await self.add_cog(LifecycleCog(self))
         await self.add_cog(WatchCog(self))
+        await self.add_cog(TournamentCog(self))
         self.add_dynamic_items(*CHALLENGE_ITEMS)
         self.index_matches()
         await self.sync_commands()

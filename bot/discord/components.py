@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.answer import answering, wait_for_post
 from bot.discord.games import hooks_for
 
 if TYPE_CHECKING:
@@ -187,9 +188,9 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["match"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await ack(interaction)
         values = self.item.values
         if not values or not values[0].isdigit():
+            await ack(interaction)
             await tell(interaction, "Pick one of the options.")
             return
         await choose(interaction, self.match_id, self.key, int(values[0]))
@@ -330,15 +331,21 @@ DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, OrderedSelect, MultiSelect, Private
 # --- submitting -------------------------------------------------------------------------------
 async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
                  index: int) -> None:
-    """A click on a choice: refuse it if stale or not the clicker's, else submit its text."""
-    await ack(interaction)
+    """A click on a choice: refuse it if stale or not the clicker's, else submit its text.
+    In the clicker's own table, the table's next post is the click's response
+    (bot/discord/answer.py); otherwise the click is acknowledged at once."""
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
-    try:
-        refusal, accepted = await bot.submit_choice(interaction.user.id, interaction.channel_id,
-                                                    match_id, key, index, interaction.guild_id)
-    except Exception:
-        log.exception("choice %s/%s/%s failed", match_id, key, index)
-        refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
+    async with answering(bot, interaction, match_id) as answer:
+        try:
+            refusal, accepted = await bot.submit_choice(
+                interaction.user.id, interaction.channel_id, match_id, key, index,
+                interaction.guild_id)
+        except Exception:
+            log.exception("choice %s/%s/%s failed", match_id, key, index)
+            refusal, accepted = ("Something went wrong on the umpire's side; type your move "
+                                 "instead.", False)
+        if accepted:
+            await wait_for_post(bot, answer, match_id)
     if not accepted:
         await tell(interaction, refusal)
 

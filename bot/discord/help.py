@@ -20,12 +20,21 @@ if TYPE_CHECKING:
 MAX_CHOICES = 25
 
 
+#: A group with more subcommands than this is one line (its subcommands, then what the
+#: group is for), so that the whole help fits in one message.
+LONG_GROUP = 13
+
+
 def command_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
     """`/name sub — description` for every slash command, subcommands included."""
     out: list[str] = []
 
     def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
         if isinstance(command, app_commands.Group):
+            if len(command.commands) > LONG_GROUP:
+                names = " ".join(f"`/{c.qualified_name}`" for c in command.commands)
+                out.append(f"{names} — {command.description}")
+                return
             for child in command.commands:
                 walk(child)
             return

@@ -11,20 +11,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.console.records import deadline_words, message_time, salt_words
+from bot.console.records import transcript
 from bot.discord.channels import (
     sees_everything,
 )
 from bot.discord.checks import host_check, not_a_player
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
+from bot.discord.feed import feed_problem
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
 from bot.discord.render import escape, player_ref, shown
+from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.store.guilds import matches_of_guild
 from bot.store.repository import transport_merge
-from bot.transport import PlayerRef, render_text
+from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
 
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
-PLACES = {"public": "room", "seat0": "table of {0}", "seat1": "table of {1}", "umpire": "host log"}
 
 
 class HostCog(commands.Cog, name="Host"):
@@ -104,14 +105,16 @@ class HostCog(commands.Cog, name="Host"):
         settings="key=value pairs or JSON, e.g. decision_seconds=20",
         seed="seed for a rehearsal or replay: the match is then unrated (revealed at the end)",
         room="use this channel as the game room", table1="use this as player1's table",
-        table2="use this as player2's table")
+        table2="use this as player2's table",
+        feed="a read-only spectator feed: the room, and each round's hands once it is over")
     async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
                     player1: discord.Member, player2: discord.Member | None = None,
                     bot: str | None = None, advantage: app_commands.Range[int, 1, 2] = 1,
                     settings: str | None = None, seed: str | None = None,
                     room: discord.TextChannel | None = None,
                     table1: discord.TextChannel | None = None,
-                    table2: discord.TextChannel | None = None) -> None:
+                    table2: discord.TextChannel | None = None,
+                    feed: discord.TextChannel | None = None) -> None:
         assert ctx.guild is not None
         found = get_game(str(game))
         bot_name = bot.removeprefix("bot:").strip() if bot else None
@@ -149,6 +152,13 @@ class HostCog(commands.Cog, name="Host"):
         # A seed a host chose (a rehearsal, a replay) could be known to a player: unrated,
         # and announced as host-chosen with the commitment.
         chosen = {"host_seed": True, "unrated": True} if seed is not None else {}
+        if feed is not None:  # checked again before every post (bot/discord/feed.py)
+            problem = (f"{feed.mention} is named for this match already: a feed is a channel "
+                       "of its own. Name another one." if feed in (room, table1, table2)
+                       else feed_problem(self.bot, feed))
+            if problem:
+                raise Refusal(problem)
+            chosen = with_feed(chosen, feed.id)
         live, channels = await launch(self.bot, ctx.guild, found, members, refs, parsed, seed,
                                       room=room, given_tables=given_tables, extra=chosen)
         tables = ", ".join(f"{r.name}: {t.mention}" for r, t in zip(refs, channels.tables,
@@ -156,6 +166,7 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
                        f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
                        f"host log {channels.log.mention}." +
+                       (f" Spectator feed {feed.mention}." if feed is not None else "") +
                        (f" {channels.note}" if channels.note else ""),
                        allowed_mentions=discord.AllowedMentions.none())
 
@@ -332,20 +343,6 @@ def here(match: LiveMatch, guild_id: int | None) -> bool:
 
 
 def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
-    """A readable transcript: one block per message, with where it was posted."""
-    names = [p.name for p in players]
-    head = [f"Match #{record['match']} ({record['game']}): {names[0]} vs {names[1]}",
-            f"Status: {record['status']}; result: {record.get('result')}",
-            f"Settings: {record.get('settings')}",
-            f"Seed commitment (SHA-256): {record.get('seed_commitment')}",
-            f"Seed: {record.get('seed') or '(revealed when the match ends)'}",
-            f"Salt: {salt_words(record)}", ""]
-    body = []
-    for m in record.get("messages", []):
-        place = PLACES.get(m["audience"], m["audience"]).format(*names)
-        sent = message_time(m.get("at"))  # deadlines: UTC time and how long after the post
-        text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
-                           lambda when, sent=sent: deadline_words(when, sent)
-                           ).replace("\n", "\n    ")
-        body.append(f"[{m['at']}] [{place}]\n    {text}")
-    return "\n".join(head + body) + "\n"
+    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
+    result's included, rendered)."""
+    return transcript(record, [p.name for p in players]) + "\n"

@@ -68,7 +68,9 @@ def invite_text(settings: Any) -> str:
     found = client_id_of(token) if token else None
     lines = []
     if found is None:
-        lines.append("(No bot token is configured, so the link below has CLIENT_ID where the "
+        why = ("The configured bot token does not look like one (its first part is not the "
+               "application id)" if token.strip() else "No bot token is configured")
+        lines.append(f"({why}, so the link below has CLIENT_ID where the "
                      "bot's application id goes: copy it from the developer portal, "
                      "General Information > Application ID, or set DISCORD_TOKEN.)")
     lines += [f"Open this link to add the bot to a server ({mode} mode, permissions "

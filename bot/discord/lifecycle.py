@@ -117,8 +117,10 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
 
 
 def schedule_archive(bot: discord.Client | None, match: MatchInfo,
-                     ended_at: datetime | None = None) -> None:
-    """Archive an ended match after its server's delay (in the background)."""
+                     ended_at: datetime | None = None,
+                     unlocked: frozenset[int] = frozenset()) -> None:
+    """Archive an ended match after its server's delay (in the background). `unlocked`:
+    tables left writable because this archive deletes them; locked if it cannot."""
     from bot.discord.client import UmpireBot
 
     if not isinstance(bot, UmpireBot) or not match.transport.get("created") or \
@@ -134,12 +136,24 @@ def schedule_archive(bot: discord.Client | None, match: MatchInfo,
             await archive_match(bot, match.id)
         except Refusal as exc:
             log.warning("match %s not archived: %s", match.id, exc)
+            if unlocked:  # they stay after all: read-only, as every ended match's
+                await lock_tables(bot, match, unlocked)
         except Exception:
             log.exception("archiving match %s failed", match.id)
 
     task = asyncio.create_task(later(), name=f"archive-{match.id}")
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
+
+
+async def lock_tables(bot: discord.Client, match: MatchInfo, tables: frozenset[int]) -> None:
+    """Make these tables of an ended match read-only after all (the rest is done)."""
+    from bot.discord.channels import lock_match_channels
+
+    data = match.transport
+    rest = frozenset(int(c) for key in ("room", "table0", "table1")
+                     if (c := data.get(key)) and int(c) not in tables)
+    await lock_match_channels(bot, match, skip=rest, host_log=False)
 
 
 async def archive_due(bot: UmpireBot) -> None:

@@ -14,6 +14,8 @@ of these are whitespace (Discord does not trim them) and none joins emoji (no U+
 
 from __future__ import annotations
 
+import re
+
 START = "\u2060"
 BITS = {"0": "\u200b", "1": "\u200c"}
 ALPHABET = "0123456789."
@@ -27,16 +29,35 @@ def mark(content: str, tag: str) -> str:
     return f"{content}{START}{code}"
 
 
+#: Every marker in a text (a batched host log post ends each entry with its own).
+MARKS = re.compile(f"{START}([{BITS['0']}{BITS['1']}]+)")
+
+
+def _tag(code: str) -> str | None:
+    """The tag a marker's code spells, or None when it is not a valid one."""
+    if not code or len(code) % 4 or any(c not in BITS.values() for c in code):
+        return None
+    bits = "".join("0" if c == BITS["0"] else "1" for c in code)
+    values = [int(bits[i:i + 4], 2) for i in range(0, len(bits), 4)]
+    if any(v >= len(ALPHABET) for v in values):
+        return None
+    return "".join(ALPHABET[v] for v in values)
+
+
 def read_mark(content: str) -> tuple[str, str | None]:
     """The visible text of a post and its tag (None when it carries no valid marker)."""
     at = content.rfind(START)
     if at < 0:
         return content, None
-    code = content[at + 1:]
-    if not code or len(code) % 4 or any(c not in BITS.values() for c in code):
-        return content, None
-    bits = "".join("0" if c == BITS["0"] else "1" for c in code)
-    values = [int(bits[i:i + 4], 2) for i in range(0, len(bits), 4)]
-    if any(v >= len(ALPHABET) for v in values):
-        return content, None
-    return content[:at], "".join(ALPHABET[v] for v in values)
+    tag = _tag(content[at + 1:])
+    return (content, None) if tag is None else (content[:at], tag)
+
+
+def tags_in(text: str) -> set[str]:
+    """The tags of every marker in a text, wherever they are."""
+    return {tag for code in MARKS.findall(text) if (tag := _tag(code)) is not None}
+
+
+def strip_marks(text: str) -> str:
+    """The text without its markers (what a reader sees)."""
+    return MARKS.sub("", text)

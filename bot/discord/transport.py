@@ -19,8 +19,10 @@ and, for a private audience (a table, the host log), whether anyone but its inte
 could read it (bot/discord/visibility.py). A table is for its player, the hosts who do not play
 the match and the bot; the host log for the hosts who do not play it. Otherwise nothing is
 posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from Discord is
-held the same way. The game room is public: only the bot's own access is checked there. The
-guild update listeners (bot/discord/watch.py) retry a held channel as soon as something changed.
+held the same way. The game room is public: only the bot's own access is checked there. A
+spectator feed (bot/feed.py) is read by anyone: who may write there is checked instead
+(bot/discord/feed.py), and a held feed stops no clock. The guild update listeners
+(bot/discord/watch.py) retry a held channel as soon as something changed.
 
 The host log is batched (`send_many`): one server's log, shared by every match of the
 server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
@@ -38,6 +40,7 @@ client's default pings nobody, so a name or echoed text with "@everyone" pings n
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import time
@@ -50,8 +53,10 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
+from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
-from bot.discord.marker import ROOM, mark, read_mark
+from bot.discord.feed import writers_problem
+from bot.discord.marker import ROOM, mark, read_mark, tags_in
 from bot.discord.pacing import Pacer
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
@@ -85,8 +90,9 @@ LOG_PARTS_PER_BATCH = 4
 LOG_WINDOW_SECONDS = 5.0
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
-AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log"}
-PLACE_NAMES = {"public": "the game room", "umpire": "the host log"}
+AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
+                 "feed": "feed"}
+PLACE_NAMES = {"public": "the game room", "umpire": "the host log", "feed": "the spectator feed"}
 ENDED = ("finished", "aborted")
 
 
@@ -126,6 +132,13 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
     return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
+def log_nonce(message_ids: list[int]) -> str:
+    """A batch's nonce, the same for the same entries (a post's own gets `.<part>`: at most
+    25 characters in all, as Discord allows)."""
+    digest = hashlib.sha256(",".join(map(str, message_ids)).encode()).hexdigest()
+    return f"L{digest[:20]}"
+
+
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     value = transport.get(AUDIENCE_KEYS.get(audience, audience))
     return int(value) if value else None
@@ -150,8 +163,11 @@ def where(match: MatchInfo, audience: str, channel_id: int) -> str:
 @dataclass
 class _LogEntry:
     match: MatchInfo
-    text: str  # the line as posted: match, time, then the rendered entry
+    text: str  # the line as posted: match, time, the rendered entry, its outbox marker
     done: asyncio.Future[None]
+    message_id: int
+    created_at: datetime
+    doubtful: bool  # an earlier try may have posted it: looked for in the log first
 
 
 class DiscordTransport:
@@ -172,6 +188,8 @@ class DiscordTransport:
         #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
         self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
+        #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
+        self._log_doubtful: set[int] = set()
         self.client: discord.Client | None = None
         self.service: MatchService | None = None
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
@@ -187,6 +205,9 @@ class DiscordTransport:
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
         self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
+        #: channel id -> a click there waiting for the channel's next post (bot/discord/answer.py)
+        self._answers: dict[int, Answer] = {}
+        self.answered = 0  # posts that went out as a click's response (for tests and the bench)
 
     def attach(self, client: discord.Client, service: MatchService) -> None:
         self.client, self.service = client, service
@@ -204,6 +225,12 @@ class DiscordTransport:
         prompts = list(message.payload.get("prompts") or [])
         live = self.service.matches.get(match.id) if self.service is not None else None
         view = build_view(match.id, match.game, prompts, live) if prompts else None
+        rematch = self._offers_rematch(match, message)
+        if rematch:
+            from bot.discord.challenge import RematchButton
+
+            view = view or discord.ui.View(timeout=None)
+            view.add_item(RematchButton(match.id))
         notes = notes_for(match.id, match.game, prompts, live, message.payload.get("status"))
         embeds = [discord.Embed(description=render("\n".join(notes), match.players)[:4096],
                                 colour=discord.Colour.dark_grey())] if notes else []
@@ -219,16 +246,104 @@ class DiscordTransport:
                                                     message.created_at):
                 self.skipped += 1
                 continue
+            items = view if (last and view is not None) else discord.utils.MISSING
+            notes = embeds if (last and embeds) else discord.utils.MISSING
+            if i == 0 and not check:
+                answered = await self._answer(channel_id, mark(part, str(nonce)), items,
+                                              notes, mentions)
+                if answered is not None:
+                    if answered:
+                        self._posted.pop(channel_id, None)
+                        continue
+                    check = True  # Discord may have taken it: look before posting
+                    self._posted.pop(channel_id, None)
+                    if await self._already_posted(channel_id, str(nonce), part,
+                                                  message.created_at):
+                        self.skipped += 1
+                        continue
             with handle_message_parameters(
                 content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
-                view=view if (last and view is not None) else discord.utils.MISSING,
-                embeds=embeds if (last and embeds) else discord.utils.MISSING,
+                view=items, embeds=notes,
             ) as params:
                 params.payload["enforce_nonce"] = True  # type: ignore[index]
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
+        if rematch:
+            await self._rematch_offered(match)
         self._after_send(match)
+
+    @staticmethod
+    def _offers_rematch(match: MatchInfo, message: StoredMessage) -> bool:
+        """Whether this post carries the Rematch button: the room's last message of a match
+        (`final`), unless the offer was made already (by an earlier try of it)."""
+        return message.audience == "public" and bool(message.payload.get("final")) and \
+            not match.transport.get("rematch_offered")
+
+    async def _rematch_offered(self, match: MatchInfo) -> None:
+        """Record that the final post carried the Rematch offer, so that closing the channels
+        posts none of its own (stored at once: a restart before closing finds it)."""
+        match.transport["rematch_offered"] = True
+        service = self.service
+        live = service.matches.get(match.id) if service is not None else None
+        if live is not None:
+            live.transport["rematch_offered"] = True
+        if service is None:
+            return
+        try:
+            await service.repo.merge_transport(match.id, {"rematch_offered": True})
+        except Exception as exc:  # kept in memory: closing stores it with `closed`
+            log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
+
+    # --- a click answered with its table's next post (bot/discord/answer.py) -------------------
+    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int) -> Answer | None:
+        """Let the channel's next post answer this click (None: another click there is
+        waiting already, and this one is acknowledged as before)."""
+        if channel_id in self._answers:
+            return None
+        answer = self._answers[channel_id] = Answer(interaction, channel_id)
+        return answer
+
+    def close_answer(self, answer: Answer) -> None:
+        if self._answers.get(answer.channel_id) is answer:
+            del self._answers[answer.channel_id]
+
+    def answering(self, match: MatchInfo, audience: str) -> bool:
+        """Whether a click waits for this channel's next post (Delivery then posts it at
+        once, not held back to be folded with a later one)."""
+        channel_id = channel_for(match.transport, audience)
+        answer = self._answers.get(channel_id) if channel_id is not None else None
+        return answer is not None and answer.open
+
+    async def _answer(self, channel_id: int, content: str, view: Any, embeds: Any,
+                      mentions: discord.AllowedMentions) -> bool | None:
+        """Post as the response of a click waiting in the channel: True when posted, None when
+        no click waits (or its time is up), False when the response failed and Discord may
+        still have taken it (a 5xx, a timeout). A response refused outright is as if no
+        click waited: the post goes out normally."""
+        answer = self._answers.get(channel_id)
+        interaction = answer.claim() if answer is not None else None
+        if answer is None or interaction is None:
+            return None
+        try:
+            await interaction.response.send_message(content=content, view=view, embeds=embeds,
+                                                    allowed_mentions=mentions)
+        except (discord.NotFound, discord.Forbidden, discord.InteractionResponded) as exc:
+            log.info("a click's response was refused (%s): posted normally", exc)
+            return None
+        except discord.HTTPException as exc:
+            if exc.status < 500:
+                log.info("a click's response was refused (%s): posted normally", exc)
+                return None
+            log.warning("a click's response failed (%s): looked for, then posted", exc)
+            return False
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            log.warning("a click's response failed (%r): looked for, then posted", exc)
+            return False
+        finally:
+            answer.answered()
+        self.answered += 1
+        return True
 
     # --- the host log, batched per server -------------------------------------------------
     def batches(self, audience: str) -> bool:
@@ -238,7 +353,7 @@ class DiscordTransport:
     def fold_seconds(self, audience: str) -> float:
         """How long an announcement to `audience` waits to be folded into the next message
         of its channel (Delivery asks; the host log is batched instead)."""
-        return self.fold if audience in ("public", "seat0", "seat1") else 0.0
+        return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
 
     async def batch_due(self, match: MatchInfo) -> None:
         """Return just before the match's host log takes its next batch (at once when the
@@ -286,8 +401,10 @@ class DiscordTransport:
             created = message.created_at if message.created_at.tzinfo else \
                 message.created_at.replace(tzinfo=UTC)
             text = render(message.text, match.players)
-            pending.append(_LogEntry(match, f"**#{match.id}** <t:{int(created.timestamp())}:T> "
-                                            f"{text}", done))
+            line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
+            pending.append(_LogEntry(
+                match, mark(line, str(message.id)), done, message.id, created,
+                message.id in self._log_doubtful or self._maybe_posted(message)))
         if channel_id not in self._log_flushers:
             task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
             self._log_flushers[channel_id] = task
@@ -323,18 +440,26 @@ class DiscordTransport:
             except (ChannelHeld, TransportError) as exc:
                 held[match.id] = exc
         ok = [e for e in entries if e.match.id not in held]
-        posts = self._log_posts("\n".join(e.text for e in ok)) if ok else []
+        found = await self._logged_already(channel_id, ok)
+        fresh = [e for e in ok if e.message_id not in found]
+        posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
         budget = max(1, self._log_budget(channel_id))
         if len(posts) > budget:  # the rest waits for the next batch
-            ok, later = self._fit(ok, budget)
+            fresh, later = self._fit(fresh, budget)
             self._log_pending.setdefault(channel_id, [])[:0] = later
-            posts = self._log_posts("\n".join(e.text for e in ok))
+            ok = [e for e in ok if e not in later]
+            posts = self._log_posts("\n".join(e.text for e in fresh))
+        self.skipped += len(ok) - len(fresh)
+        nonce = log_nonce([e.message_id for e in fresh])
         error: BaseException | None = None
         try:
-            for post in posts:
-                await self._post_log_part(channel_id, post)
+            for i, post in enumerate(posts):
+                await self._post_log_part(channel_id, post, f"{nonce}.{i}")
         except (ChannelHeld, TransportError) as exc:
             error = exc
+            self._log_doubtful.update(e.message_id for e in fresh)  # (some may be posted)
+        else:
+            self._log_doubtful.difference_update(e.message_id for e in ok)
         self.log_posts += 1 if posts else 0
         for entry in entries:
             if entry.done.done() or any(e.done is entry.done for e in
@@ -363,18 +488,35 @@ class DiscordTransport:
                 return entries[:i], entries[i:]
         return entries, []
 
-    async def _post_log_part(self, channel_id: int, pieces: list[str]) -> None:
+    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str) -> None:
+        """One post of a batch; its nonce (from the batch's entries) makes a retry of the
+        same batch within Discord's nonce window return the first post."""
         embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
                   for p in pieces[1:]]
         with handle_message_parameters(
-                content=pieces[0], embeds=embeds or discord.utils.MISSING,
+                content=pieces[0], embeds=embeds or discord.utils.MISSING, nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
+            params.payload["enforce_nonce"] = True  # type: ignore[index]
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
         # counted at its batch's time: a batch's posts go out together and reach Discord's
         # bucket in one window; counted at each post's own time, the next batch, 5 s on,
         # found the window still holding them, took one post and left the rest for later
         self._log_sent.setdefault(channel_id, deque(maxlen=LOG_PARTS_PER_BATCH)).append(
             self._log_last.get(channel_id, time.monotonic()))
+
+    async def _logged_already(self, channel_id: int, entries: list[_LogEntry]) -> set[int]:
+        """The outbox ids of those entries the log already shows (each entry ends with its
+        marker), looked for only when one of them may have been posted by an earlier try:
+        after a restart or the nonce window, or a batch that failed on its way."""
+        doubtful = [e for e in entries if e.doubtful or e.message_id in self._log_doubtful]
+        if not doubtful:
+            return set()
+        since = min(e.created_at for e in doubtful)
+        tags: set[str] = set()
+        for post in await self._history(channel_id, since):
+            tags |= tags_in("\n".join([post.get("content", ""), *(
+                str(e.get("description", "")) for e in post.get("embeds") or ())]))
+        return {e.message_id for e in doubtful if str(e.message_id) in tags}
 
     async def _post(self, channel_id: int, params: Any, place: str) -> None:
         """One post, Discord's failures as delivery reads them: refused or not found (the
@@ -420,6 +562,17 @@ class DiscordTransport:
         return False
 
     async def _read_back(self, channel_id: int, since: datetime) -> list[tuple[str | None, str]]:
+        """The bot's posts in the channel from a little before `since`, oldest first, as
+        (tag, visible text)."""
+        posts = []
+        for m in await self._history(channel_id, since):
+            text, tag = read_mark(m.get("content", ""))
+            if m.get("nonce") is not None:  # history has none on Discord; a cache might
+                tag = str(m["nonce"])
+            posts.append((tag, text))
+        return posts
+
+    async def _history(self, channel_id: int, since: datetime) -> list[dict[str, Any]]:
         """The bot's posts in the channel from a little before `since`, oldest first. A read
         that fails finds nothing: the message is then sent (at worst once more)."""
         client = self.client
@@ -441,15 +594,7 @@ class DiscordTransport:
             log.warning("could not read back channel %s before a resend: %s", channel_id, exc)
         me = client.user.id if client.user else None
         found.sort(key=lambda m: int(m["id"]))
-        posts = []
-        for m in found:
-            if me is not None and int(m["author"]["id"]) != me:
-                continue
-            text, tag = read_mark(m.get("content", ""))
-            if m.get("nonce") is not None:  # history has none on Discord; a cache might
-                tag = str(m["nonce"])
-            posts.append((tag, text))
-        return posts
+        return [m for m in found if me is None or int(m["author"]["id"]) == me]
 
     # --- who can read a channel, checked before every post -----------------------------------
     async def check(self, match: MatchInfo, audience: str, channel_id: int) -> None:
@@ -476,19 +621,21 @@ class DiscordTransport:
                                   for_hosts=(
                     f"I cannot post in {where(match, audience, channel_id)}: I lack "
                     f"{', '.join(missing)} there. Give it back to me."))
-            if audience == "public" or self._ended(match.id):
+            if audience != "feed" and (audience == "public" or self._ended(match.id)):
                 return  # the room is public; an ended match's secrets are revealed
             problem = await self._privacy(match, audience, guild, found)
         except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
             raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
                 f"I cannot tell who reads {where(match, audience, channel_id)}.")) from exc
         if problem is not None:
-            raise ChannelHeld(f"channel {channel_id} readable by others", for_hosts=problem)
+            raise ChannelHeld(f"channel {channel_id} " + (
+                "writable by others" if audience == "feed" else "readable by others"),
+                for_hosts=problem)
 
     async def _privacy(self, match: MatchInfo, audience: str, guild: discord.Guild,
                        found: discord.TextChannel | discord.Thread) -> str | None:
-        """Why the channel is not private to its intended readers, or None. The verdict is
-        kept until the server's next change (a listener calls `changed`), at most
+        """Why the channel is not private to its intended readers (a spectator feed: why
+        others may write in it), or None. The verdict is kept until the server's next change (a listener calls `changed`), at most
         VERDICT_SECONDS: a check costs one permission computation per distinct set of roles
         in the server (about 9 ms for 10,000 members with 300 such sets)."""
         key = (match.id, audience, found.id)
@@ -497,6 +644,10 @@ class DiscordTransport:
         if kept is not None and kept[0] == generation and \
                 time.monotonic() - kept[1] < VERDICT_SECONDS:
             return kept[2]
+        if audience == "feed":  # read by anyone: who may write there is checked instead
+            problem = writers_problem(found) if isinstance(found, discord.TextChannel) else None
+            self._verdicts[key] = (generation, time.monotonic(), problem)
+            return problem
         intended = await self.intended(match, audience, guild)
         place = Place.of(found, await self.thread_members(found))
         readers = unintended_readers(place, intended)
@@ -620,24 +771,43 @@ class DiscordTransport:
             uid for m in (self.service.matches.values() if self.service else ())
             if m.id != match.id and m.status not in ENDED
             for p in m.players if (uid := user_id_of(p)) is not None)
+        doomed = await self._deleted_soon(match)
         try:
-            if not await lock_match_channels(self.client, match, playing):
+            if not await lock_match_channels(self.client, match, playing, doomed):
                 return  # the server is not known yet: a later sweep retries
             from bot.discord.challenge import offer_rematch
 
             await offer_rematch(self.client, match, self.service)
             if self.service is not None:
-                data = await self.service.repo.merge_transport(match.id, {"closed": True})
+                done = {"closed": True, **({"rematch_offered": True} if
+                                           match.transport.get("rematch_offered") else {})}
+                data = await self.service.repo.merge_transport(match.id, done)
                 match.transport.update(data)
                 live = self.service.matches.get(match.id)
                 if live is not None:  # a MatchInfo read from the store holds a copy
                     live.transport.update(data)
             from bot.discord.lifecycle import schedule_archive
 
-            schedule_archive(self.client, match)
+            schedule_archive(self.client, match, unlocked=doomed)
             self.forget(match)
         finally:
             self._locked.discard(match.id)
+
+    async def _deleted_soon(self, match: MatchInfo) -> frozenset[int]:
+        """The match's tables that its archive deletes as soon as it is closed (the server
+        archives at once): not worth making read-only first."""
+        config = getattr(self.client, "guild_config", None)
+        data = match.transport
+        created = {str(c) for c in data.get("created") or ()}
+        if config is None or not created or data.get("archived"):
+            return frozenset()
+        try:
+            delay = (await config(int(data.get("guild") or 0))).archive_delay_minutes
+        except Exception as exc:  # the settings could not be read: close as usual
+            log.warning("match %s: archive delay unknown (%s): tables locked", match.id, exc)
+            return frozenset()
+        return frozenset(int(t) for key in ("table0", "table1") if (t := data.get(key))
+                         and str(t) in created) if delay == 0 else frozenset()
 
     def forget(self, match: MatchInfo) -> None:
         """Drop what this transport keeps per match once the match is closed (`closed` in

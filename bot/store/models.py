@@ -62,6 +62,11 @@ class MatchRow(Base):
     #: The random salt the commitment covers with the seed (hex; revealed with the seed at the
     #: end). None for a match stored before commitments were salted (SHA-256 of the seed alone).
     seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    #: What the commitment published at the start covers besides the seed (players,
+    #: settings, start time): {"sha256", "parts"} (bot/match_commitment.py). None for a
+    #: match stored before it existed.
+    match_commitment: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True,
+                                                                    default=None)
     players: Mapped[list[Any]]  # [{"id", "name", "bot"}], seat order (seat 0 = advantage)
     status: Mapped[str] = mapped_column(String(16), index=True)  # active|paused|finished|aborted
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -133,6 +138,38 @@ class DeadlineRow(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     reminders_sent: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16))  # armed|done|expired
+
+
+class ClockStopRow(Base):
+    """A decision's clock stopped because a channel it depends on is down or held: since
+    when, and which channels it waits for. Stored before the stop takes effect, so that a
+    restart keeps it (the start-up's shift for the downtime moves `since` with the clocks)."""
+
+    __tablename__ = "clock_stops"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    prompt_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    since: Mapped[datetime]
+    channels: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class ChallengeRow(Base):
+    """A `/challenge` posted with Accept / Decline buttons (its message id), answered or not:
+    the open ones block another of the same pair, the latest of a member starts the
+    server's cooldown; old rows are deleted when a new challenge is stored."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("ix_challenges_guild", "guild_id", "created_at"),)
+
+    message_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    challenger: Mapped[int] = mapped_column(BigInteger)
+    opponent: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(40))
+    link: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime]
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class ServiceStateRow(Base):
@@ -217,8 +254,64 @@ class RatingRow(Base):
     updated_at: Mapped[datetime]
 
 
+class EventRow(Base):
+    """A tournament ("event"): many matches of one game, run round after round by the bot.
+    `state` is the format's whole state (bot/tournament/formats), stored in the same
+    transaction as each match result that changes it; `data` the rest of the pure event
+    (bot/tournament/event.py: seed commitment, seeding, pairing -> match)."""
+
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_guild_status", "guild_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)  # 0: not on a server (the terminal)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(40))
+    settings: Mapped[dict[str, Any]]
+    format: Mapped[str] = mapped_column(String(20))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    break_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # signup|running|paused|ended
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The next round opens then (the break after the last match of a round), or None.
+    round_opens_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    #: The one message `/tournament show` keeps up to date (edited, never posted again).
+    message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class EventEntrantRow(Base):
+    """A player of an event, in seed order once seeded (sign-up order before)."""
+
+    __tablename__ = "event_entrants"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class EventMatchRow(Base):
+    """Which match plays which pairing of an event (a pairing played again, after an
+    abort, has the later match)."""
+
+    __tablename__ = "event_matches"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    pairing: Mapped[str] = mapped_column(String(40), primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          index=True)
+
+
 __all__ = [
-    "ActionRow", "Base", "DeadlineRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
+    "ActionRow", "Base", "DeadlineRow", "EventEntrantRow", "EventMatchRow", "EventRow", "GuildSettingsRow", "MatchResultRow", "MatchRow",
     "OutboxRow", "RatingRow", "ServiceStateRow", "ShardLeaseRow",
     "SnapshotRow", "UTCDateTime",
 ]

@@ -36,6 +36,7 @@ from bot.store.leases import shard_of
 from bot.store.migrate import migrate
 from bot.store.models import (
     ActionRow,
+    ClockStopRow,
     DeadlineRow,
     MatchRow,
     OutboxRow,
@@ -95,6 +96,17 @@ class MatchWrite:
     match_fields: dict[str, Any] = field(default_factory=dict)
     #: More statements for the same transaction (e.g. the ratings a result changes).
     also: list[Callable[[Connection], None]] = field(default_factory=list)
+    #: The match's clock stops after this write, replacing those stored (None: unchanged).
+    stops: dict[str, StopData] | None = None
+
+
+@dataclass
+class StopData:
+    """A decision's clock stopped (a channel it depends on is down or held): since when,
+    and the channels it waits for (mirrors ClockStopRow)."""
+
+    since: datetime
+    channels: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -196,7 +208,8 @@ class Repository:
     async def reserve_match(self, *, game: str, settings: dict[str, Any], seed: str,
                             commitment: str, players: list[dict[str, Any]],
                             transport: dict[str, Any], now: datetime,
-                            salt: str | None = None) -> int:
+                            salt: str | None = None,
+                            match_commitment: dict[str, Any] | None = None) -> int:
         """An id for a new match whose row is stored by the match's first `commit`, in the
         same transaction as that write (the opening: seed commitment, first prompts, clocks),
         so that a crash never leaves a match without its opening. Until then the match does
@@ -204,7 +217,8 @@ class Repository:
         match_id = await self._new_match_id()
         self._unborn[match_id] = dict(
             id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
-            seed_salt=salt, players=players, status="active", result=None, transport=transport,
+            seed_salt=salt, match_commitment=match_commitment, players=players,
+            status="active", result=None, transport=transport,
             action_count=0, created_at=now, updated_at=now, shard=self.shard_for(transport))
         return match_id
 
@@ -319,6 +333,8 @@ class Repository:
         for w, _ in items:
             for statement in w.also:
                 statement(conn)
+            if w.stops is not None:
+                _replace_stops(conn, w.match_id, w.stops)
         return ids_per_write(items, all_ids)
 
     @_reading
@@ -408,6 +424,23 @@ class Repository:
         scope = self.shards if shards is None else shards
         if micro > 0 and (scope is None or scope):
             conn.execute(_shift_statement(conn.dialect.name, micro, scope))
+            # a stopped clock's stop moves with it: the downtime is not counted twice
+            conn.execute(_shift_statement(conn.dialect.name, micro, scope, stops=True))
+
+    @_reading
+    async def stops(self, ids: list[int]) -> dict[int, dict[str, StopData]]:
+        """The stored clock stops of these matches: match id -> prompt key -> stop."""
+        found: dict[int, dict[str, StopData]] = {}
+        if not ids:
+            return found
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(
+                ClockStopRow.match_id, ClockStopRow.prompt_key, ClockStopRow.since,
+                ClockStopRow.channels).where(ClockStopRow.match_id.in_(ids)))).all()
+        for row in rows:
+            found.setdefault(row.match_id, {})[row.prompt_key] = StopData(
+                row.since, set(row.channels or ()))
+        return found
 
     @_reading
     async def load_match(self, match_id: int) -> StoredMatch | None:
@@ -565,6 +598,8 @@ class Repository:
             ended = select(MatchRow.id).where(MatchRow.status.in_(ENDED_STATUSES))
             doomed = (select(DeadlineRow.id).where(DeadlineRow.match_id.in_(
                 ended.scalar_subquery())).limit(batch).correlate(None))
+            conn.execute(delete(ClockStopRow).where(  # (a stop its match's end left behind)
+                ClockStopRow.match_id.in_(ended.scalar_subquery())))
             return int(conn.execute(delete(DeadlineRow).where(
                 DeadlineRow.id.in_(doomed.scalar_subquery()))).rowcount or 0)
 
@@ -615,6 +650,15 @@ class Repository:
         await self.writer.run(lambda conn: _beat(conn, now))
 
 
+def _replace_stops(conn: Connection, match_id: int, stops: dict[str, StopData]) -> None:
+    """In `conn`'s transaction: the match's stored clock stops become `stops`."""
+    conn.execute(delete(ClockStopRow).where(ClockStopRow.match_id == match_id))
+    if stops:
+        conn.execute(insert(ClockStopRow), [
+            dict(match_id=match_id, prompt_key=key, since=stop.since,
+                 channels=sorted(stop.channels)) for key, stop in stops.items()])
+
+
 def _beat(conn: Connection, now: datetime) -> None:
     done = conn.execute(update(ServiceStateRow)
                         .where(ServiceStateRow.key == HEARTBEAT_KEY)
@@ -624,9 +668,10 @@ def _beat(conn: Connection, now: datetime) -> None:
             key=HEARTBEAT_KEY, value=now.isoformat(), updated_at=now))
 
 
-def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None) -> Any:
+def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None, *,
+                     stops: bool = False) -> Any:
     """UPDATE moving every armed clock of every active match (of `shards`, if given)
-    `micro` microseconds later.
+    `micro` microseconds later (`stops`: the `since` of every clock stop of those matches).
     SQLite stores these times as text 'YYYY-MM-DD HH:MM:SS.ffffff' (SQLAlchemy's format):
     whole seconds go through strftime, microseconds are added as an integer with the carry,
     so the result is exact (julianday arithmetic would round to about 10 microseconds).
@@ -636,7 +681,11 @@ def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None) -
         f" AND shard IN ({', '.join(str(int(s)) for s in sorted(shards))})"
     where = (f"status IN ({live}) AND match_id IN "
              f"(SELECT id FROM matches WHERE status = 'active'{in_shards})")
-    columns = ("started_at", "limit_at", "deadline_at")
+    columns: tuple[str, ...] = ("started_at", "limit_at", "deadline_at")
+    table = "deadlines"
+    if stops:
+        where = where.split(" AND ", 1)[1]
+        columns, table = ("since",), "clock_stops"
     if dialect == "sqlite":
         seconds, rest = divmod(micro, 1_000_000)
 
@@ -647,14 +696,15 @@ def _shift_statement(dialect: str, micro: int, shards: set[int] | None = None) -
                     f"printf('%06d', {frac} % 1000000)")
 
         sets = ", ".join(f"{c} = {shifted(c)}" for c in columns)
-        return text(f"UPDATE deadlines SET {sets} WHERE {where}")
+        return text(f"UPDATE {table} SET {sets} WHERE {where}")
     sets = ", ".join(f"{c} = {c} + make_interval(secs => :seconds)" for c in columns)
-    return text(f"UPDATE deadlines SET {sets} WHERE {where}").bindparams(
+    return text(f"UPDATE {table} SET {sets} WHERE {where}").bindparams(
         seconds=micro / 1_000_000)
 
 
 _INSERT_MATCH = insert_of(MatchRow.__table__, [
-    "id", "game", "settings", "seed", "seed_commitment", "seed_salt", "players", "status", "result",
+    "id", "game", "settings", "seed", "seed_commitment", "seed_salt", "match_commitment",
+    "players", "status", "result",
     "transport", "action_count", "created_at", "updated_at", "shard"])
 _INSERT_ACTION = insert_of(ActionRow.__table__,
                            ["match_id", "seq", "seat", "command", "source", "created_at"])

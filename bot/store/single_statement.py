@@ -130,7 +130,8 @@ class SingleStatementWrites:
         self.batches = 0  # batches stored this way (tests check the path is taken)
 
     def fits(self, items: list[Any]) -> bool:
-        return all(not w.match_fields and not w.also and not self.unborn(w.match_id)
+        return all(not w.match_fields and not w.also and w.stops is None and
+                   not self.unborn(w.match_id)
                    and _clocks_apart(w) for w, _ in items)
 
     async def store(self, items: list[Item], extra: Extra | None) -> list[list[int]]:

@@ -9,6 +9,10 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
 - `check(state, seat, command)` raises `IllegalMove` with words a player understands;
   `apply(state, seat, command)` mutates the state and returns the events it produced.
   Automatic steps (antes, deals, reveals, scoring) happen inside `apply`.
+- Dispatch is the contract's: a game declares tables (`answers`: which commands answer each
+  prompt kind; `checks` and `applies`: one handler per command type; `timeouts`: the seed's
+  default for each prompt kind) and `Game.check`/`Game.apply` route through them, refusing
+  moves after the end, stale timeouts and commands out of turn the same way in every game.
 - A `Timeout` command is how every clock expiry reaches the engine: the engine applies the
   seed's default for that prompt (which may be a loss), through the same path as a move.
 - Events carry an `Audience`; text may name players with the placeholders `{P0}` and `{P1}`,
@@ -21,7 +25,17 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    Union,
+)
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -42,6 +56,11 @@ class IllegalMove(Exception):
 
 class ParseError(Exception):
     """Text that is not a command of the game. The message is a short usage line."""
+
+
+MATCH_OVER = "The match is over."
+NOT_A_PLAYER = "Only the two players can play."
+STALE_TIMEOUT = "That decision is not pending (its clock is stale)."
 
 
 class Audience(BaseModel):
@@ -100,6 +119,13 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+def say(events: list[Event], kind: str, text: str, audience: Audience | None = None,
+        **data: Any) -> None:
+    """Append an event (public unless `audience` says otherwise): every game's one way to
+    tell something."""
+    events.append(Event(kind=kind, audience=audience or _PUBLIC, text=text, data=data))
+
+
 class OnTimeout(StrEnum):
     """What happens when a prompt's clock (and time bank) runs out."""
 
@@ -135,6 +161,10 @@ class Prompt(BaseModel):
     # seat's table channel (no "waiting for" line), and the two-world harness does not let
     # anyone else observe it.
     quiet: bool = False
+    # The same decision in a few words (whose, the figures it needs, the choices), for a
+    # player who has met this kind of decision in the match already; the runtime shows the
+    # full `text` the first time. Empty: always the full text.
+    brief: str = ""
 
 
 class Command(BaseModel):
@@ -194,6 +224,13 @@ class Bot(Protocol):
 
 BotFactory = Callable[[], Bot]
 
+#: A command's legality check, the decision kind already matched: raise IllegalMove.
+CheckHandler = Callable[[Any, int, Any], None]
+#: What a checked command does: mutate the state, append events.
+ApplyHandler = Callable[[Any, int, Any, list[Event]], None]
+#: The seed's default for a prompt whose clock ran out: mutate the state, append events.
+TimeoutHandler = Callable[[Any, int, Prompt, list[Event]], None]
+
 
 class Game(ABC, Generic[StateT]):
     """A game's rules. Subclasses are stateless; every method is a pure function of its inputs
@@ -207,6 +244,7 @@ class Game(ABC, Generic[StateT]):
     command_types: ClassVar[tuple[type[Command], ...]]  # every command class, Timeout included
 
     _adapter: ClassVar[TypeAdapter[Any] | None] = None
+    _kinds: ClassVar[dict[type[Command], frozenset[str]] | None] = None
     #: Whether the runtime stores snapshots of the state, to resume without replaying the
     #: whole action log. A game whose state carries its whole history (each snapshot as big
     #: as the match so far: storage quadratic in its length) sets False; its state is then
@@ -227,16 +265,91 @@ class Game(ABC, Generic[StateT]):
         """Every decision pending now; empty once the match is over."""
 
     @abstractmethod
-    def check(self, state: StateT, seat: int, command: Command) -> None:
-        """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""
-
-    @abstractmethod
-    def apply(self, state: StateT, seat: int, command: Command) -> list[Event]:
-        """Apply a checked command (mutating `state`) and return the events it caused."""
-
-    @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
         """The result once the match is over, else None."""
+
+    # --- dispatch: the tables a game declares ----------------------------------------------
+    #: Which commands answer each prompt kind (a command of no kind here answers no prompt:
+    #: a host's award, checked by its handler alone).
+    answers: ClassVar[Mapping[str, tuple[type[Command], ...]]] = {}
+    #: The legality check of each command type (`Command.type`), its decision kind matched.
+    checks: ClassVar[Mapping[str, CheckHandler]] = {}
+    #: What each command type does once checked.
+    applies: ClassVar[Mapping[str, ApplyHandler]] = {}
+    #: The seed's default for each prompt kind whose clock runs out; a kind with none has no
+    #: automatic outcome (the hosts decide).
+    timeouts: ClassVar[Mapping[str, TimeoutHandler]] = {}
+    #: How many public texts the state's `log` keeps (its last ones); 0: the state has none.
+    log_keep: ClassVar[int] = 0
+
+    def check(self, state: StateT, seat: int, command: Command) -> None:
+        """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""
+        if seat not in range(self.seats):
+            raise IllegalMove(NOT_A_PLAYER)
+        if self.is_over(state):
+            raise IllegalMove(MATCH_OVER)
+        if isinstance(command, Timeout):
+            prompt = self.prompt(state, command.prompt_key)
+            if prompt is None or prompt.seat != seat:
+                raise IllegalMove(STALE_TIMEOUT)
+            if prompt.kind not in self.timeouts:
+                raise IllegalMove(f"Going over the time limit has no automatic outcome in "
+                                  f"{self.title}: the hosts decide.")
+            return
+        handler = self.checks.get(getattr(command, "type", ""))
+        if handler is None:
+            raise IllegalMove(f"That is not a {self.title} move.")
+        answering = self._kinds_of(type(command))
+        if answering:
+            kinds = self.pending_kinds(state, seat)
+            if answering.isdisjoint(kinds):
+                raise IllegalMove(self.refusal(state, seat, command, kinds))
+        handler(state, seat, command)
+
+    def apply(self, state: StateT, seat: int, command: Command) -> list[Event]:
+        """Apply a checked command (mutating `state`) and return the events it caused."""
+        events: list[Event] = []
+        if isinstance(command, Timeout):
+            prompt = self.prompt(state, command.prompt_key)
+            assert prompt is not None, "a checked timeout has its prompt pending"
+            self.timeouts[prompt.kind](state, seat, prompt, events)
+        else:
+            self.applies[command.type](state, seat, command, events)  # type: ignore[attr-defined]
+        if self.log_keep:
+            log: list[str] = state.log  # type: ignore[attr-defined]
+            log.extend(e.text for e in events if e.audience.kind == "public")
+            del log[:-self.log_keep]
+        return events
+
+    def is_over(self, state: StateT) -> bool:
+        """Whether the match has ended (games override it with a cheaper test)."""
+        return self.outcome(state) is not None
+
+    def pending_kinds(self, state: StateT, seat: int) -> set[str]:
+        """The kinds of decision `seat` has pending (games may override it with a test that
+        builds no prompt text)."""
+        return {p.kind for p in self.prompts(state) if p.seat == seat}
+
+    def refusal(self, state: StateT, seat: int, command: Command, kinds: set[str]) -> str:
+        """Why `command` is refused when `seat`'s pending decision kinds are `kinds` (its own
+        kind not among them): what it is asked, or who is awaited."""
+        if kinds:
+            return f"That is not what you are asked now. {self.usage(state, seat)}"
+        waiting = ", ".join(sorted({p.kind.replace("_", " ") for p in self.prompts(state)}))
+        return f"It is not your decision now (waiting for: {waiting or 'nothing'})."
+
+    @classmethod
+    def _kinds_of(cls, command_type: type[Command]) -> frozenset[str]:
+        """The prompt kinds a command answers (none: it answers no prompt)."""
+        table = cls.__dict__.get("_kinds")
+        if table is None:
+            found: dict[type[Command], set[str]] = {}
+            for kind, types in cls.answers.items():
+                for t in types:
+                    found.setdefault(t, set()).add(kind)
+            table = {t: frozenset(kinds) for t, kinds in found.items()}
+            cls._kinds = table
+        return table.get(command_type, frozenset())
 
     # --- information ------------------------------------------------------------------
     @abstractmethod
@@ -350,16 +463,6 @@ class Game(ABC, Generic[StateT]):
         """The pending prompt with this key, if it is still pending."""
         return next((p for p in self.prompts(state) if p.key == key), None)
 
-    def expect_decision(self, state: StateT, seat: int, kinds: set[str], kind: str) -> None:
-        """Refuse a command of decision `kind` unless `seat` has such a decision pending
-        (`kinds`: the kinds pending for it), saying what it is asked or who is awaited."""
-        if kind in kinds:
-            return
-        if kinds:
-            raise IllegalMove(f"That is not what you are asked now. {self.usage(state, seat)}")
-        waiting = ", ".join(sorted({p.kind.replace("_", " ") for p in self.prompts(state)}))
-        raise IllegalMove(f"It is not your decision now (waiting for: {waiting or 'nothing'}).")
-
     def submit(self, state: StateT, seat: int, command: Command) -> list[Event]:
         """check, then apply."""
         self.check(state, seat, command)
@@ -390,8 +493,6 @@ def _plain(value: Any) -> str:
 
 
 def _discriminated_union(types: Sequence[type[Command]]) -> Any:
-    from typing import Annotated, Union
-
     if len(types) == 1:
         return types[0]
     return Annotated[Union[tuple(types)], Field(discriminator="type")]  # noqa: UP007

@@ -58,7 +58,7 @@ from games.core.harness import _FUZZ_WORDS, ConformanceError
 #: Prompt fields a viewer reads when the prompt is theirs or public.
 _READABLE = ("key", "seat", "kind", "private", "text", "timeout_text", "time_limit", "bank",
              "bank_step", "reminders", "bank_reminder_every", "on_timeout", "resubmittable",
-             "choices", "quiet")
+             "choices", "quiet", "brief")
 #: What anyone can tell of another seat's private prompt: that it exists, whose it is, what
 #: kind of decision it is and how its clock runs (the room shows whose decision it is and when
 #: its clock ends).

@@ -35,12 +35,11 @@ from games.decoder.inference import (
 )
 from games.decoder.letters import ALPHABET, HAND_SIZE
 from games.decoder.rules import CLUES, clue_answer, clue_count, offered_clues, rarity_options
-from games.decoder.views import DecoderView
+from games.decoder.views import DecoderView, build_view
 from games.decoder.vocabulary import bot_words
 from games.decoder.wordlist import load_words
 
 if TYPE_CHECKING:
-    from games.decoder.engine import DecoderGame
     from games.decoder.state import DecoderState
 
 
@@ -109,11 +108,8 @@ def random_choice(view: DecoderView, prompt: Prompt, rng: random.Random) -> Comm
     return UnexpectedSabotage(use=bool(items.unexpected_sabotage) and rng.random() < 0.5)
 
 
-def random_legal(game: DecoderGame, state: DecoderState, prompt: Prompt,
-                 rng: random.Random) -> Command:
-    view = game.view(state, prompt.seat)
-    assert isinstance(view, DecoderView)
-    return random_choice(view, prompt, rng)
+def random_legal(state: DecoderState, prompt: Prompt, rng: random.Random) -> Command:
+    return random_choice(build_view(state, prompt.seat), prompt, rng)
 
 
 class RandomBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.core.contract import Command, IllegalMove, Timeout
+from games.core.contract import Command, IllegalMove
 from games.decoder import rules
 from games.decoder.commands import (
     ChooseClue,
@@ -21,7 +21,7 @@ from games.decoder.commands import (
     UnexpectedSabotage,
 )
 from games.decoder.letters import ALPHABET, HAND_SIZE, render_letters
-from games.decoder.prompts import by_key, pending
+from games.decoder.prompts import pending
 from games.decoder.state import DecoderState, SeatState
 from games.decoder.wordlist import MAX_LENGTH, MIN_LENGTH, load_words
 
@@ -40,27 +40,25 @@ KIND_COMMANDS: dict[str, tuple[type[Command], ...]] = {
 }
 
 
-def check(state: DecoderState, seat: int, command: Command) -> None:
-    if seat not in (0, 1):
-        raise IllegalMove("Only the two players can play.")
-    if state.phase == "over":
-        raise IllegalMove("The match is over.")
-    if isinstance(command, Timeout):
-        p = by_key(state, command.prompt_key)
-        if p is None or p.seat != seat:
-            raise IllegalMove("That decision is not pending (its clock is stale).")
-        return
+def pending_kinds(state: DecoderState, seat: int) -> set[str]:
+    """The kind of the seat's one pending decision (none, or one)."""
     prompt = pending(state, seat)
-    if prompt is None:
-        raise IllegalMove(waiting_text(state, seat))
-    allowed = KIND_COMMANDS[prompt.kind]
-    if not isinstance(command, allowed):
-        raise IllegalMove(f"Not now: {prompt.text}")
-    if prompt.kind in ("rarity", "hand") and command.elapsed is not None and \
-            command.elapsed > (prompt.time_limit or 0.0):
+    return set() if prompt is None else {prompt.kind}
+
+
+def refusal(state: DecoderState, seat: int) -> str:
+    """Why a command out of its decision is refused: who is awaited, or what is asked."""
+    prompt = pending(state, seat)
+    return waiting_text(state, seat) if prompt is None else f"Not now: {prompt.text}"
+
+
+def check_setup_time(state: DecoderState, seat: int, c: Command) -> None:
+    """A setup choice that arrives after the seat's setup time ran out is not taken."""
+    prompt = pending(state, seat)
+    assert prompt is not None
+    if c.elapsed is not None and c.elapsed > (prompt.time_limit or 0.0):
         raise IllegalMove(f"Your setup time ran out before this choice arrived, so it is not "
                           f"taken: {prompt.timeout_text}.")
-    CHECKS[command.type](state, seat, state.seats[seat], command)
 
 
 def waiting_text(state: DecoderState, seat: int) -> str:
@@ -73,9 +71,10 @@ def waiting_text(state: DecoderState, seat: int) -> str:
     return "Nothing is pending for you now."
 
 
-def check_raise_time(state: DecoderState, seat: int, me: SeatState, c: RaiseTime) -> None:
+def check_raise_time(state: DecoderState, seat: int, c: RaiseTime) -> None:
     """Any whole number of seconds from the official time up to the maximum, raised or lowered
     as often as the player likes until setup is locked."""
+    me = state.seats[seat]
     tank = me.tank(c.puzzle)
     if tank is None:
         raise IllegalMove(f"No puzzle named {c.puzzle}. Puzzles: {', '.join(state.settings.puzzles)}.")
@@ -86,14 +85,16 @@ def check_raise_time(state: DecoderState, seat: int, me: SeatState, c: RaiseTime
                           f"(whole seconds); it is {tank.seconds} s now.")
 
 
-def check_ready(state: DecoderState, seat: int, me: SeatState, c: Ready) -> None:
+def check_ready(state: DecoderState, seat: int, c: Ready) -> None:
+    me = state.seats[seat]
     if me.ready:
         raise IllegalMove("You have already said ready; you may still change your times until "
                           "setup is locked.")
 
 
-def check_choose_rarities(state: DecoderState, seat: int, me: SeatState,
-                          c: ChooseRarities) -> None:
+def check_choose_rarities(state: DecoderState, seat: int, c: ChooseRarities) -> None:
+    me = state.seats[seat]
+    check_setup_time(state, seat, c)
     split = (c.common, c.uncommon, c.rare)
     options = rules.rarity_options(me.extra_count)
     if split not in options:
@@ -102,7 +103,9 @@ def check_choose_rarities(state: DecoderState, seat: int, me: SeatState,
             f"1 rare: " + "; ".join(rules.describe_rarities(o) for o in options) + ".")
 
 
-def check_choose_hand(state: DecoderState, seat: int, me: SeatState, c: ChooseHand) -> None:
+def check_choose_hand(state: DecoderState, seat: int, c: ChooseHand) -> None:
+    me = state.seats[seat]
+    check_setup_time(state, seat, c)
     tiles = me.setup_letters
     if len(c.letters) != HAND_SIZE or len(set(c.letters)) != HAND_SIZE:
         raise IllegalMove(f"Keep exactly {HAND_SIZE} different tiles of yours: {render_letters(tiles)}.")
@@ -111,7 +114,8 @@ def check_choose_hand(state: DecoderState, seat: int, me: SeatState, c: ChooseHa
         raise IllegalMove(f"You do not have {', '.join(missing)}; your tiles: {render_letters(tiles)}.")
 
 
-def check_take_turn(state: DecoderState, seat: int, me: SeatState, c: TakeTurn) -> None:
+def check_take_turn(state: DecoderState, seat: int, c: TakeTurn) -> None:
+    me = state.seats[seat]
     tank = me.tank(c.tank)
     unused = me.unused()
     names = ", ".join(t.name for t in unused)
@@ -158,7 +162,8 @@ def check_word(state: DecoderState, word: str | None) -> None:
         raise IllegalMove(f"{w} is not in the word list.")
 
 
-def check_give_up(state: DecoderState, seat: int, me: SeatState, c: GiveUp) -> None:
+def check_give_up(state: DecoderState, seat: int, c: GiveUp) -> None:
+    me = state.seats[seat]
     if c.insurance:
         if c.letter is not None:
             raise IllegalMove("Give up a letter or play Hand Insurance, not both.")
@@ -172,7 +177,8 @@ def check_give_up(state: DecoderState, seat: int, me: SeatState, c: GiveUp) -> N
                           f"your hand is in your table channel).")
 
 
-def check_choose_clue(state: DecoderState, seat: int, me: SeatState, c: ChooseClue) -> None:
+def check_choose_clue(state: DecoderState, seat: int, c: ChooseClue) -> None:
+    me = state.seats[seat]
     cur = state.current
     assert cur is not None and cur.exclude is not None
     a, b = rules.offered_clues(cur.exclude)
@@ -181,27 +187,29 @@ def check_choose_clue(state: DecoderState, seat: int, me: SeatState, c: ChooseCl
     check_us(me, c.unexpected_sabotage)
 
 
-def check_swap(state: DecoderState, seat: int, me: SeatState, c: Swap) -> None:
+def check_swap(state: DecoderState, seat: int, c: Swap) -> None:
+    me = state.seats[seat]
     if c.give is not None and c.give not in me.hand:
         raise IllegalMove(f"Swap one of your letters ({render_letters(me.hand)}) or say `no swap`.")
     check_us(me, c.unexpected_sabotage)
 
 
-def check_guess_total(state: DecoderState, seat: int, me: SeatState, c: GuessTotal) -> None:
+def check_guess_total(state: DecoderState, seat: int, c: GuessTotal) -> None:
+    me = state.seats[seat]
     if not 0 <= c.total <= 999:
         raise IllegalMove("Guess the total as a whole number of units, e.g. `guess 17`.")
     check_us(me, c.unexpected_sabotage)
 
 
-def check_sabotage_tank(state: DecoderState, seat: int, me: SeatState, c: SabotageTank) -> None:
+def check_sabotage_tank(state: DecoderState, seat: int, c: SabotageTank) -> None:
     cur = state.current
     assert cur is not None
     if c.tank not in cur.restored:
         raise IllegalMove(f"Choose one of the restored tanks: {', '.join(cur.restored)}.")
 
 
-def check_unexpected_sabotage(state: DecoderState, seat: int, me: SeatState,
-                              c: UnexpectedSabotage) -> None:
+def check_unexpected_sabotage(state: DecoderState, seat: int, c: UnexpectedSabotage) -> None:
+    me = state.seats[seat]
     check_us(me, c.use)
 
 
@@ -212,7 +220,7 @@ def check_us(me: SeatState, wanted: bool) -> None:
 
 
 # The check for each command type (the prompt kind has already been matched).
-CHECKS: dict[str, Callable[[DecoderState, int, SeatState, Any], None]] = {
+CHECKS: dict[str, Callable[[DecoderState, int, Any], None]] = {
     "raise_time": check_raise_time,
     "ready": check_ready,
     "choose_rarities": check_choose_rarities,

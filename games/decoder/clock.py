@@ -9,14 +9,13 @@ charge of a turn is kept so that a part of a step already paid for is not charge
 
 from __future__ import annotations
 
-from games.core.contract import Command, Event, Timeout
+from games.core.contract import ApplyHandler, Command, Event, Prompt
 from games.decoder import rules
 from games.decoder.commands import ChooseHand, ChooseRarities, UnexpectedSabotage
 from games.decoder.dealing import apply_choose_hand, apply_choose_rarities
 from games.decoder.events import PUBLIC, P, ev, tell_and_log
 from games.decoder.letters import HAND_SIZE
 from games.decoder.outcome import lose
-from games.decoder.prompts import by_key
 from games.decoder.sabotage import apply_unexpected_sabotage
 from games.decoder.state import DecoderState
 from games.decoder.tuning import lock_times
@@ -61,9 +60,19 @@ def _charge_turn(state: DecoderState, seat: int, command: Command, events: list[
     return True
 
 
-def apply_timeout(state: DecoderState, seat: int, command: Timeout, events: list[Event]) -> None:
-    prompt = by_key(state, command.prompt_key)
-    assert prompt is not None
+def spending(apply: ApplyHandler) -> ApplyHandler:
+    """`apply` after the command's seconds are taken from the seat's clock (not at all when
+    that lost the match)."""
+    def spend_then_apply(state: DecoderState, seat: int, command: Command,
+                         events: list[Event]) -> None:
+        if spend(state, seat, command, events):
+            apply(state, seat, command, events)
+    return spend_then_apply
+
+
+def apply_timeout(state: DecoderState, seat: int, prompt: Prompt, events: list[Event]) -> None:
+    """The seed's default for each decision whose clock ran out: setup choices get their
+    defaults, the sabotage question is a pass, and any other decision loses the match."""
     me = state.seats[seat]
     if prompt.kind == "tune":
         lock_times(state, seat, events)

@@ -14,16 +14,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, Timeout
+from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret
 from games.core.parsing import DecisionWords, MoveWords
-from games.decoder import audit, checks, clock, dealing, responses, sabotage, tuning, turns, views
+from games.decoder import audit, clock, dealing, grammar, responses, sabotage, tuning, turns, views
+from games.decoder import checks as legality
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
-from games.decoder.checks import KIND_COMMANDS
+from games.decoder.bots import BOTS, letter_frequency, random_legal
+from games.decoder.checks import CHECKS, KIND_COMMANDS
 from games.decoder.commands import COMMAND_TYPES
-from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT
+from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT, pending
 from games.decoder.settings import DecoderSettings
 from games.decoder.state import DecoderState
+from games.decoder.twin import twin as make_twin
+from games.decoder.vocabulary import bot_words
 from games.decoder.wordlist import load_words
 
 __all__ = ["GAME_REMINDERS", "KIND_COMMANDS", "LOSE_TEXT", "DecoderGame"]
@@ -50,6 +54,10 @@ class DecoderGame(Game[DecoderState]):
     settings_model = DecoderSettings
     state_model = DecoderState
     command_types = COMMAND_TYPES
+    answers = KIND_COMMANDS
+    checks = CHECKS
+    applies = {kind: clock.spending(apply) for kind, apply in APPLY.items()}
+    timeouts = dict.fromkeys(KIND_COMMANDS, clock.apply_timeout)
     #: The state keeps every turn (`history`: the bots' and views' record of the match), so a
     #: snapshot grows with the match: none are stored, the action log rebuilds it on resume.
     snapshots = False
@@ -65,16 +73,14 @@ class DecoderGame(Game[DecoderState]):
     def prompts(self, state: DecoderState) -> list[Prompt]:
         return prompting.prompts(state)
 
-    def check(self, state: DecoderState, seat: int, command: Command) -> None:
-        checks.check(state, seat, command)
+    def is_over(self, state: DecoderState) -> bool:
+        return state.phase == "over"
 
-    def apply(self, state: DecoderState, seat: int, command: Command) -> list[Event]:
-        events: list[Event] = []
-        if isinstance(command, Timeout):
-            clock.apply_timeout(state, seat, command, events)
-        elif clock.spend(state, seat, command, events):
-            APPLY[command.type](state, seat, command, events)
-        return events
+    def pending_kinds(self, state: DecoderState, seat: int) -> set[str]:
+        return legality.pending_kinds(state, seat)
+
+    def refusal(self, state: DecoderState, seat: int, command: Command, kinds: set[str]) -> str:
+        return legality.refusal(state, seat)
 
     def outcome(self, state: DecoderState) -> Outcome | None:
         return ending.outcome(state)
@@ -86,7 +92,7 @@ class DecoderGame(Game[DecoderState]):
         return views.describe(v, seat)
 
     def view(self, state: DecoderState, seat: int | None) -> BaseModel:
-        return views.build_view(self, state, seat)
+        return views.build_view(state, seat)
 
     def status(self, state: DecoderState) -> str | None:
         return views.status_line(state)
@@ -95,48 +101,31 @@ class DecoderGame(Game[DecoderState]):
         return audit.secrets(state)
 
     def twin(self, state: DecoderState, seat: int, rng: random.Random) -> DecoderState | None:
-        from games.decoder.twin import twin
-
-        return twin(state, seat, rng)
+        return make_twin(state, seat, rng)
 
     # ------------------------------------------------------------------ text
     def parse(self, state: DecoderState, seat: int, text: str) -> Command:
-        from games.decoder.grammar import parse
-
-        return parse(self, state, seat, text)
+        return grammar.parse(pending(state, seat), state, seat, text)
 
     def decision_words(self) -> DecisionWords:
-        from games.decoder.grammar import DECISIONS
-
-        return DECISIONS
+        return grammar.DECISIONS
 
     def move_words(self, state: DecoderState) -> MoveWords:
-        from games.decoder.grammar import move_words
-
-        return move_words(state)
+        return grammar.move_words(state)
 
     def usage(self, state: DecoderState, seat: int) -> str:
-        from games.decoder.grammar import usage
-
-        return usage(self, state, seat)
+        return grammar.usage(pending(state, seat), state, seat)
 
     # ------------------------------------------------------------------ players
     def random_command(self, state: DecoderState, prompt: Prompt, rng: random.Random) -> Command:
-        from games.decoder.bots import random_legal
-
-        return random_legal(self, state, prompt, rng)
+        return random_legal(state, prompt, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        from games.decoder.bots import BOTS
-
         return BOTS
 
     def warm(self) -> None:
         """The default word list (every guess is checked against it: a quarter of a second
         to read), and the bots' vocabulary and letter table."""
-        from games.decoder.bots import letter_frequency
-        from games.decoder.vocabulary import bot_words
-
         load_words()
         bot_words(None)
         letter_frequency(None)

@@ -10,7 +10,6 @@ Examples: `use Arithmetic Box ask DECODER not ANY`, `use arith guess q power sur
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from games.core.contract import Command, ParseError, Prompt
 from games.core.parsing import (
@@ -38,9 +37,6 @@ from games.decoder.commands import (
 from games.decoder.letters import HAND_SIZE, fold_letter_emoji
 from games.decoder.rules import CLUES, Clue, rarity_options
 from games.decoder.state import DecoderState
-
-if TYPE_CHECKING:
-    from games.decoder.engine import DecoderGame
 
 USAGE = {
     "tune": "set <puzzle> to <seconds> (e.g. set Cipher Wheel to 150; raise or lower, from the "
@@ -122,8 +118,8 @@ def _unexpected(tok: Tokens) -> bool:
     return tok.phrase("unexpected sabotage") or tok.has("unexpected", "us")
 
 
-def parse(game: DecoderGame, state: DecoderState, seat: int, text: str) -> Command:
-    prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
+def parse(prompt: Prompt | None, state: DecoderState, seat: int, text: str) -> Command:
+    """Read `text` for `seat`'s pending decision `prompt` (a seat has one at most)."""
     if prompt is None:
         raise ParseError("Nothing is pending for you now.")
     text = read_move(text, lambda: usage_line(state, seat, prompt))
@@ -145,8 +141,8 @@ def usage_line(state: DecoderState, seat: int, prompt: Prompt) -> str:
     return "Type: " + line
 
 
-def usage(game: DecoderGame, state: DecoderState, seat: int) -> str:
-    prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
+def usage(prompt: Prompt | None, state: DecoderState, seat: int) -> str:
+    """What `seat`, whose pending decision is `prompt`, could type now."""
     if prompt is None:
         return "Nothing is pending for you now."
     return usage_line(state, seat, prompt)

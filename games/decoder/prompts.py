@@ -108,8 +108,11 @@ def play_prompt(state: DecoderState) -> Prompt:
     us = " You may add `unexpected sabotage`." if me.items.unexpected_sabotage else ""
     private = False
     choices: tuple[str, ...] = ()
+    brief = ""
     if step == "turn":
         unused = me.unused()
+        brief = (f"your turn. Unused tanks: {', '.join(t.name for t in unused)}: use <tank> "
+                 "ask | guess | restore.")
         if len(unused) == 1:
             text = (f"{P(seat)}, your turn. {unused[0].name} is your last unused tank: "
                     f"type `use {unused[0].name} restore`.")
@@ -124,6 +127,7 @@ def play_prompt(state: DecoderState) -> Prompt:
             extras.append("`new evidence` (when asking)")
         if extras:
             text += " You may add " + " or ".join(extras) + "."
+            brief += " + " + " or ".join(extras) + "."
         choices = tuple(f"use {t.name} restore" for t in unused)
     elif step == "give_up":
         text = f"{P(seat)}, your guess was wrong: type `give up <one of your letters>`"
@@ -166,7 +170,7 @@ def play_prompt(state: DecoderState) -> Prompt:
         )
     return Prompt(
         key=f"t{state.turn}.{step}.s{seat}", seat=seat, kind=step, private=private, text=text,
-        time_limit=limit, bank=float(me.bank), bank_step=float(s.bank_step),
+        brief=brief, time_limit=limit, bank=float(me.bank), bank_step=float(s.bank_step),
         reminders=GAME_REMINDERS, bank_reminder_every=30.0, on_timeout=OnTimeout.LOSE,
         timeout_text=LOSE_TEXT, choices=choices[:25],
     )

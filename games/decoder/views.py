@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel, Field
 
 from games.core.contract import seat_name
@@ -11,9 +9,6 @@ from games.decoder.letters import render_letters
 from games.decoder.settings import Items
 from games.decoder.state import DecoderState, Offer, TurnRecord
 from games.decoder.text import extra_token, seconds_text, tank_token
-
-if TYPE_CHECKING:
-    from games.decoder.engine import DecoderGame
 
 
 class TankView(BaseModel):
@@ -78,7 +73,7 @@ def _tank_views(state: DecoderState, owner: int, viewer: int | None) -> list[Tan
     return out
 
 
-def build_view(game: DecoderGame, state: DecoderState, seat: int | None) -> DecoderView:
+def build_view(state: DecoderState, seat: int | None) -> DecoderView:
     players = [
         PlayerView(seat=i, bank=s.bank, items=s.items.model_copy(),
                    hand_size=len(s.hand) if s.hand_chosen else None,

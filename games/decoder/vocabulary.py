@@ -43,7 +43,7 @@ def is_offensive(word: str) -> bool:
 @lru_cache(maxsize=1)
 def _frequent() -> tuple[str, ...]:
     try:
-        from wordfreq import top_n_list
+        from wordfreq import top_n_list  # noqa: PLC0415 (optional: the list is shorter without it)
     except ModuleNotFoundError:
         return ()
     return tuple(top_n_list("en", COMMON_WORDS))

@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from games.core.contract import Command, Prompt
 from games.devils_deal import rules
@@ -33,10 +32,6 @@ from games.devils_deal.commands import (
 )
 from games.devils_deal.partition import best_division, random_piles
 from games.devils_deal.views import DevilsDealView
-
-if TYPE_CHECKING:
-    from games.devils_deal.engine import DevilsDeal
-    from games.devils_deal.state import DevilsDealState
 
 
 # --- random legal play -------------------------------------------------------------------
@@ -92,13 +87,6 @@ def _discards_complete(view: DevilsDealView) -> bool:
         return False
     taken = sum(len(p) for i, p in enumerate(d.piles) if i != d.aside)
     return len(view.my_pool or []) + taken - len(d.discards) <= view.pool_limit
-
-
-def random_command(game: DevilsDeal, state: DevilsDealState, prompt: Prompt,
-                   rng: random.Random) -> Command:
-    from games.devils_deal.views import build_view
-
-    return random_from_view(build_view(game, state, prompt.seat), prompt, rng)
 
 
 class RandomBot:

@@ -1,26 +1,91 @@
 """The round flow of Devil's Deal: the automatic steps between decisions.
 
-Each function mutates the state and appends the events it causes to `ev`. The engine
-calls them from `apply`; they call each other to run automatic steps (dealing, antes,
-reveals, showdown, the next round) until the next decision is pending.
+Each function mutates the state and appends the events it causes to `ev`. `APPLY` (one per
+command) and `TIMEOUTS` (one per decision kind) are the engine's tables; the steps call each
+other to run automatic steps (dealing, antes, reveals, showdown, the next round) until the
+next decision is pending.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.core import betting
-from games.core.contract import Audience, Event
+from games.core.contract import ApplyHandler, Audience, Event, Prompt, TimeoutHandler, say
 from games.devils_deal import rules, text
 from games.devils_deal.cards import DECK, remove_cards, render, render_all, sort_cards
-from games.devils_deal.commands import Bet, Division
+from games.devils_deal.commands import (
+    Bet,
+    ChooseStarter,
+    Division,
+    LockDivision,
+    PrivateCards,
+    RefillAnswer,
+    Take,
+)
 from games.devils_deal.state import DevilsDealState, Phase, Refill
 from games.devils_deal.text import p
 
 
-def say(ev: list[Event], kind: str, msg: str, audience: Audience | None = None,
-         **data: Any) -> None:
-    ev.append(Event(kind=kind, audience=audience or Audience.public(), text=msg, data=data))
+def apply_choose_starter(state: DevilsDealState, seat: int, c: ChooseStarter,
+                         ev: list[Event]) -> None:
+    choose_starter(state, c.starter, ev, timed_out=False)
+
+
+def apply_refill_answer(state: DevilsDealState, seat: int, c: RefillAnswer,
+                        ev: list[Event]) -> None:
+    refill_answer(state, seat, c.refill, ev, timed_out=False)
+
+
+def apply_lock_division(state: DevilsDealState, seat: int, c: LockDivision,
+                        ev: list[Event]) -> None:
+    assert state.refill is not None and state.refill.division is not None
+    finish_division(state, state.refill.division, ev, how="locked in")
+
+
+def apply_take(state: DevilsDealState, seat: int, c: Take, ev: list[Event]) -> None:
+    take(state, seat, c.card, c.discard, ev, timed_out=False)
+
+
+def apply_private_cards(state: DevilsDealState, seat: int, c: PrivateCards,
+                        ev: list[Event]) -> None:
+    choose_private(state, seat, c.first, c.second, ev)
+
+
+def starter_timeout(state: DevilsDealState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
+    """The advantage holder starts round 1."""
+    choose_starter(state, 0, ev, timed_out=True)
+
+
+def refill_timeout(state: DevilsDealState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
+    """No refill."""
+    refill_answer(state, seat, False, ev, timed_out=True)
+
+
+def division_timeout(state: DevilsDealState, seat: int, prompt: Prompt,
+                     ev: list[Event]) -> None:
+    """The last valid division counts; with none, every card is set aside."""
+    assert state.refill is not None
+    finish_division(state, state.refill.division or Division(), ev, how="time ran out")
+
+
+def take_timeout(state: DevilsDealState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
+    """Nothing is taken."""
+    take(state, seat, None, None, ev, timed_out=True)
+
+
+def private_timeout(state: DevilsDealState, seat: int, prompt: Prompt,
+                    ev: list[Event]) -> None:
+    """The player has failed to choose private cards (a loss, settled once both are in)."""
+    state.private_failed[seat] = True
+    say(ev, "poker.private.timeout", f"Time ran out: {p(seat)} did not choose private cards.",
+        seat=seat)
+    private_resolved(state, ev)
+
+
+def bet_timeout(state: DevilsDealState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
+    """The player folds."""
+    say(ev, "bet.timeout", f"{p(seat)} ran out of time to bet and folds.")
+    fold(state, seat, ev)
+
 
 def choose_starter(state: DevilsDealState, starter: int, ev: list[Event], *,
                     timed_out: bool) -> None:
@@ -407,3 +472,23 @@ def lose(state: DevilsDealState, loser: int, ev: list[Event], why: str) -> None:
     state.offer_seat = None
     say(ev, "match.end", f"{p(loser)} loses: {why}. {p(1 - loser)} wins the match.",
               winner=1 - loser, loser=loser, reason=why, chips=list(state.chips))
+
+
+# --- the engine's tables -------------------------------------------------------------------------
+APPLY: dict[str, ApplyHandler] = {
+    "choose_starter": apply_choose_starter,
+    "refill_answer": apply_refill_answer,
+    "division": post_division,
+    "lock_division": apply_lock_division,
+    "take": apply_take,
+    "private_cards": apply_private_cards,
+    "bet": bet,
+}
+TIMEOUTS: dict[str, TimeoutHandler] = {
+    "choose_starter": starter_timeout,
+    "refill_offer": refill_timeout,
+    "division": division_timeout,
+    "take": take_timeout,
+    "private_cards": private_timeout,
+    "bet": bet_timeout,
+}

@@ -22,10 +22,11 @@ says exactly what is wrong.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 from games.core import betting, parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
+from games.devils_deal import rules
 from games.devils_deal.cards import number
 from games.devils_deal.commands import (
     Bet,
@@ -37,9 +38,6 @@ from games.devils_deal.commands import (
     Take,
 )
 from games.devils_deal.state import DevilsDealState, Phase
-
-if TYPE_CHECKING:
-    from games.devils_deal.engine import DevilsDeal
 
 _SUIT_WORDS = {
     "red": "R", "r": "R", "🟥": "R", "🔴": "R",
@@ -287,10 +285,8 @@ def parse_private(text: str) -> Command:
 
 
 def parse_bet(state: DevilsDealState, seat: int, text: str) -> Command:
-    from games.devils_deal.engine import LIMITS
-
-    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips, LIMITS,
-                                      seat, BET_USAGE)
+    action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips,
+                                      rules.LIMITS, seat, BET_USAGE)
     return Bet(action=action, amount=amount)
 
 
@@ -301,19 +297,18 @@ _PHASE_KIND = {
 }
 
 
-def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Command:
-    """Read `text` for the decision `seat` has pending (or, if none, the current one, so that
-    `check` can say it is not their turn)."""
+def parse(mine: Collection[str], state: DevilsDealState, seat: int, text: str) -> Command:
+    """Read `text` for the decision `seat` has pending (`mine`: its pending kinds; with none,
+    the current one, so that `check` can say it is not their turn)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
-    kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
-    text = parsing.read_move(text, lambda: usage(game, state, seat))
+        raise ParseError(MATCH_OVER)
+    kind = next(iter(mine), None) or _PHASE_KIND.get(state.phase)
+    text = parsing.read_move(text, lambda: usage(mine, state))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands"}:
-        raise ParseError(usage(game, state, seat))
+        raise ParseError(usage(mine, state))
     if kind is not None:
-        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
+        DECISIONS.refuse_other(text, [kind], usage(mine, state))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "refill_offer":
@@ -329,13 +324,13 @@ def parse(game: DevilsDeal, state: DevilsDealState, seat: int, text: str) -> Com
     raise ParseError("There is nothing to decide right now.")
 
 
-def usage(game: DevilsDeal, state: DevilsDealState, seat: int) -> str:
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
+def usage(mine: Collection[str], state: DevilsDealState) -> str:
+    """What a seat with the pending decision kinds `mine` could type now."""
     if not mine:
         if state.phase == Phase.OVER:
-            return "The match is over."
+            return MATCH_OVER
         return "Nothing to decide for you right now; wait for your opponent."
-    return _USAGE[mine[0]]
+    return _USAGE[next(iter(mine))]
 
 
 #: A move typed in the game room starts with a card ("G2", "2 green", "🟩2"), a number, a

@@ -12,10 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
+from games.core import betting
 from games.core.contract import IllegalMove
 from games.core.poker import HandRank, rank_hand
 from games.devils_deal.cards import multiset_contains, number, render, render_all, suit
 from games.devils_deal.commands import Division
+
+#: Raise at least 1 on top of the call, never more than either player can put in.
+LIMITS = betting.BettingLimits(min_raise=1, cap_by_opponent=True, cap_by_own=True)
 
 # Best first. Three of a kind beats a straight flush; a straight beats a flush.
 HAND_ORDER = ("three_of_a_kind", "straight_flush", "straight", "flush", "pair", "high_card")

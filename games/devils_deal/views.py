@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel
 
 from games.core import betting
+from games.devils_deal import rules
 from games.devils_deal.state import DevilsDealState, Phase
 from games.devils_deal.text import pair_token
-
-if TYPE_CHECKING:
-    from games.devils_deal.engine import DevilsDeal
 
 
 class BetView(BaseModel):
@@ -69,9 +65,7 @@ class DevilsDealView(BaseModel):
     reason: str = ""
 
 
-def build_view(game: DevilsDeal, state: DevilsDealState, seat: int | None) -> DevilsDealView:
-    from games.devils_deal.engine import LIMITS
-
+def build_view(state: DevilsDealState, seat: int | None) -> DevilsDealView:
     s = state.settings
     revealed = [
         list((state.private[x] or [])[: state.revealed[x]]) for x in (0, 1)
@@ -101,7 +95,7 @@ def build_view(game: DevilsDeal, state: DevilsDealState, seat: int | None) -> De
                                          discards=list(d.discards))
     if state.phase == Phase.BETTING and state.betting is not None:
         ph = state.betting
-        opts = betting.options(ph, state.chips, LIMITS)
+        opts = betting.options(ph, state.chips, rules.LIMITS)
         view.bet = BetView(
             phase=state.betting_no, to_act=ph.to_act, bets=list(ph.bets), to_call=ph.to_call,
             can_call=opts.can_call, min_raise=opts.min_raise, max_raise=opts.max_raise,

@@ -1,23 +1,59 @@
 """Applying moves: bouts, plays, draws, placements, the doubling die. Pure state changes that
-append the events they cause; `engine` checks every move before it gets here."""
+append the events they cause; `checks` vets every move before it gets here, and `APPLY` is
+the engine's table (one handler per command)."""
 
 from __future__ import annotations
 
-from games.core.contract import Audience, Event
+from games.core.contract import ApplyHandler, Audience, Command, Event, say
 from games.double_or_nothing import rules
+from games.double_or_nothing.commands import (
+    Answer,
+    AwardBout,
+    ChooseStarter,
+    Double,
+    Draw,
+    DrawJoker,
+    Place,
+    Play,
+    PlayAt,
+)
 from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.state import DoubleOrNothingState, Phase
 from games.double_or_nothing.text import card_name, hand_text, p, plural, score_text, table_text
 
+#: The decision kind pending in each phase (the quiet identical-set question aside).
+KINDS = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
+         Phase.POSITION: "position", Phase.DOUBLE: "double_answer"}
 
-def say(ev: list[Event], kind: str, text: str, seat: int | None = None, **data: object) -> None:
-    audience = Audience.public() if seat is None else Audience.to(seat)
-    ev.append(Event(kind=kind, audience=audience, text=text, data=dict(data)))
+
+def pending(state: DoubleOrNothingState) -> tuple[int, str] | None:
+    """(seat, kind) of the one pending decision, without building its prompt."""
+    kind = KINDS.get(state.phase)
+    if kind is None:
+        return None
+    if state.phase == Phase.STARTER:
+        return 0, kind
+    return (1 - state.turn if state.phase == Phase.DOUBLE else state.turn), kind
+
+
+def pending_kinds(state: DoubleOrNothingState, seat: int) -> set[str]:
+    """The kinds of decision `seat` has pending: the main one and the quiet question."""
+    now = pending(state)
+    kinds = {now[1]} if now is not None and now[0] == seat else set()
+    if state.which == seat and state.phase != Phase.OVER:
+        kinds.add("position")
+    return kinds
+
+
+def bout_running(state: DoubleOrNothingState) -> bool:
+    """Whether a bout runs (after bout 1's starter is chosen, before the end): hosts may
+    award it."""
+    return state.phase not in (Phase.STARTER, Phase.OVER)
 
 
 def show_hand(state: DoubleOrNothingState, seat: int, ev: list[Event], note: str = "") -> None:
     hand = state.hands[seat]
-    say(ev, "hand", (note + " " if note else "") + hand_text(seat, hand), seat=seat,
+    say(ev, "hand", (note + " " if note else "") + hand_text(seat, hand), Audience.to(seat),
         hand=list(hand))
 
 
@@ -134,7 +170,7 @@ def play_named(state: DoubleOrNothingState, seat: int, cards: list[str], found: 
                              for a in found)
         say(ev, "play.which", f"You held {render_set(cards)} more than once. Which did you play? "
             f"{listed} (positions in your hand before the play: {hand_line(hand)}). Until you "
-            f"answer, and if you have not by your next move, the leftmost is taken.", seat=seat,
+            f"answer, and if you have not by your next move, the leftmost is taken.", Audience.to(seat),
             options=[a + 1 for a in found])
     play(state, seat, found[0], k, ev)
 
@@ -264,3 +300,68 @@ def win_bout(state: DoubleOrNothingState, winner: int, how: str, ev: list[Event]
     state.starter = 1 - winner  # the loser of the bout starts the next one
     state.phase = Phase.TURN
     deal(state, ev)
+
+
+# --- the engine's tables -------------------------------------------------------------------------
+def apply_choose_starter(state: DoubleOrNothingState, seat: int, c: ChooseStarter,
+                         ev: list[Event]) -> None:
+    choose_starter(state, c.starter, ev)
+
+
+def apply_play(state: DoubleOrNothingState, seat: int, c: Play, ev: list[Event]) -> None:
+    cards = list(c.cards)
+    play_named(state, seat, cards, rules.windows(state.hands[seat], cards), ev)
+
+
+def apply_play_at(state: DoubleOrNothingState, seat: int, c: PlayAt, ev: list[Event]) -> None:
+    resolve_which(state, seat, c.start, ev)
+
+
+def apply_draw(state: DoubleOrNothingState, seat: int, c: Draw, ev: list[Event]) -> None:
+    draw(state, seat, c.number, ev)
+
+
+def apply_draw_joker(state: DoubleOrNothingState, seat: int, c: DrawJoker,
+                     ev: list[Event]) -> None:
+    draw_joker(state, seat, ev)
+
+
+def apply_place(state: DoubleOrNothingState, seat: int, c: Place, ev: list[Event]) -> None:
+    place(state, seat, c.position, ev)
+
+
+def apply_double(state: DoubleOrNothingState, seat: int, c: Double, ev: list[Event]) -> None:
+    propose_double(state, seat, ev)
+
+
+def apply_answer(state: DoubleOrNothingState, seat: int, c: Answer, ev: list[Event]) -> None:
+    answer_double(state, seat, c.accept, ev)
+
+
+def apply_award_bout(state: DoubleOrNothingState, seat: int, c: AwardBout,
+                     ev: list[Event]) -> None:
+    say(ev, "bout.awarded", f"The hosts award bout {state.bout} to {{P{seat}}}: {c.reason}.")
+    win_bout(state, seat, "awarded by the hosts", ev)
+
+
+def next_decision(apply: ApplyHandler) -> ApplyHandler:
+    """`apply`, then a new key for the decision that follows (its prompt and clock are new)."""
+    def apply_then_advance(state: DoubleOrNothingState, seat: int, c: Command,
+                           ev: list[Event]) -> None:
+        apply(state, seat, c, ev)
+        state.serial += 1
+    return apply_then_advance
+
+
+APPLY: dict[str, ApplyHandler] = {
+    "choose_starter": next_decision(apply_choose_starter),
+    "play": next_decision(apply_play),
+    # The quiet answer leaves every other decision (and its prompt key, its clock) as it was.
+    "play_at": apply_play_at,
+    "draw": next_decision(apply_draw),
+    "draw_joker": next_decision(apply_draw_joker),
+    "place": next_decision(apply_place),
+    "double": next_decision(apply_double),
+    "answer": next_decision(apply_answer),
+    "award_bout": next_decision(apply_award_bout),
+}

@@ -22,10 +22,11 @@ is allowed is `check`'s job, which says exactly what is wrong.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 from games.core import parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
+from games.double_or_nothing import flow
 from games.double_or_nothing.commands import (
     Answer,
     ChooseStarter,
@@ -39,9 +40,6 @@ from games.double_or_nothing.commands import (
 )
 from games.double_or_nothing.rules import STYLE
 from games.double_or_nothing.state import DoubleOrNothingState, Phase
-
-if TYPE_CHECKING:
-    from games.double_or_nothing.engine import DoubleOrNothing
 
 STARTER_USAGE = "Type 'me' to start bout 1 yourself, or 'opponent' to let your opponent start."
 MOVE_USAGE = ("Type 'play' and the cards in hand order (e.g. 'play 5 6 7', jokers as J), "
@@ -199,24 +197,19 @@ def parse_answer(text: str) -> Command:
     raise ParseError(ANSWER_USAGE)
 
 
-_PHASE_KIND = {Phase.STARTER: "choose_starter", Phase.TURN: "move", Phase.PLACE: "place",
-               Phase.POSITION: "position", Phase.DOUBLE: "double_answer"}
-
-
-def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: str) -> Command:
+def parse(mine: Collection[str], state: DoubleOrNothingState, seat: int, text: str) -> Command:
+    """Read `text` for a decision `seat` has pending (`mine`: its pending kinds; with none,
+    the current one, so that `check` can say whose it is)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
-    text = parsing.read_move(text, lambda: usage(game, state, seat))
+        raise ParseError(MATCH_OVER)
+    text = parsing.read_move(text, lambda: usage(mine, state))
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
-        raise ParseError(usage(game, state, seat))
-    mine = sorted(game.pending_kinds(state, seat), key=lambda k: k == "position")
-    if not mine:
-        now = game.pending(state)
-        mine = [now[1] if now is not None else _PHASE_KIND[state.phase]]  # `check` says whose
-    DECISIONS.refuse_other(text, mine, usage(game, state, seat))
-    kind = DECISIONS.kind_of(text, mine) if len(mine) > 1 else mine[0]
-    kind = kind if kind in mine else mine[0]
+        raise ParseError(usage(mine, state))
+    kinds = sorted(mine, key=lambda k: k == "position") or [flow.KINDS[state.phase]]
+    DECISIONS.refuse_other(text, kinds, usage(mine, state))
+    kind = DECISIONS.kind_of(text, kinds) if len(kinds) > 1 else kinds[0]
+    kind = kind if kind in kinds else kinds[0]
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "move":
@@ -228,11 +221,10 @@ def parse(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int, text: s
     return parse_answer(text)
 
 
-def usage(game: DoubleOrNothing, state: DoubleOrNothingState, seat: int) -> str:
-    pending = game.pending(state)
-    if pending is None:
-        return "The match is over."
-    mine = game.pending_kinds(state, seat)
+def usage(mine: Collection[str], state: DoubleOrNothingState) -> str:
+    """What a seat with the pending decision kinds `mine` could type now."""
+    if state.phase == Phase.OVER:
+        return MATCH_OVER
     if not mine:
         return "Nothing to decide for you right now; wait for your opponent."
     return " ".join(_USAGE[k] for k in sorted(mine, key=lambda k: k == "position"))

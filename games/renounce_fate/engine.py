@@ -17,24 +17,16 @@ from itertools import combinations
 
 from pydantic import BaseModel
 
-from games.core import betting
 from games.core.chance import Chance
-from games.core.contract import (
-    BotFactory,
-    Command,
-    Event,
-    Game,
-    IllegalMove,
-    Outcome,
-    Prompt,
-    Secret,
-    Timeout,
-)
+from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, say
 from games.core.parsing import DecisionWords, MoveWords
-from games.renounce_fate import flow, rules, text
-from games.renounce_fate.cards import DECK, render, render_all, sort_cards
-from games.renounce_fate.commands import COMMAND_TYPES, Bet, ChooseStarter, Renounce
-from games.renounce_fate.settings import RenounceFateSettings, reminders_for
+from games.renounce_fate import flow, grammar, rules, text
+from games.renounce_fate import prompts as prompting
+from games.renounce_fate.cards import DECK, render_all, sort_cards
+from games.renounce_fate.checks import CHECKS, KIND_COMMANDS, already_picked
+from games.renounce_fate.commands import COMMAND_TYPES, Renounce
+from games.renounce_fate.random_play import random_from_view
+from games.renounce_fate.settings import RenounceFateSettings
 from games.renounce_fate.state import LOG_KEEP, Phase, Pick, RenounceFateState
 from games.renounce_fate.text import chips_line, p
 from games.renounce_fate.views import build_view
@@ -48,6 +40,11 @@ class RenounceFate(Game[RenounceFateState]):
     settings_model = RenounceFateSettings
     state_model = RenounceFateState
     command_types = COMMAND_TYPES
+    answers = KIND_COMMANDS
+    checks = CHECKS
+    applies = flow.APPLY
+    timeouts = flow.TIMEOUTS
+    log_keep = LOG_KEEP
 
     def __init__(self, bots: Mapping[str, BotFactory] | None = None) -> None:
         self._bots: dict[str, BotFactory] = dict(bots or {})
@@ -66,113 +63,24 @@ class RenounceFate(Game[RenounceFateState]):
         msg = (f"Renounce Fate begins. Each player has {s.starting_chips} chips. The ante is "
                f"{s.ante_start}, rising by {s.ante_step} every {s.ante_every} rounds. {p(0)} "
                f"holds the advantage and chooses who starts round 1.")
-        return [flow_event("match.start", msg, chips=list(state.chips))]
-
-    # --- prompts ------------------------------------------------------------------------
-    def prompts(self, state: RenounceFateState) -> list[Prompt]:
-        s = state.settings
-        k = f"rf{state.serial}"
-        if state.phase == Phase.STARTER:
-            return [Prompt(
-                key=f"{k}-starter", seat=0, kind="choose_starter", private=False,
-                text=("Choose who starts round 1: type 'me' (you start) or 'opponent'. The "
-                      "starter leads both betting rounds."),
-                time_limit=s.starter_choice_seconds,
-                reminders=reminders_for(s.starter_choice_seconds),
-                timeout_text="if time runs out, you start round 1.", choices=("me", "opponent"))]
-        if state.phase == Phase.BETTING and state.betting is not None and not state.betting.closed:
-            phase = state.betting
-            seat = phase.to_act
-            opts = betting.options(phase, state.chips, flow.limits(state))
-            call = "'call', " if opts.can_call else ""
-            return [Prompt(
-                key=f"{k}-bet", seat=seat, kind="bet", private=False,
-                text=(f"Betting round {state.betting_no} of round {state.round}: "
-                      f"{betting.describe(opts)}. In the pot: {p(0)} {state.round_bets[0]}, "
-                      f"{p(1)} {state.round_bets[1]} (pot {state.pot}; at most "
-                      f"{s.max_in_pot} each). You have {state.chips[seat]} chips. Type {call}"
-                      f"'raise N' (N on top of the call, at most {s.max_raise}) or 'fold'."),
-                time_limit=s.bet_seconds, reminders=reminders_for(s.bet_seconds),
-                timeout_text="if time runs out, you fold.", choices=bet_choices(opts))]
-        if state.phase == Phase.RENOUNCE:
-            legal = rules.legal_picks(flow.remaining(state))
-            out = []
-            for seat in (0, 1):
-                if state.picks[seat] is not None:
-                    continue
-                out.append(Prompt(
-                    key=f"{k}-renounce-{seat}", seat=seat, kind="renounce", private=True,
-                    text=(f"Renounce step {len(state.steps) + 1}: pick one fate card to "
-                          f"renounce, naming the card and its set (e.g. "
-                          f"'{text.pick_choice(*legal[0])}'). Only sets with more than one "
-                          f"card are open.\n{text.sets_picture(state.sets)}"),
-                    time_limit=s.renounce_seconds, reminders=reminders_for(s.renounce_seconds),
-                    timeout_text="if time runs out, a random legal fate card is renounced for you.",
-                    choices=tuple(text.pick_choice(n, c) for n, c in legal)))
-            return out
-        return []
-
-    # --- checking -----------------------------------------------------------------------
-    def check(self, state: RenounceFateState, seat: int, command: Command) -> None:
-        if state.phase == Phase.OVER:
-            raise IllegalMove("The match is over.")
-        pending = [pr for pr in self.prompts(state) if pr.seat == seat]
-        if isinstance(command, Timeout):
-            if not any(pr.key == command.prompt_key for pr in pending):
-                raise IllegalMove(f"No pending decision of yours has the key {command.prompt_key!r}.")
-            return
-        kinds = {pr.kind for pr in pending}
-        if isinstance(command, ChooseStarter):
-            self._expect(kinds, "choose_starter", state, seat)
-            if command.starter not in (0, 1):
-                raise IllegalMove("The starter must be you or your opponent.")
-        elif isinstance(command, Bet):
-            self._expect(kinds, "bet", state, seat)
-            assert state.betting is not None
-            betting.check_action(state.betting, state.chips, flow.limits(state), seat,
-                                 command.action, command.amount)
-        elif isinstance(command, Renounce):
-            if state.phase == Phase.RENOUNCE and state.picks[seat] is not None:
-                mine = state.picks[seat]
-                assert mine is not None
-                raise IllegalMove(f"You already picked {text.pick_text(mine.set_no, mine.card)} "
-                                  f"in this step; the first pick is final.")
-            self._expect(kinds, "renounce", state, seat)
-            check_pick(state, command.set_no, command.card)
-        else:
-            raise IllegalMove("That is not a Renounce Fate move.")
-
-    def _expect(self, kinds: set[str], kind: str, state: RenounceFateState, seat: int) -> None:
-        self.expect_decision(state, seat, kinds, kind)
-
-    # --- applying -----------------------------------------------------------------------
-    def apply(self, state: RenounceFateState, seat: int, command: Command) -> list[Event]:
         ev: list[Event] = []
-        if isinstance(command, Timeout):
-            self._timeout(state, seat, command, ev)
-        elif isinstance(command, ChooseStarter):
-            flow.choose_starter(state, command.starter, ev, timed_out=False)
-        elif isinstance(command, Bet):
-            flow.bet(state, seat, command, ev)
-        elif isinstance(command, Renounce):
-            flow.renounce(state, seat, command.set_no, command.card, ev, timed_out=False)
-        for e in ev:
-            if e.audience.kind == "public":
-                state.log.append(e.text)
-        del state.log[:-LOG_KEEP]
+        say(ev, "match.start", msg, chips=list(state.chips))
         return ev
 
-    def _timeout(self, state: RenounceFateState, seat: int, command: Timeout,
-                 ev: list[Event]) -> None:
-        prompt = self.prompt(state, command.prompt_key)
-        assert prompt is not None
-        if prompt.kind == "choose_starter":
-            flow.choose_starter(state, 0, ev, timed_out=True)
-        elif prompt.kind == "bet":
-            flow.bet(state, seat, Bet(action="fold"), ev, timed_out=True)
-        elif prompt.kind == "renounce":
-            set_no, card = state.chance.choice(rules.legal_picks(flow.remaining(state)))
-            flow.renounce(state, seat, set_no, card, ev, timed_out=True)
+    def prompts(self, state: RenounceFateState) -> list[Prompt]:
+        return prompting.prompts(state)
+
+    # --- dispatch -----------------------------------------------------------------------
+    def is_over(self, state: RenounceFateState) -> bool:
+        return state.phase == Phase.OVER
+
+    def refusal(self, state: RenounceFateState, seat: int, command: Command,
+                kinds: set[str]) -> str:
+        if isinstance(command, Renounce):
+            picked = already_picked(state, seat)
+            if picked is not None:
+                return picked
+        return super().refusal(state, seat, command, kinds)
 
     def outcome(self, state: RenounceFateState) -> Outcome | None:
         if state.phase != Phase.OVER:
@@ -264,30 +172,20 @@ class RenounceFate(Game[RenounceFateState]):
 
     # --- text ---------------------------------------------------------------------------
     def parse(self, state: RenounceFateState, seat: int, text_in: str) -> Command:
-        from games.renounce_fate.grammar import parse
-
-        return parse(self, state, seat, text_in)
+        return grammar.parse(self.pending_kinds(state, seat), state, seat, text_in)
 
     def usage(self, state: RenounceFateState, seat: int) -> str:
-        from games.renounce_fate.grammar import usage
-
-        return usage(self, state, seat)
+        return grammar.usage(self.pending_kinds(state, seat), state)
 
     def decision_words(self) -> DecisionWords:
-        from games.renounce_fate.grammar import DECISIONS
-
-        return DECISIONS
+        return grammar.DECISIONS
 
     def move_words(self, state: RenounceFateState) -> MoveWords:
-        from games.renounce_fate.grammar import MOVE_WORDS
-
-        return MOVE_WORDS
+        return grammar.MOVE_WORDS
 
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: RenounceFateState, prompt: Prompt,
                        rng: random.Random) -> Command:
-        from games.renounce_fate.random_play import random_from_view
-
         return random_from_view(build_view(state, prompt.seat), prompt, rng)
 
     def bots(self) -> Mapping[str, BotFactory]:
@@ -318,39 +216,3 @@ class RenounceFate(Game[RenounceFateState]):
         if state.community is not None:
             assert state.community == rules.community_of(flow.remaining(state))
             assert 1 <= len(state.community) <= 3
-
-
-def check_pick(state: RenounceFateState, set_no: int, card: str) -> None:
-    """Raise IllegalMove unless `card` of set `set_no` may be renounced now."""
-    remaining = flow.remaining(state)
-    open_sets = [i + 1 for i, s in enumerate(remaining) if len(s) > 1]
-    where = f"open sets: {', '.join(str(n) for n in open_sets)}"
-    if not 1 <= set_no <= len(remaining):
-        raise IllegalMove(f"There is no set {set_no}: the sets are 1, 2 and 3 ({where}).")
-    cards = remaining[set_no - 1]
-    if len(cards) <= 1:
-        raise IllegalMove(f"Set {set_no} is locked ({len(cards)} card{'s' if not cards else ''} "
-                          f"left): renounce from a set with more than one card ({where}).")
-    if card not in cards:
-        raise IllegalMove(f"{render(card)} is not in set {set_no}, which holds "
-                          f"{render_all(cards)}.")
-
-
-def bet_choices(opts: betting.BetOptions) -> tuple[str, ...]:
-    """Buttons: call, a few raises (1, 2, 3, 5 and the most allowed), fold."""
-    out: list[str] = []
-    if opts.can_call:
-        out.append(f"call {opts.call_amount}")
-    if opts.can_raise:
-        assert opts.min_raise is not None and opts.max_raise is not None
-        amounts = sorted({a for a in (opts.min_raise, 2, 3, 5, opts.max_raise)
-                          if opts.min_raise <= a <= opts.max_raise})
-        out.extend(f"raise {a}" for a in amounts)
-    out.append("fold")
-    return tuple(out)
-
-
-def flow_event(kind: str, msg: str, **data: object) -> Event:
-    ev: list[Event] = []
-    flow.say(ev, kind, msg, **data)
-    return ev[0]

@@ -1,36 +1,47 @@
 """The round flow of Renounce Fate: the automatic steps between decisions.
 
-Each function mutates the state and appends the events it causes to `ev`; the engine calls
-them from `apply`, and they call each other (deal, ante, betting, renouncing, showdown, the
-next round) until a decision is pending.
+Each function mutates the state and appends the events it causes to `ev`; `APPLY` (one per
+command) and `TIMEOUTS` (one per decision kind) are the engine's tables, and the steps call
+each other (deal, ante, betting, renouncing, showdown, the next round) until a decision is
+pending.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.core import betting
-from games.core.contract import Audience, Event
+from games.core.contract import ApplyHandler, Audience, Event, Prompt, TimeoutHandler, say
 from games.renounce_fate import rules, text
 from games.renounce_fate.cards import render, render_all, sort_cards
-from games.renounce_fate.commands import Bet
+from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
 from games.renounce_fate.state import FateSet, Phase, Pick, RenounceFateState, RenounceStep
 from games.renounce_fate.text import chips_line, p
 
 
-def limits(state: RenounceFateState) -> betting.BettingLimits:
-    """Raise 1 to `max_raise` on top of the call, never more than either player can put in,
-    at most `max_in_pot` per player in the pot; the leader may call for 0 only when no raise
-    is possible."""
-    s = state.settings
-    return betting.BettingLimits(min_raise=1, max_raise=s.max_raise, cap_by_opponent=True,
-                                 cap_by_own=True, max_total=s.max_in_pot,
-                                 capped_opener_may_call=True)
+def apply_choose_starter(state: RenounceFateState, seat: int, c: ChooseStarter,
+                         ev: list[Event]) -> None:
+    choose_starter(state, c.starter, ev, timed_out=False)
 
 
-def say(ev: list[Event], kind: str, msg: str, audience: Audience | None = None,
-        **data: Any) -> None:
-    ev.append(Event(kind=kind, audience=audience or Audience.public(), text=msg, data=data))
+def apply_renounce(state: RenounceFateState, seat: int, c: Renounce, ev: list[Event]) -> None:
+    renounce(state, seat, c.set_no, c.card, ev, timed_out=False)
+
+
+def starter_timeout(state: RenounceFateState, seat: int, prompt: Prompt,
+                    ev: list[Event]) -> None:
+    """The advantage holder starts round 1."""
+    choose_starter(state, 0, ev, timed_out=True)
+
+
+def bet_timeout(state: RenounceFateState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
+    """The player folds."""
+    bet(state, seat, Bet(action="fold"), ev, timed_out=True)
+
+
+def renounce_timeout(state: RenounceFateState, seat: int, prompt: Prompt,
+                     ev: list[Event]) -> None:
+    """A random legal fate card is renounced for the player."""
+    set_no, card = state.chance.choice(rules.legal_picks(remaining(state)))
+    renounce(state, seat, set_no, card, ev, timed_out=True)
 
 
 def choose_starter(state: RenounceFateState, starter: int, ev: list[Event], *,
@@ -293,3 +304,16 @@ def end_match(state: RenounceFateState, loser: int, ev: list[Event], why: str) -
     say(ev, "match.end", f"{p(loser)} loses: {why}. {p(1 - loser)} wins the match with "
         f"{state.chips[1 - loser]} chips.", winner=1 - loser, loser=loser, reason=why,
         chips=list(state.chips))
+
+
+# --- the engine's tables -------------------------------------------------------------------------
+APPLY: dict[str, ApplyHandler] = {
+    "choose_starter": apply_choose_starter,
+    "bet": bet,
+    "renounce": apply_renounce,
+}
+TIMEOUTS: dict[str, TimeoutHandler] = {
+    "choose_starter": starter_timeout,
+    "bet": bet_timeout,
+    "renounce": renounce_timeout,
+}

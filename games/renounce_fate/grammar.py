@@ -18,16 +18,14 @@ the raise fits the caps) is `check`'s job, which says exactly what is wrong.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 from games.core import betting, parsing
-from games.core.contract import Command, ParseError
+from games.core.contract import MATCH_OVER, Command, ParseError
+from games.renounce_fate import rules
 from games.renounce_fate.cards import STYLE
 from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
 from games.renounce_fate.state import Phase, RenounceFateState
-
-if TYPE_CHECKING:
-    from games.renounce_fate.engine import RenounceFate
 
 STARTER_USAGE = "Type 'me' to start round 1 yourself, or 'opponent' to let your opponent start."
 BET_USAGE = "Type 'call', 'raise N' (N chips on top of the call) or 'fold'."
@@ -77,11 +75,9 @@ def parse_starter(seat: int, text: str) -> Command:
     raise ParseError(STARTER_USAGE)
 
 
-def parse_bet(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
-    from games.renounce_fate.flow import limits
-
+def parse_bet(state: RenounceFateState, seat: int, text: str) -> Command:
     action, amount = betting.read_bet(text, _BET_SYNONYMS, state.betting, state.chips,
-                                      limits(state), seat, BET_USAGE)
+                                      rules.limits(state.settings), seat, BET_USAGE)
     return Bet(action=action, amount=amount)
 
 
@@ -117,30 +113,30 @@ _PHASE_KIND = {Phase.STARTER: "choose_starter", Phase.BETTING: "bet", Phase.RENO
 _USAGE = {"choose_starter": STARTER_USAGE, "bet": BET_USAGE, "renounce": RENOUNCE_USAGE}
 
 
-def parse(game: RenounceFate, state: RenounceFateState, seat: int, text: str) -> Command:
+def parse(mine: Collection[str], state: RenounceFateState, seat: int, text: str) -> Command:
+    """Read `text` for the decision `seat` has pending (`mine`: its pending kinds)."""
     if state.phase == Phase.OVER:
-        raise ParseError("The match is over.")
-    text = parsing.read_move(text, lambda: usage(game, state, seat))
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
-    kind = mine[0] if mine else _PHASE_KIND.get(state.phase)
+        raise ParseError(MATCH_OVER)
+    text = parsing.read_move(text, lambda: usage(mine, state))
+    kind = next(iter(mine), None) or _PHASE_KIND.get(state.phase)
     norm = parsing.normalize(text)
     if norm in {"help", "", "usage", "commands", "?"}:
-        raise ParseError(usage(game, state, seat))
+        raise ParseError(usage(mine, state))
     if kind is not None:
-        DECISIONS.refuse_other(text, [kind], usage(game, state, seat))
+        DECISIONS.refuse_other(text, [kind], usage(mine, state))
     if kind == "choose_starter":
         return parse_starter(seat, text)
     if kind == "bet":
-        return parse_bet(game, state, seat, text)
+        return parse_bet(state, seat, text)
     if kind == "renounce":
         return parse_renounce(text)
     raise ParseError("There is nothing to decide right now.")
 
 
-def usage(game: RenounceFate, state: RenounceFateState, seat: int) -> str:
-    mine = [p.kind for p in game.prompts(state) if p.seat == seat]
+def usage(mine: Collection[str], state: RenounceFateState) -> str:
+    """What a seat with the pending decision kinds `mine` could type now."""
     if not mine:
         if state.phase == Phase.OVER:
-            return "The match is over."
+            return MATCH_OVER
         return "Nothing to decide for you right now; wait for your opponent."
-    return _USAGE[mine[0]]
+    return _USAGE[next(iter(mine))]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.core import poker
+from games.core import betting, poker
 from games.core.chance import Chance
 from games.renounce_fate.cards import DECK, number, suit
 from games.renounce_fate.settings import RenounceFateSettings
@@ -131,3 +131,12 @@ def best_hand(hand: Sequence[str], community: Sequence[str],
 
 def hand_size(community_count: int) -> int:
     return {3: 4, 2: 3, 1: 2}[community_count]
+
+
+def limits(settings: RenounceFateSettings) -> betting.BettingLimits:
+    """Raise 1 to `max_raise` on top of the call, never more than either player can put in,
+    at most `max_in_pot` per player in the pot; the leader may call for 0 only when no raise
+    is possible."""
+    return betting.BettingLimits(min_raise=1, max_raise=settings.max_raise, cap_by_opponent=True,
+                                 cap_by_own=True, max_total=settings.max_in_pot,
+                                 capped_opener_may_call=True)

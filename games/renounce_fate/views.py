@@ -68,8 +68,6 @@ class RenounceFateView(BaseModel):
 
 
 def build_view(state: RenounceFateState, seat: int | None) -> RenounceFateView:
-    from games.renounce_fate.flow import limits
-
     s = state.settings
     remaining = [list(x.remaining) for x in state.sets]
     renouncing = state.phase == Phase.RENOUNCE
@@ -94,7 +92,7 @@ def build_view(state: RenounceFateState, seat: int | None) -> RenounceFateView:
     )
     if state.phase == Phase.BETTING and state.betting is not None and not state.betting.closed:
         ph = state.betting
-        opts = betting.options(ph, state.chips, limits(state))
+        opts = betting.options(ph, state.chips, rules.limits(s))
         view.bet = BetView(
             betting=state.betting_no, to_act=ph.to_act, bets=list(ph.bets), to_call=ph.to_call,
             can_call=opts.can_call, min_raise=opts.min_raise, max_raise=opts.max_raise,

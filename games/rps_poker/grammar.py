@@ -14,7 +14,8 @@ from games.core import Command, ParseError
 from games.core.parsing import DIGITS, DecisionWords, MoveWords, number, read_move
 from games.rps_poker.cards import CARDS, SYMBOL_WORDS, find_cards, render
 from games.rps_poker.commands import Keep, Play
-from games.rps_poker.state import RpsState
+from games.rps_poker.flow import options
+from games.rps_poker.state import Phase, RpsState
 
 KEYWORDS = ("keep", "keeps", "pick", "take", "choose", "select", "k", "play", "plays", "throw",
             "use", "put", "i keep", "i play", "i pick", "i choose", "i take")
@@ -41,20 +42,11 @@ def _strip_keyword(norm: str) -> str:
     return norm
 
 
-def options(state: RpsState, seat: int) -> list[str]:
-    """The cards `seat` chooses among now, in the order positions refer to."""
-    if state.phase == "draft":
-        return list(state.offers[seat])
-    if state.phase == "main":
-        return list(state.hand[seat])
-    return []
-
-
 def usage(state: RpsState, seat: int) -> str:
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return "The match is over; there is nothing to choose."
     opts = options(state, seat)
-    verb = "keep" if state.phase == "draft" else "play"
+    verb = "keep" if state.phase == Phase.DRAFT else "play"
     last = len(opts)
     where = "1" if last == 1 else f"1 to {last}"
     return (f"Type {verb} and a card ({', '.join(f'{verb} {render(c)}' for c in opts)}) "
@@ -62,11 +54,11 @@ def usage(state: RpsState, seat: int) -> str:
 
 
 def parse(state: RpsState, seat: int, text: str) -> Command:
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         raise ParseError("The match is over; there is nothing to choose.")
-    make = Keep if state.phase == "draft" else Play
+    make = Keep if state.phase == Phase.DRAFT else Play
     text = read_move(text, lambda: usage(state, seat))
-    DECISIONS.refuse_other(text, ["draft_pick" if state.phase == "draft" else "play"],
+    DECISIONS.refuse_other(text, ["draft_pick" if state.phase == Phase.DRAFT else "play"],
                            usage(state, seat))
     rest = _strip_keyword(_normal(text))
     if not rest:

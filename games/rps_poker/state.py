@@ -9,14 +9,18 @@ one place): during the draft, in `undealt` (the full deck, top first), in a curr
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from games.core import Chance
 from games.rps_poker.settings import RpsSettings
 
-Phase = Literal["draft", "main", "over"]
+
+class Phase(StrEnum):
+    DRAFT = "draft"  # five rounds: keep one of two cards, pass the other
+    MAIN = "main"  # ten games: play a card against the base card
+    OVER = "over"
 
 
 class DraftRound(BaseModel):
@@ -43,7 +47,7 @@ class GameRecord(BaseModel):
 class RpsState(BaseModel):
     settings: RpsSettings
     chance: Chance
-    phase: Phase = "draft"
+    phase: Phase = Phase.DRAFT
     step: int = 0  # counts resolved decisions rounds: keys prompts uniquely
     # draft
     undealt: list[str] = Field(default_factory=list)

@@ -36,6 +36,15 @@ def draft_prompt(round_no: int, seat: int, offer: list[str]) -> str:
             f"Type keep {render(offer[0])}, or 1 or 2.")
 
 
+def draft_brief(round_no: int, offer: list[str]) -> str:
+    return f"draft {round_no}/{DRAFT_ROUNDS}: keep {render(offer[0])} or {render(offer[1])}."
+
+
+def play_brief(game_no: int, base: str, hand: list[str], score: list[int]) -> str:
+    return (f"game {game_no}/{GAMES}, base {render(base)}, score {score[0]}-{score[1]}. "
+            f"Hand: {numbered(hand)}.")
+
+
 def play_prompt(game_no: int, base: str, hand: list[str], score: list[int]) -> str:
     positions = "1" if len(hand) == 1 else f"1 to {len(hand)}"
     return (f"Game {game_no} of {GAMES}, base card {render(base)}, score {score[0]}-{score[1]}. "

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 
 from games.rps_poker import rules
-from games.rps_poker.state import RpsState
+from games.rps_poker.state import Phase, RpsState
 
 Variant = Callable[[RpsState], None]
 
@@ -89,9 +89,9 @@ def _main_variants(state: RpsState, seat: int) -> list[Variant]:
 
 def make_twin(state: RpsState, seat: int, rng: random.Random) -> RpsState | None:
     """A world differing only in `seat`'s secrets, or None when it has none now."""
-    if state.phase == "draft":
+    if state.phase == Phase.DRAFT:
         variants = _draft_variants(state, seat)
-    elif state.phase == "main":
+    elif state.phase == Phase.MAIN:
         variants = _main_variants(state, seat)
     else:
         return None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from games.rps_poker.state import RpsState
+from games.rps_poker.cards import render_all
+from games.rps_poker.state import Phase, RpsState
 
 
 class DraftSeen(BaseModel):
@@ -56,12 +57,12 @@ class RpsView(BaseModel):
 
 def build_view(state: RpsState, seat: int | None) -> RpsView:
     bases = [g.base for g in state.history] + ([state.base] if state.base else [])
-    main = state.phase != "draft"
+    main = state.phase != Phase.DRAFT
     view = RpsView(
         seat=seat,
-        phase=state.phase,
-        draft_round=min(state.draft_round + 1, 5) if state.phase == "draft" else 5,
-        game_number=(len(state.history) + (1 if state.phase == "main" else 0)) if main else 0,
+        phase=state.phase.value,
+        draft_round=min(state.draft_round + 1, 5) if state.phase == Phase.DRAFT else 5,
+        game_number=(len(state.history) + (1 if state.phase == Phase.MAIN else 0)) if main else 0,
         score=list(state.score),
         base=state.base,
         bases_seen=bases,
@@ -80,7 +81,7 @@ def build_view(state: RpsState, seat: int | None) -> RpsView:
     other = 1 - seat
     played_by_other = {g.plays[other] for g in state.history}
     passed = [d.offers[seat][1 - d.offers[seat].index(d.kept[seat])] for d in state.drafts]
-    view.offer = list(state.offers[seat]) if state.phase == "draft" else []
+    view.offer = list(state.offers[seat]) if state.phase == Phase.DRAFT else []
     view.pending = state.pending[seat]
     view.drafts = [
         DraftSeen(round=i + 1, offer=list(d.offers[seat]), kept=d.kept[seat], passed=p,
@@ -99,8 +100,6 @@ def build_view(state: RpsState, seat: int | None) -> RpsView:
 
 def describe_view(view: RpsView) -> str:
     """The view as sentences for a player who asks (`/view`, `/mine`); {P0}/{P1} are names."""
-    from games.rps_poker.cards import render_all
-
     def cards(items: list[str]) -> str:
         return render_all(items, ", ") if items else "none"
 

@@ -68,6 +68,54 @@ def test_batch_mode_gives_the_same_results_as_one_call_at_a_time(tmp_path: Path)
         assert len(one) == 10 * 40  # the five other bots' pairs, every cycle
 
 
+def _js_file(tmp_path: Path, name: str, play: str) -> str:
+    path = tmp_path / f"{name}.js"
+    path.write_text("({name: 'NAME', state: {seen: []},\n"
+                    " draftPick(c) { this.state.seen.push(...c); return c[1][1] > c[0][1] ? 1 : 0; },\n"
+                    " draftReceive(c) { this.state.seen.push(c); },\n"
+                    " mainPlay(cards, base) { const seen = this.state.seen; PLAY },\n"
+                    " mainPostprocess(c) { this.state.seen.push(c); }})"
+                    .replace("NAME", name).replace("PLAY", play))
+    return str(path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bot_files_only_lockstep_gives_the_same_results_as_one_call_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Only bot files: the lockstep path (one message per bot per step), failures included:
+    an invalid index, a raise, a JavaScript throw and a wrong type, each in some match."""
+    from bot.arena import lockstep
+
+    calls = []
+    monkeypatch.setattr(lockstep, "_play_wave", lambda *a, _p=lockstep._play_wave:
+                        calls.append(1) or _p(*a))
+    bots = [
+        _file(tmp_path, "Summer", "return sum(int(c[1]) for c in self.seen) % len(cards)"),
+        _file(tmp_path, "Picky", "return 5 if base == 'S7' and len(self.seen) > 14 else 0"),
+        _file(tmp_path, "Raises", "return [0][len(self.seen) - 40 if base == 'P2' else 0]"),
+        _js_file(tmp_path, "ThrowsJS", "if (base === 'R5' && seen.length > 16) "
+                 "throw new Error('no  R5'); return seen.length % cards.length;"),
+        _js_file(tmp_path, "TypeJS", "return base === 'S1' && seen.length > 17 ? '0' : 0;"),
+        str(EXAMPLES / "simple.js"),
+        _js(tmp_path),
+    ]
+    specs = resolve_all(bots)
+    one = run(specs, 40, 9, jobs, 1.0, batch=False)
+    if jobs == 1:
+        assert not calls
+    many = run(specs, 40, 9, jobs, 1.0, batch=True)
+    if jobs == 1:
+        assert calls  # the lockstep path was taken
+    assert bytes(one.scores) == bytes(many.scores)
+    assert one.disqualified == many.disqualified
+    reasons = sorted(reason.split(" in ")[0].split(" from ")[0]
+                     for _, reason in many.disqualified.values())
+    assert reasons == ["raised IndexError: list index out of range",
+                       'returned an invalid index "0"', "returned an invalid index 5",
+                       "threw Error: no R5"], reasons
+    assert len(many) == 3 * 40  # the pairs of Summer, Simple and CountJS
+
+
 def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: Path) -> None:
     marker = tmp_path / "hung"
     hang = _file(tmp_path, "Hangs", f"""import os, time
@@ -91,6 +139,7 @@ def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: P
     assert took < 0.3 + 0.5 + 6, took  # the others waited for the limit and slack only
 
 
+@pytest.mark.parametrize("third", ["simple", "file"])  # a built-in beside; files only
 @pytest.mark.parametrize("action, reason", [
     ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play"),
     ("return 'one'", "returned an invalid index 'one' from main_play (hand of 3)"),
@@ -98,11 +147,13 @@ def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: P
     ("print('0'); return 0", None),  # output is never an answer, nor a failure
 ])
 def test_failures_in_batch_mode_disqualify_as_one_call_at_a_time(
-        tmp_path: Path, action: str, reason: str | None) -> None:
+        tmp_path: Path, action: str, reason: str | None, third: str) -> None:
     bad = _file(tmp_path, "Bad", f"""if len(self.seen) == 17:
             {action}
         return 0""")
-    specs = resolve_all([bad, str(EXAMPLES / "simple.js"), "simple"])
+    if third == "file":
+        third = _file(tmp_path, "Third", "return 0")
+    specs = resolve_all([bad, str(EXAMPLES / "simple.js"), third])
     one = run(specs, 30, 4, 1, 1.0, batch=False)
     many = run(specs, 30, 4, 1, 1.0, batch=True)
     assert bytes(one.scores) == bytes(many.scores)
@@ -111,3 +162,33 @@ def test_failures_in_batch_mode_disqualify_as_one_call_at_a_time(
         assert not many.disqualified and len(many) == 90
     else:
         assert many.disqualified == {0: (0, reason)} and len(many) == 30
+
+
+def test_a_built_in_call_that_never_returns_in_lockstep_is_stopped_by_the_watchdog(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in bot beside a bot file plays in lockstep inside the worker: a call of it
+    that never returns is stopped (watchdog) and disqualifies it in that match only."""
+    from games.rps_poker.players import PLAYERS
+
+    simple = PLAYERS["simple"]
+    started = []
+
+    class Stuck(simple):  # type: ignore[misc, valid-type]
+        def main_play(self, cards: list[str], base: str) -> int:
+            started.append(1)
+            if len(started) == 700:
+                while True:
+                    time.sleep(0.01)
+            return 0
+
+    monkeypatch.setitem(PLAYERS, "simple", Stuck)
+    specs = resolve_all([_file(tmp_path, "Other", "return 0"), "simple"])
+    start = time.perf_counter()
+    results = run(specs, 200, 3, 1, 0.2)  # one job: the worker is this process
+    took = time.perf_counter() - start
+    (match, reason), = results.disqualified.values()
+    assert 1 in results.disqualified
+    assert reason == ("exceeded the time limit of 0.2 s in main_play: the call never "
+                      "returned and was stopped")
+    assert 0 < match < 200 and len(results) == 0  # its only pair is void
+    assert took < 4 * 0.2 + 1 + 5, took

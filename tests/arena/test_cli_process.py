@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.arena.batch import LIVE
+from bot.arena.tournament import CHUNK
 
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 
@@ -22,7 +22,7 @@ class Bot:
         with open({marker!r}, "a") as f:
             f.write("match\\n")
     def draft_pick(self, cards):
-        time.sleep(0.002)
+        time.sleep(0.0001)
         return 0
     def draft_receive(self, card): pass
     def main_play(self, cards, base): return 0
@@ -64,18 +64,26 @@ def test_an_output_that_cannot_be_written_fails_before_any_match(tmp_path: Path,
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize("opponent", ["simple", "file"])
+def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path: Path, jobs: str,
+                                                      opponent: str) -> None:
     bot = tmp_path / "slow.py"
     marker = tmp_path / "matches"
+    # Lockstep plays a chunk's 500 matches together, so a match is counted at the end of its
+    # chunk: the wait is until a third chunk per worker has started.
     bot.write_text(SLOW.format(marker=str(marker)))
+    enough = 3 * CHUNK * int(jobs) * (2 if opponent == "file" else 1)
+    if opponent == "file":
+        opponent = str(tmp_path / "other.py")
+        Path(opponent).write_text(bot.read_text().replace("Slow", "Other"))
     out = tmp_path / "r.json"
-    proc = subprocess.Popen([*UMPIRE, "arena", str(bot), "simple", "--rounds", "100000",
+    proc = subprocess.Popen([*UMPIRE, "arena", str(bot), opponent, "--rounds", "100000",
                              "--jobs", jobs, "--json", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and (
-            not marker.exists() or marker.read_text().count("match") < (LIVE + 4) * int(jobs)):
-        time.sleep(0.1)  # until every worker has played a few matches (LIVE at a time)
+            not marker.exists() or marker.read_text().count("match") < enough):
+        time.sleep(0.1)  # until every worker has played a few chunks
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.clock import loop_clock
-from bot.store.repository import StoredMessage
+from bot.store.repository import StopData, StoredMessage
 from bot.transport import UNTIL, ChannelHeld, MatchInfo, TransportError
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
@@ -406,3 +406,74 @@ async def test_a_pause_during_a_stop_is_not_given_twice() -> None:
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - (back - t0 - 15)) < 0.01, moved
+
+
+async def test_a_stop_outlives_a_restart_and_charges_no_one() -> None:
+    """Bob's delivered table is held from his 15-s reminder on; the service stops at 25 s
+    (its last beat) and starts again at 35 s with the table still held: the stop was stored
+    before it took effect, goes on after the start (the re-sent reminder is held again), and
+    when the table is fixed at 45 s Bob is charged only the 15 s before the stop: nothing of
+    15..25 (the stop), 25..35 (the downtime) or 35..45 (the stop again)."""
+    repo, transport, clock = MemoryRepository(), Channels(), loop_clock()
+    service = MatchService(repo, transport, now=clock)  # type: ignore[arg-type]
+    await service.start()
+    t0 = loop_now()
+    match = await service.start_match("duel", [ANN, BOB])
+    await asyncio.sleep(1)
+    bob_limit = match.clocks["r1:s1"].limit_at
+    assert bob_limit is not None
+    transport.held["seat1"] = HELD_TEXT
+    await asyncio.sleep(15)  # t = 16: the reminder (at 15) was held: Bob's clock stopped
+    stored = repo.stops_[match.id]["r1:s1"]
+    assert stored.channels == {"seat1"} and \
+        abs((stored.since - match.clocks["r1:s1"].started_at).total_seconds() - 15) < 0.01
+    await asyncio.sleep(9)  # t = 25
+    await service.stop()
+    await asyncio.sleep(10)  # t = 35: down for 10 s
+    service = MatchService(repo, transport, now=clock)  # type: ignore[arg-type]
+    await service.start()
+    try:
+        await asyncio.sleep(10)  # t = 45: Ann's clock ran out at 30 + 10 (the downtime)
+        match = service.matches[match.id]
+        assert match.state.picks[0] is not None and match.state.picks[1] is None, \
+            "Bob's clock stayed stopped after the start"
+        assert (match.id, "r1:s1") in service._stopped
+        del transport.held["seat1"]
+        service.delivery.wake(match.id)
+        back, _ = await arrival(transport, "seat1", "15 s left", 2)
+        await asyncio.sleep(0.5)
+        moved = (match.clocks["r1:s1"].limit_at - bob_limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - (back - t0 - 15)) < 1.01, moved  # (1: the heartbeat's period)
+        assert not repo.stops_[match.id] and not service._stopped, "the stop's end is stored"
+        await asyncio.sleep(back + 14 - loop_now())
+        assert match.state.round == 1, "Bob still has the 15 s he had when it stopped"
+        await asyncio.sleep(3)
+        assert match.state.round == 2
+    finally:
+        await service.stop()
+
+
+async def test_a_stored_stop_whose_channel_has_nothing_to_send_ends_at_the_start() -> None:
+    """A stop read back on a start whose channel has nothing left to send (its message went
+    through just before the crash) ends at once, credited from its `since`."""
+    repo, transport, clock = MemoryRepository(), Channels(), loop_clock()
+    service = MatchService(repo, transport, now=clock)  # type: ignore[arg-type]
+    await service.start()
+    match = await service.start_match("duel", [ANN, BOB])
+    await asyncio.sleep(1)
+    bob_limit = match.clocks["r1:s1"].limit_at
+    assert bob_limit is not None
+    await asyncio.sleep(9)  # t = 10
+    await service.stop()
+    since = match.clocks["r1:s1"].started_at + timedelta(seconds=5)  # (a stop from t = 5)
+    repo.stops_[match.id] = {"r1:s1": StopData(since, {"seat1"})}
+    service = MatchService(repo, transport, now=clock)  # type: ignore[arg-type]
+    await service.start()
+    try:
+        await asyncio.sleep(0.5)
+        assert not service._stopped and not repo.stops_[match.id]
+        moved = (service.matches[match.id].clocks["r1:s1"].limit_at
+                 - bob_limit).total_seconds()  # type: ignore[operator]
+        assert abs(moved - 5) < 0.01, moved
+    finally:
+        await service.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from datetime import UTC, datetime
 
@@ -56,6 +57,8 @@ async def test_matches_play_concurrently_and_survive_a_restart_on_postgres(pg_ur
                                              match.game.random_command(match.state, prompt, rng))).accepted
     record = await service.export(match.id)
     assert record["seed"] == "pg0" and len(record["actions"]) == match.seq
+    from bot.console.records import verify  # the start time and commitment kept exactly
+    assert "Its match commitment" in verify(json.loads(json.dumps(record)))
     await service.stop()
     await engine.dispose()
 

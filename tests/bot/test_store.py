@@ -17,7 +17,7 @@ from bot.store import writer as writer_module
 from bot.store.database import create_engine
 from bot.store.migrate import alembic_config
 from bot.store.models import Base
-from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
+from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StopData
 
 
 async def test_every_kind_of_row_round_trips(db_url):
@@ -342,3 +342,33 @@ async def test_sqlite_stores_a_waited_on_write_at_once_and_queued_writes_togethe
     assert (await repo.messages(ids[0]))[0].delivered_at == now
     await repo.close()
     await engine.dispose()
+
+
+async def test_clock_stops_are_stored_shifted_with_the_clocks_and_pruned(db_url):
+    """A write's stops replace the match's stored ones; the start's shift for the downtime
+    moves a running match's stops exactly (a paused one's not: its resume moves them), and
+    the pruner deletes an ended match's."""
+    engine = create_engine(db_url)
+    repo = Repository(engine)
+    await repo.migrate()
+    now = datetime(2026, 11, 21, 20, 0, 0, 999999, tzinfo=UTC)
+    ids = [await repo.create_match(game="duel", settings={}, seed="s", commitment="c",
+                                   players=[], transport={}, now=now) for _ in range(3)]
+    for match_id in ids:
+        await repo.commit(MatchWrite(match_id, 0, stops={"r1:s1": StopData(now, {"seat1"})}),
+                          now)
+    await repo.commit(MatchWrite(ids[0], 0, stops={
+        "r1:s0": StopData(now, {"public"}), "r1:s1": StopData(now, {"seat1", "public"})}), now)
+    await repo.commit(MatchWrite(ids[1], 0, match_fields={"status": "paused"}), now)
+    await repo.commit(MatchWrite(ids[2], 0, match_fields={"status": "finished"}), now)
+    await repo.resume_clocks(timedelta(seconds=61, microseconds=2), now)
+    later = now + timedelta(seconds=61, microseconds=2)
+    assert await repo.stops(ids) == {
+        ids[0]: {"r1:s0": StopData(later, {"public"}),
+                 "r1:s1": StopData(later, {"seat1", "public"})},
+        ids[1]: {"r1:s1": StopData(now, {"seat1"})},
+        ids[2]: {"r1:s1": StopData(now, {"seat1"})}}
+    await repo.commit(MatchWrite(ids[0], 0, stops={}), now)
+    await repo.prune(None)
+    assert await repo.stops(ids) == {ids[1]: {"r1:s1": StopData(now, {"seat1"})}}
+    await repo.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
+from tests.support.old_records import before_match_commitments
 
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 
@@ -199,6 +200,7 @@ def test_matches_lists_game_players_status_and_result(played: Path, capsys) -> N
     assert cli_main(["matches", "--db", str(played)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "game" in lines[0] and "players" in lines[0] and "result" in lines[0]
+    assert "started (UTC)" in lines[0]
     assert any("rps-poker" in line and "Ada (heuristic) vs Bea (random)" in line
                and "finished" in line and " wins " in line for line in lines[1:])
     assert len(lines) == 3
@@ -268,6 +270,7 @@ def test_verify_checks_the_salt(record: Path, capsys) -> None:
 def test_verify_accepts_an_unsalted_record_from_before_salting_and_says_so(
         record: Path, capsys) -> None:
     def old(d: dict) -> None:  # as exported before salting: no salt, SHA-256 of the seed
+        before_match_commitments(d)
         commitment = hashlib.sha256(d["seed"].encode()).hexdigest()
         for m in d["messages"]:
             m["text"] = m["text"].replace(d["seed_commitment"], commitment)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
+from tests.support.old_records import before_match_commitments
 
 UMPIRE = [sys.executable, "-m", "bot.cli"]
 PASSWORD = "s3cret-pw"
@@ -41,7 +42,7 @@ def _databases(tmp: Path) -> list[tuple[str, int, str]]:
 def _run(command: list[str], db: str, tmp: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
     env = {**os.environ, "HOME": str(tmp), "DISCORD_TOKEN": "not.a.token",
            "UMPIRE_DATABASE__URL": db}
-    args = command if command == ["run"] else [*command, "--db", db]
+    args = command if command[0] in ("run", "health") else [*command, "--db", db]  # no --db
     done = subprocess.run([*UMPIRE, *args], capture_output=True, text=True, timeout=120,
                           env=env, cwd=tmp, input="")
     return args, done
@@ -65,6 +66,29 @@ def test_every_command_with_every_bad_database_says_one_sentence(tmp_path: Path)
         assert words in lines[0], where
         assert done.returncode == code, where
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["health"], ["run", "--check"]])
+def test_the_checks_with_every_bad_database_say_one_line_each(tmp_path: Path,
+                                                               command: list[str]) -> None:
+    """`health` and `run --check` print one line per check: a bad database is their FAIL
+    line (or, for a setting the bot cannot use at all, the one sentence), never a traceback."""
+    cases = [(db, code, words) for db, code, words in _databases(tmp_path)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda case: (case, _run(command, case[0], tmp_path)), cases))
+    for (db, code, words), (_, done) in results:
+        where = f"umpire {' '.join(command)} with {db}: {done.stdout}{done.stderr}"
+        assert "Traceback" not in done.stdout + done.stderr, where
+        assert PASSWORD not in done.stdout + done.stderr, where
+        if code == 2 and "://" in db:  # a URL the bot cannot use: the one sentence
+            assert done.stderr.startswith("umpire: ") and words in done.stderr, where
+            assert done.returncode == 2, where
+            continue
+        assert done.returncode in (1, 2), where  # a FAIL line is exit 1
+        failed = [line for line in (done.stdout + done.stderr).splitlines()
+                  if "database" in line]
+        assert failed and (failed[0].startswith(("FAIL database: ", "umpire: "))), where
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +119,11 @@ def _set(path: str, value: object):
     return change
 
 
+def _old(change):
+    """The change made to the record as exported before match commitments."""
+    return lambda d: change(before_match_commitments(d))
+
+
 MALFORMED = {
     "no players": (_set("players", []), "players"),
     "a seat 5": (_set("actions.0.seat", 5), "actions.0.seat = 5"),
@@ -104,14 +133,22 @@ MALFORMED = {
     "status active": (_set("status", "active"), "the match is active"),
     "status aborted": (_set("status", "aborted"), "does not agree with its result"),
     "a time of yesterday": (_set("actions.3.at", "yesterday"), "actions.3.at = 'yesterday'"),
+    "a time without a zone": (_set("actions.3.at", "2026-11-26T12:00:00"),
+                              "actions.3.at = '2026-11-26T12:00:00': input should have "
+                              "timezone info"),
     "times out of order": (_set("actions.3.at", "2020-01-01T00:00:00+00:00"), "out of order"),
-    "a timer changed": (_set("settings.decision_seconds", 90), "first deadline 30 s away"),
-    "a timer changed by a second": (_set("settings.decision_seconds", 31),
+    # (in a record from before match commitments: what its messages show is still checked)
+    "a timer changed": (_old(_set("settings.decision_seconds", 90)), "first deadline 30 s away"),
+    "a timer changed by a second": (_old(_set("settings.decision_seconds", 31)),
                                     "first deadline 30 s away"),
     "a command as text": (_set("actions.0.command", "keep"), "actions.0.command"),
     "a player as text": (_set("players.0", "Ada"), "players.0"),
     "no commitment": (_set("seed_commitment", None), "seed_commitment"),
-    "a human said to be a bot": (lambda d: d["players"][0].pop("bot"), "is not a bot"),
+    "a winner of 2": (_set("result.winner", 2), "result.winner = 2"),
+    "a score of one number": (_set("result.score", [3]), "result.score"),
+    "no game": (lambda d: d.pop("game"), "well-formed match record: it has no game; give"),
+    "an action without a time": (lambda d: d["actions"][2].pop("at"), "it has no actions.2.at"),
+    "a human said to be a bot": (_old(lambda d: d["players"][0].pop("bot")), "is not a bot"),
     "a list": (lambda d: d.clear(), "match"),
 }
 
@@ -128,6 +165,47 @@ def test_a_malformed_or_changed_record_is_one_sentence(record: dict, tmp_path: P
     err = capsys.readouterr().err
     assert err.startswith("NOT verified: ") and err.count("\n") == 1, err
     assert words in err, err
+
+
+def _paths(d: object, prefix: tuple = ()) -> list[tuple]:
+    """Every key or index of a record (the first four items of each list)."""
+    if isinstance(d, dict):
+        return [p for k, v in d.items() for p in [(*prefix, k), *_paths(v, (*prefix, k))]]
+    if isinstance(d, list):
+        return [p for i, v in enumerate(d[:4]) for p in [(*prefix, i), *_paths(v, (*prefix, i))]]
+    return []
+
+
+def test_any_value_anywhere_in_a_record_is_verified_or_one_sentence(record: dict) -> None:
+    """Random changes (a value replaced by one of another kind, a key removed) anywhere in
+    a record: verify says verified or raises its one-sentence RecordError, nothing else."""
+    import random
+
+    from bot.console.records import RecordError, verify
+
+    values = [None, 0, -1, 5, 2**70, 1.5, "", "x", "yesterday", [], {}, [1], {"a": 1}, True,
+              "2020-01-01T00:00:00+00:00", "2026-11-26T12:00:00", "0" * 64]
+    rng = random.Random(28)
+    clean = {k: v for k, v in record.items() if k != "_dir"}
+    where = _paths(clean)
+    for _ in range(400):
+        data = copy.deepcopy(clean)
+        for _ in range(rng.randint(1, 2)):
+            *parents, last = rng.choice(where)
+            d = data
+            try:
+                for p in parents:
+                    d = d[p]
+                if isinstance(d, dict) and rng.random() < 0.15:
+                    d.pop(last, None)
+                else:
+                    d[last] = rng.choice(values)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change took the path away
+        try:
+            verify(data)
+        except RecordError as exc:
+            assert "\n" not in str(exc), exc
 
 
 def test_verify_after_pruning_uses_the_commitment_kept_with_the_match(record: dict,
@@ -185,6 +263,10 @@ def test_verify_replays_the_opening_with_the_records_settings(record: dict, tmp_
     data["settings"]["starting_chips"] += 1  # shows only in the opening ("Starting pools")
     path.write_text(json.dumps(data))
     assert cli_main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err  # the match commitment covers the settings
+    assert "NOT verified" in err and "the settings are not the ones the match committed" in err
+    path.write_text(json.dumps(before_match_commitments(data)))
+    assert cli_main(["verify", str(path)]) == 1  # without it, the opening's replay tells
     err = capsys.readouterr().err
     assert "NOT verified" in err and "the start: the replay tells 'public'" in err
 

@@ -55,6 +55,10 @@ def test_demo_takes_bot_files(tmp_path: Path) -> None:
                   f"crash.py,{SIMPLE_JS}", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert re.match(r"rps-poker: match #1: (Ada \(crash\.py\)|Bea \(simple\.js\)) wins", done.stdout)
+    # its failures are told on its result line, not passed over in silence
+    assert re.search(r"; the bot file crash\.py failed on \d+ decisions \(a random card was "
+                     r"played for it\)$", done.stdout.strip()), done.stdout
+    assert "simple.js failed" not in done.stdout
     broken = tmp_path / "broken.py"
     broken.write_text("this is not python\n")
     done = umpire("demo", "rps-poker", "--bots", "broken.py,random", cwd=tmp_path)

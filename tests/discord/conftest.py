@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
-from bot.discord.marker import read_mark
+from bot.discord.marker import read_mark, strip_marks
 from bot.discord.pacing import Pacer
 from bot.discord.render import render
 from bot.discord.transport import (
@@ -157,15 +157,25 @@ def channel_of(world: World, match: LiveMatch, audience: str) -> Channel:
 
 
 def bot_posts(world: World, channel: Channel) -> list[Any]:
-    """The bot's messages in a channel (not replies, not ephemeral), less the Rematch offer
-    posted when a match ends (tests/discord/test_challenge.py)."""
+    """The bot's messages in a channel (not replies, not ephemeral), less a Rematch offer
+    posted on its own when a match ends (tests/discord/test_challenge.py)."""
     return [m for m in world.fake.messages(channel) if m.author.id == world.fake.bot_user.id
             and not is_rematch_offer(m)]
 
 
+def tag_of(post: Any) -> str | None:
+    """The outbox id (or `<id>.<part>`) a bot post carries: its nonce; a click's response
+    has none (bot/discord/answer.py), so its marker."""
+    if post.nonce is not None:
+        return str(post.nonce)
+    return read_mark(post.content)[1] if post.interaction_metadata else None
+
+
 def is_rematch_offer(message: Any) -> bool:
+    """A Rematch offer posted on its own (not the match's final message, which carries the
+    button when it can: it has an outbox marker)."""
     return any(str(c.get("custom_id", "")).startswith("ump:rm:")
-               for c in message.iter_components())
+               for c in message.iter_components()) and read_mark(message.content)[1] is None
 
 
 def _no_times(text: str) -> str:
@@ -192,7 +202,7 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
         posts = bot_posts(world, channel)
         mine = [m for m in outbox if m.audience == audience]
         # announcements folded into the message after them: posted as one, the first's id
-        firsts = {str(p.nonce) for p in posts} & {str(m.id) for m in mine}
+        firsts = {tag_of(p) for p in posts} & {str(m.id) for m in mine}
         groups: list[list[Any]] = []
         for m in mine:
             if str(m.id) in firsts or not groups:
@@ -203,13 +213,14 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
                     for i, part in enumerate(parts_of(render("\n".join(m.text for m in g),
                                                              match.players)))]
         ids = {m_id for m_id, _ in expected}
-        got = [(m.nonce, _no_times(read_mark(m.content)[0])) for m in posts if m.nonce in ids]
-        assert all(read_mark(m.content)[1] == m.nonce for m in posts if m.nonce in ids), \
+        got = [(tag_of(m), _no_times(read_mark(m.content)[0])) for m in posts
+               if tag_of(m) in ids]
+        assert all(read_mark(m.content)[1] == tag_of(m) for m in posts if tag_of(m) in ids), \
             f"{audience}: a post without its outbox marker"
         assert got == expected, f"{audience}: channel differs from the outbox"
-        others = [m for m in posts if m.nonce not in ids]
+        others = [m for m in posts if tag_of(m) not in ids]
         all_ids = {str(m.id) for m in outbox}
-        assert not [m for m in others if str(m.nonce).split(".")[0] in all_ids], \
+        assert not [m for m in others if str(tag_of(m)).split(".")[0] in all_ids], \
             f"{audience}: foreign outbox message"
         if not extra_ok:
             assert others == [], f"{audience}: unexpected bot messages {[m.content for m in others]}"
@@ -231,13 +242,14 @@ def log_entries(world: World, channel: Channel) -> list[str]:
 
 
 def log_text(world: World, channel: Channel) -> str:
-    """The host log's text: each batch's content and embeds, in order."""
+    """The host log's text: each batch's content and embeds, in order (without the
+    invisible outbox markers: a batch has one after each entry)."""
     return log_text_of(bot_posts(world, channel))
 
 
 def log_text_of(posts: list[Any]) -> str:
-    return "\n".join("\n".join([read_mark(m.content)[0], *(e.get("description", "")
-                                                           for e in m.embeds)])
+    return "\n".join(strip_marks("\n".join([m.content, *(e.get("description", "")
+                                                         for e in m.embeds)]))
                      for m in posts)
 
 

@@ -6,15 +6,24 @@ every player pressed it, also across a restart."""
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.discord.challenge import NO_FRIENDLIES, coin_flip
+from sqlalchemy import update
+
+from bot.discord.challenge import NO_FRIENDLIES, coin_flip, limits_of
+from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord.models import Message
 
 
 def _ids(message: Message) -> list[str]:
     return [str(c.get("custom_id")) for c in message.iter_components()]
+
+
+def shown(message: Message) -> str:
+    """A message's text and its embeds' (where a Rematch's state is shown)."""
+    return "\n".join([message.content, *(str(e.get("description", "")) for e in message.embeds)])
 
 
 async def _challenge(world: World) -> Message:
@@ -89,20 +98,20 @@ async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -
         eve = await fake.click_button(world.eve, offer, f"ump:rm:{match.id}")
         assert "Only the players" in eve.followups[0].content
         await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
-        await fake.wait_for(lambda: "waiting for bob" in fake.messages(room)[-1].content
-                            if fake.messages(room) else False)
+        await fake.wait_for(lambda: "waiting for bob" in shown(offer))
         assert set(up.service.matches) == {match.id}
 
     async with umpire(world, friendly_matches=True) as up:  # a restart between the presses
         again = await fake.click_button(world.alice, offer, f"ump:rm:{match.id}")
-        assert not again.followups or "waiting for bob" in fake.messages(room)[-1].content
+        assert not again.followups or "waiting for bob" in shown(offer)
         pressed = await fake.click_button(world.bob, offer, f"ump:rm:{match.id}")
         assert not pressed.followups, pressed.followups[0].content
         await fake.wait_for(lambda: len(up.service.matches) == 2, 10)
         new = max(up.service.matches.values(), key=lambda m: m.id)
         assert {p.name for p in new.players} == {"alice", "bob"}
         assert new.transport["rematch_of"] == match.id
-        await fake.wait_for(lambda: "Rematch of match" in fake.messages(room)[-1].content)
+        await fake.wait_for(lambda: "Rematch of match" in shown(offer))
+        assert "awarded the match to" in offer.content  # the final message's text stays
         stored = await up.service.repo.load_match(match.id)
         assert stored is not None and stored.row.transport["rematch_match"] == new.id
         assert stored.row.transport.get("closed") is True
@@ -130,3 +139,63 @@ def test_the_coin_flip_is_the_announced_rule_for_any_seed() -> None:
     for seed, flip in flips.items():
         assert flip == hashlib.sha256(f"{seed}:advantage".encode()).digest()[0] % 2, seed
     assert set(flips.values()) == {0, 1}
+
+
+async def test_open_challenges_and_the_cooldown_survive_a_restart(world: World) -> None:
+    """After a restart the pair's open challenge still blocks another (either way) and the
+    challenger's cooldown still holds; both answers are private and post nothing."""
+    fake = world.fake
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=3600):
+        await _challenge(world)
+    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=3600) as up:
+        posts = len(bot_posts(world, world.general))
+        for who, whom, said in ((world.alice, world.bob, "still open"),
+                                (world.bob, world.alice, "already challenged you"),
+                                (world.alice, world.eve, "try again in")):
+            again = await fake.slash_command(who, world.general, "challenge", member=whom,
+                                             game="rps-poker")
+            await fake.wait_for(lambda a=again: a.answer is not None or a.followups, 10)
+            text = (again.followups[0] if again.followups else again.answer).content
+            assert said in text, text
+            assert (again.followups[0] if again.followups else again.answer).ephemeral
+        await fake.settle()
+        assert len(bot_posts(world, world.general)) == posts and not up.service.matches
+
+
+async def test_an_expired_challenge_says_so_privately_and_starts_nothing(world: World) -> None:
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        message = await _challenge(world)
+        async with up.service.repo.engine.begin() as conn:  # posted two hours ago
+            await conn.execute(update(ChallengeRow).values(
+                created_at=datetime.now(UTC) - timedelta(hours=2)))
+        accept = next(i for i in _ids(message) if i.endswith(":a"))
+        pressed = await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: pressed.followups, 10)
+        assert "expired" in pressed.followups[0].content and pressed.followups[0].ephemeral
+        await fake.settle()
+        assert not up.service.matches
+        # no longer open: the pair may challenge again
+        await _challenge(world)
+
+
+async def test_a_challenge_answered_before_a_restart_stays_answered(world: World) -> None:
+    """The answer is stored: a second press after a restart (the buttons still shown, e.g.
+    the edit never reached Discord) is refused and starts nothing."""
+    fake = world.fake
+    async with umpire(world, friendly_matches=True) as up:
+        message = await _challenge(world)
+        buttons = list(message.components)
+        accept = next(i for i in _ids(message) if i.endswith(":a"))
+        decline = next(i for i in _ids(message) if i.endswith(":d"))
+        await fake.click_button(world.bob, message, decline)
+        await fake.wait_for(lambda: "declined" in fake.messages(world.general)[-1].content)
+        stored = await limits_of(up.bot).store.get(message.id)
+        assert stored is not None and stored.answered_at is not None
+    message.components = buttons  # (as if the edit that removed them never arrived)
+    async with umpire(world, friendly_matches=True) as up:
+        pressed = await fake.click_button(world.bob, message, accept)
+        await fake.wait_for(lambda: pressed.followups, 10)
+        assert "already answered" in pressed.followups[0].content
+        await fake.settle()
+        assert not up.service.matches

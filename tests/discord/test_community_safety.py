@@ -9,6 +9,8 @@ import asyncio
 import hashlib
 import re
 import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.discord.host import transcript_text
 from bot.ratings import history
+from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord.models import Interaction, Message, User
 from tests.fake_discord.server import FakeDiscord
@@ -284,19 +287,25 @@ async def test_a_settings_value_out_of_range_is_answered_with_the_setting_and_it
 
 
 async def test_an_accept_while_the_pair_plays_a_friendly_match_is_refused(world: World) -> None:
-    """Two challenges of the same pair can be open after a restart (the open ones are kept in
-    memory): accepting the second while the first one's match runs starts nothing."""
+    """Two open challenges of the same pair (which /challenge no longer allows, even after a
+    restart: the first is set aside in the store while the second is posted): accepting the
+    second while the first one's match runs starts nothing."""
     fake = world.fake
 
     def accept_of(message: Message) -> str:
         return next(str(c["custom_id"]) for c in message.iter_components()
                     if str(c.get("custom_id", "")).endswith(":a"))
 
-    async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0):
-        await answer(fake, await _challenge(world, world.alice, world.bob))
     async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0) as up:
         await answer(fake, await _challenge(world, world.alice, world.bob))
+        rows = ChallengeRow.__table__
+        async with up.service.repo.engine.begin() as conn:
+            await conn.execute(rows.update().values(answered_at=datetime.now(UTC)))
+        await answer(fake, await _challenge(world, world.alice, world.bob))
         first, second = _challenge_posts(world)
+        async with up.service.repo.engine.begin() as conn:
+            await conn.execute(rows.update().where(rows.c.message_id == int(first.id))
+                               .values(answered_at=None))
         await fake.click_button(world.bob, first, accept_of(first))
         await fake.wait_for(lambda: up.service.matches, 10)
         [match] = up.service.matches.values()
@@ -310,20 +319,30 @@ async def test_an_accept_while_the_pair_plays_a_friendly_match_is_refused(world:
         assert list(up.service.matches) == [match.id] and len(fake.channels) == channels_before
 
 
-def test_an_open_challenge_stops_blocking_after_an_hour(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_open_challenge_stops_blocking_after_an_hour(tmp_path: Path) -> None:
+    """(The open challenges are stored: the limits read them from the database, on a clock
+    the test moves.)"""
     from types import SimpleNamespace
 
     from bot.discord.challenge import ChallengeLimits
+    from bot.store.challenges import ChallengeStore
+    from bot.store.database import create_engine
+    from bot.store.repository import Repository
 
+    repo = Repository(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"))
+    await repo.migrate()
     bot = SimpleNamespace(service=SimpleNamespace(matches={}))
     alice = SimpleNamespace(id=1, display_name="alice")
     bob = SimpleNamespace(id=2, display_name="bob")
-    limits = ChallengeLimits()
-    now = [1000.0]
-    monkeypatch.setattr(time, "monotonic", lambda: now[0])
-    limits.opened(7, 1, 2, "https://discord.com/channels/7/8/9")
-    assert "still open" in (limits.refusal(bot, 7, alice, bob, 0) or "")
-    assert "already challenged you" in (limits.refusal(bot, 7, bob, alice, 0) or "")
-    assert limits.refusal(bot, 8, alice, bob, 0) is None  # another server
-    now[0] += ChallengeLimits.PENDING_SECONDS + 1
-    assert limits.refusal(bot, 7, alice, bob, 0) is None
+    now = [datetime(2026, 11, 26, 12, tzinfo=UTC)]
+    limits = ChallengeLimits(ChallengeStore(repo), now=lambda: now[0])
+    posted = SimpleNamespace(id=9, jump_url="https://discord.com/channels/7/8/9")
+    try:
+        await limits.opened(7, 1, 2, "rps-poker", posted)  # type: ignore[arg-type]
+        assert "still open" in (await limits.refusal(bot, 7, alice, bob, 0) or "")
+        assert "already challenged you" in (await limits.refusal(bot, 7, bob, alice, 0) or "")
+        assert await limits.refusal(bot, 8, alice, bob, 0) is None  # another server
+        now[0] += timedelta(seconds=ChallengeLimits.PENDING_SECONDS + 1)
+        assert await limits.refusal(bot, 7, alice, bob, 0) is None
+    finally:
+        await repo.close()

@@ -19,6 +19,7 @@ from typing import Any
 from bot.live import LiveMatch
 from games.core import Prompt
 from games.decoder.letters import ALPHABET, render_letters
+from tests.discord.clicks import accepted
 from tests.discord.conftest import (
     Umpire,
     World,
@@ -168,8 +169,8 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         # Rarities: one button per option in each table; alice takes one of each, bob a rare.
         message = with_key(world, table0, pending(match, 0, "rarity").key)
         assert list(buttons_of(message))[0] == "3 common"
-        assert (await click(world, world.alice, message, "1 common, 1 uncommon, 1 rare")
-                ).response.type == 6
+        assert accepted(await click(world, world.alice, message,
+                                    "1 common, 1 uncommon, 1 rare"))
         await fake.wait_for(lambda: alice.rarities is not None, 10)
         message = with_key(world, table1, pending(match, 1, "rarity").key)
         assert set(buttons_of(message)) == {"1 common", "1 uncommon", "1 rare"}
@@ -200,7 +201,7 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         # Alice keeps her last six (the default would be the first six).
         kept = tiles0[3:]
         done = await fake.select(world.alice, message, menu["custom_id"], kept)
-        assert done.response.type == 6, done.responses
+        assert accepted(done), done.responses
         await fake.wait_for(lambda: alice.hand_chosen, 10)
         await up.idle(fake)
         assert alice.hand == sorted(kept) and match.seq == seq + 1
@@ -224,7 +225,7 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         await up.idle(fake)
         assert match.seq == seq + 1 and not bob.hand_chosen
         done = await click(world, world.bob, message, f"Drop {tiles1[0]}")
-        assert done.response.type == 6, done.responses
+        assert accepted(done), done.responses
         await fake.wait_for(lambda: match.state.phase == "play", 10)
         await up.idle(fake)
         assert bob.hand == sorted(tiles1[1:])
@@ -302,7 +303,7 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         assert [o["value"] for o in menu["options"]] == hand0
         room_before = len(bot_posts(world, room))
         insured = await click(world, world.alice, message, "Insurance")
-        assert insured.response.type == 6, insured.responses
+        assert accepted(insured), insured.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert alice.items.hand_insurance == 0 and alice.hand == hand0
@@ -332,7 +333,7 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         assert match.seq == seq and bob.hand == hand1
         room_before, table0_before = len(bot_posts(world, room)), len(bot_posts(world, table0))
         swapped = await click(world, world.bob, message, f"Swap {hand1[0]}")
-        assert swapped.response.type == 6, swapped.responses
+        assert accepted(swapped), swapped.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert bob.hand == sorted([*hand1[1:], offer]) and match.seq == seq + 1
@@ -373,7 +374,7 @@ async def test_restore_menu_on_the_turn_restores_the_used_tanks(world: World) ->
         assert match.seq == seq and alice.tank("Arithmetic Box").used
         room_before = len(bot_posts(world, room))
         done = await fake.select(world.alice, message, menu["custom_id"], [pick])
-        assert done.response.type == 6, done.responses
+        assert accepted(done), done.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert not alice.tank("Arithmetic Box").used and alice.tank("Cipher Wheel").used
@@ -411,7 +412,7 @@ async def test_last_tank_button_restores_and_sabotage_buttons_after_a_right_tota
         await up.idle(fake)
         assert match.seq == seq and alice.tank("Arithmetic Box").used
         restored = await click(world, world.alice, message, "Restore with Gear Train")
-        assert restored.response.type == 6, restored.responses
+        assert accepted(restored), restored.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert [t.name for t in alice.unused()] == list(PUZZLES[:6])
@@ -432,7 +433,7 @@ async def test_last_tank_button_restores_and_sabotage_buttons_after_a_right_tota
         assert match.seq == seq and alice.tank("Arithmetic Box").units == 1
         before = [len(bot_posts(world, c)) for c in (room, table0, table1)]
         sabotaged = await click(world, world.bob, message, "Sabotage Folding Map")
-        assert sabotaged.response.type == 6, sabotaged.responses
+        assert accepted(sabotaged), sabotaged.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert alice.tank("Folding Map").units == 9  # 6 units, +50 %
@@ -473,7 +474,7 @@ async def test_unexpected_sabotage_clue_buttons_and_pass_button(world: World) ->
         assert match.seq == seq and bob.items.unexpected_sabotage == 2
         before = [len(bot_posts(world, c)) for c in (room, table0, table1)]
         played = await click(world, world.bob, message, "TWO + Unexpected Sabotage")
-        assert played.response.type == 6, played.responses
+        assert accepted(played), played.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert match.state.history[0].answers[0].clue == "TWO"
@@ -505,7 +506,7 @@ async def test_unexpected_sabotage_clue_buttons_and_pass_button(world: World) ->
         assert match.seq == seq
         room_before = len(bot_posts(world, room))
         passed = await click(world, world.bob, message, "Pass")
-        assert passed.response.type == 6, passed.responses
+        assert accepted(passed), passed.responses
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
         await up.idle(fake)
         assert "bob passes" in posts_text(world, room, room_before).replace(

@@ -6,6 +6,7 @@ letter from a menu only she sees, both time banks under the play's messages."""
 from __future__ import annotations
 
 from games.decoder.letters import ALPHABET
+from tests.discord.clicks import accepted
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -84,7 +85,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
             if prompt.kind == "clue":
                 assert set(buttons) <= {"ANY", "ODD", "TWO"} and len(buttons) == 2
             clicked = await fake.click_button(world.alice, message, buttons[label]["custom_id"])
-            assert clicked.response.type == 6, clicked.responses
+            assert accepted(clicked), clicked.responses
             await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
             if prompt.kind == "clue" and not clue_checked:
                 clue_checked = True

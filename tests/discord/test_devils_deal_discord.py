@@ -10,6 +10,7 @@ from bot.discord.games.devils_deal import sum_helper
 from games.devils_deal.cards import number, render
 from games.devils_deal.partition import best_division, best_takes
 from games.devils_deal.rules import pair_options
+from tests.discord.clicks import accepted
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -106,7 +107,7 @@ async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:
                 if calls:
                     assert buttons[label]["style"] == SUCCESS
             inter = await fake.click_button(world.alice, message, buttons[label]["custom_id"])
-            assert inter.response.type == 6, inter.responses
+            assert accepted(inter), inter.responses
             await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
         await up.idle(fake)
         assert match.status == "finished"

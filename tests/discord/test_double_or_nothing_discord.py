@@ -12,6 +12,7 @@ from typing import Any
 from bot.live import LiveMatch
 from games.core import Prompt
 from games.double_or_nothing.rules import plays
+from tests.discord.clicks import accepted
 from tests.discord.conftest import (
     Umpire,
     World,
@@ -45,7 +46,7 @@ async def click(world: World, up: Umpire, match: LiveMatch, user: Any, channel: 
                 prompt: Prompt, label: str) -> Any:
     message = with_key(world, channel, prompt.key)
     inter = await world.fake.click_button(user, message, buttons(message)[label]["custom_id"])
-    assert inter.response.type == 6, inter.responses
+    assert accepted(inter), inter.responses
     await decided(world, up, match, prompt)
     return message
 

@@ -72,6 +72,9 @@ async def test_award_and_export_with_secrets_only_after_the_end(world: World) ->
         transcript = files[f"match-{match.id}.txt"].decode()
         assert f"Seed: {match.seed}" in transcript and "[table of alice]" in transcript
         assert "awarded the match to bob" in transcript
+        from bot.console.records import verify  # the record a host gets verifies
+        assert verify(record).startswith(f"verified: match #{match.id}")  # (failed: awarded
+        # matches are finished by the hosts, which verify took for a contradiction)
         await up.idle(fake)
 
 

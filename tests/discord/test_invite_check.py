@@ -60,7 +60,13 @@ def test_invite_without_a_token_says_where_the_id_comes_from(monkeypatch, tmp_pa
     assert cli_main(["invite"]) == 0
     out = capsys.readouterr().out
     assert "client_id=CLIENT_ID" in out and "Application ID" in out
+    assert out.startswith("(No bot token is configured")
     assert client_id_of("not a token") is None
+    monkeypatch.setenv("DISCORD_TOKEN", "not a token")  # set, but not a bot token
+    assert cli_main(["invite"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("(The configured bot token does not look like one") and \
+        "client_id=CLIENT_ID" in out
 
 
 def test_the_docs_list_the_permissions_of_both_modes() -> None:

@@ -5,9 +5,16 @@ mid-match made again with its open decision posted again and no time charged."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from bot.discord import lifecycle
+from bot.discord.errors import Refusal
 from bot.discord.lifecycle import wait_archived
 from bot.discord.render import render
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.fake_discord import permissions as P
 from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 
 
@@ -120,3 +127,45 @@ async def test_a_deleted_room_is_made_again_with_the_open_public_decision(world:
         await fake.send_user_message(world.alice, new, match.prompts[0].choices[0])
         await fake.wait_for(lambda: len(bot_posts(world, channel_of(world, match, "seat0")))
                             > before, 10)
+
+
+async def _closed_at_once(world: World, up: Any) -> tuple[Any, set[int], list[Any]]:
+    """A match awarded on a server that archives at once: (the match, its tables, the
+    requests since the award), once it is closed and archived (or its archive refused)."""
+    fake = world.fake
+    match = await start_rps(world, up)
+    tables = {int(match.transport["table0"]), int(match.transport["table1"])}
+    start = len(fake.request_log)
+    await up.service.award(match.id, 0, "fast award")
+    await up.idle(fake)
+    await wait_archived()
+    await fake.settle()
+    return match, tables, fake.request_log[start:]
+
+
+def _edits(requests: list[Any], channels: set[int]) -> list[str]:
+    """Permission or channel edits of these channels (what making them read-only takes)."""
+    return [f"{e.method} {e.path}" for e in requests if e.method in ("PATCH", "PUT")
+            and int(e.path.split("/")[2]) in channels]
+
+
+async def test_tables_archived_at_once_are_not_made_read_only_first(world: World) -> None:
+    async with umpire(world, archive_delay_minutes=0) as up:
+        match, tables, requests = await _closed_at_once(world, up)
+        assert _edits(requests, tables) == []  # deleted right after: no edit before
+        assert {int(e.path.split("/")[2]) for e in requests if e.method == "DELETE"
+                and e.route == "/channels/{channel_id}"} >= tables
+        assert _edits(requests, {int(match.transport["room"])})  # the room stays: read-only
+
+
+async def test_tables_an_archive_could_not_delete_are_made_read_only(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def refused(*args: Any, **kwargs: Any) -> str:
+        raise Refusal("The host log of this match is gone.")
+    monkeypatch.setattr(lifecycle, "archive_match", refused)
+    async with umpire(world, archive_delay_minutes=0) as up:
+        match, tables, requests = await _closed_at_once(world, up)
+        assert {int(e.path.split("/")[2]) for e in requests if e.method == "PATCH"} >= tables
+        for table in tables:
+            overwrites = world.fake.channels[table].overwrites
+            assert any(o.deny & P.SEND_MESSAGES for o in overwrites), table

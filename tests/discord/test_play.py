@@ -147,11 +147,13 @@ async def test_button_click_works_and_a_stale_click_is_refused(world: World) -> 
         message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
         button = message.iter_components()[1]
         clicked = await fake.click_button(world.alice, message, button["custom_id"])
-        assert clicked.response.type == 6  # acknowledged silently; the outbox tells the rest
+        # answered with the table's next post (bot/discord/answer.py): no separate post
+        assert clicked.response.type == 4 and not clicked.response.data.get("flags")
         await fake.wait_for(lambda: match.seq == 1)
         await up.idle(fake)
         kept = prompt.choices[1].split(" ", 1)[1]
         assert f"You keep {kept}" in bot_posts(world, table0)[-1].content
+        assert bot_posts(world, table0)[-1].id == clicked.response.message.id
         stale = await fake.click_button(world.alice, message, message.iter_components()[0]["custom_id"])
         assert stale.answer.ephemeral and "no longer open" in stale.answer.content
         assert match.seq == 1
@@ -174,7 +176,7 @@ async def test_select_menu_for_many_choices_and_clicks_survive_a_restart(world: 
         [menu] = message.iter_components()
         assert menu["type"] == 3 and len(menu["options"]) == 9
         picked = await fake.select(world.alice, message, menu["custom_id"], ["4"])
-        assert picked.response.type == 6
+        assert picked.response.type == 4 and "You picked n5" in picked.response.data["content"]
         await fake.wait_for(lambda: match.seq == 1)
         assert (await up.service.repo.actions(match.id))[0].command["number"] == 5
 

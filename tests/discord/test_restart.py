@@ -112,7 +112,8 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
             assert [(m, p) for m, p, _ in calls] == [
                 ("POST", f"/channels/{channel_of(world, match, m.audience).id}/messages")
                 for m in outbox]
-        # A click: one interaction callback plus the same one message per audience.
+        # A click: one interaction callback carrying the table's message (bot/discord/
+        # answer.py), plus one post for each other audience.
         table0 = channel_of(world, match, "seat0")
         message = next(m for m in reversed(bot_posts(world, table0)) if m.components)
         start = len(fake.requests)
@@ -123,7 +124,9 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
         assert sum(1 for m, p in calls if p.startswith("/interactions/")) == 1
         posts = [p for m, p in calls if p.endswith("/messages")]
         outbox = [m for m in await up.service.repo.messages(match.id) if m.seq == 5]
-        assert len(posts) == len(outbox) == len({m.audience for m in outbox})
+        assert len(outbox) == len({m.audience for m in outbox})
+        assert len(posts) == len(outbox) - 1 and "seat0" in {m.audience for m in outbox}
+        assert f"/channels/{table0.id}/messages" not in posts
         assert len(calls) == len(posts) + 1
 
 

@@ -43,6 +43,9 @@ async def test_host_starts_rps_and_both_play_it_to_the_end(world: World) -> None
         # The opening: commitment in the room, a draft pick with card buttons in each table.
         [opening] = bot_posts(world, room)
         assert match.commitment in opening.content and match.seed not in opening.content
+        covering = (await up.service.export(match.id))["match_commitment"]["sha256"]
+        assert f"Match commitment (SHA-256 of the players, settings, start time and seed " \
+            f"commitment): `{covering}`" in opening.content  # what verify compares
         assert f"<@{world.alice.id}>" in opening.content and "<t:" in opening.content
         first = bot_posts(world, tables[0])[-1]
         labels = [c["label"] for c in first.iter_components()]

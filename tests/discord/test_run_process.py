@@ -51,8 +51,10 @@ async def _until(check, timeout: float = 60.0) -> None:  # noqa: ANN001
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])  # docker stop, Ctrl-C
 async def test_sigterm_stops_cleanly_releasing_the_shard_leases(
-        fake_discord: FakeDiscord, pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+        fake_discord: FakeDiscord, pg_url: str, tmp_path: Path,  # noqa: F811
+        signum: signal.Signals) -> None:
     fake = fake_discord
     fake.add_guild("Card Club")
     status = tmp_path / "status.json"
@@ -81,11 +83,11 @@ async def test_sigterm_stops_cleanly_releasing_the_shard_leases(
         assert code == 0, out + err
         assert [line.split(":")[0] for line in out.splitlines()] == \
             ["ok   process", "ok   gateway", "ok   database"]
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         _, stderr = await asyncio.wait_for(proc.communicate(), 30)
         assert proc.returncode == 0, stderr.decode()
         assert "Traceback" not in stderr.decode()
-        assert "received SIGTERM" in stderr.decode()
+        assert f"received {signum.name}" in stderr.decode()
         # the --check lines of a server lacking a permission are logged at start, one line
         logged = [line for line in stderr.decode().splitlines() if "FAIL server 'Card Club'" in line]
         assert len(logged) == 1 and "Create Private Threads" in logged[0], stderr.decode()

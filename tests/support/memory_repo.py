@@ -18,6 +18,7 @@ from bot.store.repository import (
     ClockData,
     MatchWrite,
     Pruned,
+    StopData,
     StoredMatch,
     StoredMessage,
 )
@@ -33,6 +34,7 @@ class MemoryRepository:
         self.outbox: list[StoredMessage] = []
         self.clocks: dict[tuple[int, str], ClockData] = {}
         self.heartbeat: datetime | None = None
+        self.stops_: dict[int, dict[str, StopData]] = {}
         self.fail_next_commit = False
 
     async def migrate(self) -> None:
@@ -48,11 +50,13 @@ class MemoryRepository:
     async def create_match(self, *, game: str, settings: dict[str, Any], seed: str,
                            commitment: str, players: list[dict[str, Any]],
                            transport: dict[str, Any], now: datetime,
-                           salt: str | None = None) -> int:
+                           salt: str | None = None,
+                           match_commitment: dict[str, Any] | None = None) -> int:
         match_id = len(self.matches) + 1
         self.matches[match_id] = dict(
             id=match_id, game=game, settings=copy.deepcopy(settings), seed=seed,
-            seed_commitment=commitment, seed_salt=salt, players=copy.deepcopy(players),
+            seed_commitment=commitment, seed_salt=salt,
+            match_commitment=copy.deepcopy(match_commitment), players=copy.deepcopy(players),
             status="active",
             result=None, transport=dict(transport), action_count=0, created_at=now,
             updated_at=now, paused_at=None, ended_at=None)
@@ -90,6 +94,8 @@ class MemoryRepository:
             ids.append(message.id)
         for c in write.clocks_new + write.clocks_changed:
             self.clocks[(write.match_id, c.key)] = c
+        if write.stops is not None:
+            self.stops_[write.match_id] = write.stops
         row = self.matches[write.match_id]
         row.update(write.match_fields, updated_at=now)
         if write.action is not None:
@@ -113,7 +119,14 @@ class MemoryRepository:
         for (mid, _), clock in self.clocks.items():
             if clock.status in LIVE_CLOCKS and self.matches[mid]["status"] == "active":
                 clock.shifted(downtime)
+        for mid, stops in self.stops_.items():
+            if self.matches[mid]["status"] == "active":
+                for stop in stops.values():
+                    stop.since += downtime
         self.heartbeat = now
+
+    async def stops(self, ids: list[int]) -> dict[int, dict[str, StopData]]:
+        return {mid: copy.deepcopy(self.stops_[mid]) for mid in ids if self.stops_.get(mid)}
 
     async def load_match(self, match_id: int) -> StoredMatch | None:
         return self._load(match_id) if match_id in self.matches else None

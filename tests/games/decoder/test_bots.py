@@ -10,8 +10,7 @@ from games.decoder.bots import HeuristicBot, RandomBot
 from games.decoder.inference import estimate_opponent_tanks, opponent_belief
 from games.decoder.settings import DecoderSettings, Items
 from games.decoder.views import DecoderView
-
-from .helpers import ask, set_hands, started
+from tests.support.games.decoder import ask, set_hands, started
 
 
 def play(seed: str, bots: list, s: DecoderSettings | None = None) -> tuple[int, float, int]:

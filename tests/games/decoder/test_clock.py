@@ -8,8 +8,7 @@ import pytest
 from games.core.contract import OnTimeout, Timeout
 from games.decoder import GAME, rules
 from games.decoder.commands import ChooseClue, TakeTurn
-
-from .helpers import set_hands, settings, started, submit, texts
+from tests.support.games.decoder import set_hands, settings, started, submit, texts
 
 
 @pytest.mark.parametrize(("elapsed", "charge"), [(None, 0), (0, 0), (90, 0), (90.2, 5), (95, 5),

@@ -20,8 +20,7 @@ from games.decoder.commands import (
     UnexpectedSabotage,
 )
 from games.decoder.settings import Items
-
-from .helpers import set_hands, settings, started, submit
+from tests.support.games.decoder import set_hands, settings, started, submit
 
 
 def parse(state, seat: int, text: str):
@@ -204,8 +203,7 @@ def test_issue_29_a_negative_number_is_refused_never_read_without_its_sign():
 
     from games.core.contract import ParseError
     from games.decoder import GAME
-
-    from .helpers import started
+    from tests.support.games.decoder import started
 
     state = started()
     for text in ("use Arithmetic Box guess -17", "-3 common", "set Gear Train to -150"):

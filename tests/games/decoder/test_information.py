@@ -14,8 +14,7 @@ from games.decoder import GAME
 from games.decoder.commands import ChooseHand, ChooseRarities, Ready
 from games.decoder.rules import rarity_options
 from games.decoder.settings import DecoderSettings, Items
-
-from .helpers import settings, started, submit
+from tests.support.games.decoder import settings, started, submit
 
 ALL_ITEMS = Items(hand_insurance=2, new_evidence=2, power_surge=2, unexpected_sabotage=2)
 

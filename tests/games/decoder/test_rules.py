@@ -8,8 +8,16 @@ from games.core.contract import IllegalMove, Timeout
 from games.decoder import GAME, rules
 from games.decoder.commands import ChooseClue, GuessTotal, RaiseTime, Ready, SabotageTank, TakeTurn
 from games.decoder.letters import ALPHABET, COMMON, RARE, UNCOMMON
-
-from .helpers import EVEN, ask, pass_turn, set_hands, settings, started, submit, texts
+from tests.support.games.decoder import (
+    EVEN,
+    ask,
+    pass_turn,
+    set_hands,
+    settings,
+    started,
+    submit,
+    texts,
+)
 
 
 # --- Regarding timer tanks --------------------------------------------------------------

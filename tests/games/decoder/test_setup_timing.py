@@ -12,8 +12,7 @@ from games.decoder import GAME
 from games.decoder.commands import ChooseHand, ChooseRarities, Ready
 from games.decoder.rules import rarity_options
 from games.decoder.settings import DecoderSettings
-
-from .helpers import settings, submit, texts
+from tests.support.games.decoder import settings, submit, texts
 
 SEVEN_EXTRAS = [[50] * 7, [100] * 7]  # seat 0 earns seven extra tiles, seat 1 none
 

@@ -11,8 +11,7 @@ import pytest
 from games.decoder import GAME
 from games.decoder.commands import TakeTurn
 from games.decoder.wordlist import DEFAULT_PATH, load_words
-
-from .helpers import settings, started
+from tests.support.games.decoder import settings, started
 
 
 def test_shipped_list_with_licence_notice_and_build_script() -> None:

@@ -11,7 +11,7 @@ from games.devils_deal.cards import DECK
 from games.devils_deal.commands import Division, PrivateCards
 from games.devils_deal.partition import best_division
 from games.devils_deal.rules import check_division
-from tests.games.devils_deal.helpers import play_bots, to_poker
+from tests.support.games.devils_deal import play_bots, to_poker
 
 EXAMPLE = ["G5", "B3", "R3", "R7", "B6", "G1", "G2", "G8", "B5", "R2", "B9", "G6"]
 

@@ -21,7 +21,7 @@ from games.devils_deal.grammar import (
     parse_take,
     read_cards,
 )
-from tests.games.devils_deal.helpers import new, say, to_poker
+from tests.support.games.devils_deal import new, say, to_poker
 
 SEED_PILES = (("R2", "B3", "R3", "G6"), ("G5", "B9"), ("B6", "G8"), ("G2", "B5", "R7"))
 

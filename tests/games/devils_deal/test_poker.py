@@ -8,7 +8,7 @@ import pytest
 from games.core.contract import Audience, IllegalMove, OnTimeout
 from games.devils_deal import GAME
 from games.devils_deal.state import Phase
-from tests.games.devils_deal.helpers import (
+from tests.support.games.devils_deal import (
     arrange,
     kinds,
     new,

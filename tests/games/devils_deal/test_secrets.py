@@ -18,7 +18,7 @@ from games.devils_deal import GAME
 from games.devils_deal.cards import sort_cards
 from games.devils_deal.state import DevilsDealState
 from games.devils_deal.twin import gone_unseen, pool_is_secret
-from tests.games.devils_deal.helpers import arrange, new, say, to_refill_offer
+from tests.support.games.devils_deal import arrange, new, say, to_refill_offer
 
 EXAMPLE = ["G5", "B3", "R3", "R7", "B6", "G1", "G2", "G8", "B5", "R2", "B9", "G6"]
 EXAMPLE_DIVISION = "R2, B3, R3, G6\nG5, B9\nB6, G8\nG2, B5, R7 (set aside)\nUnused: G1"

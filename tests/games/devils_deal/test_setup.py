@@ -8,7 +8,7 @@ from games.core.contract import IllegalMove
 from games.devils_deal import GAME
 from games.devils_deal.cards import DECK
 from games.devils_deal.state import Phase
-from tests.games.devils_deal.helpers import kinds, new, public_text, say, timeout
+from tests.support.games.devils_deal import kinds, new, public_text, say, timeout
 
 
 def test_starting_pools_have_5_cards_each_from_one_fresh_deck():

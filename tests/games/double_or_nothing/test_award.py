@@ -4,7 +4,7 @@ import pytest
 
 from games.core import IllegalMove, ParseError
 from games.double_or_nothing import GAME
-from tests.games.double_or_nothing.helpers import new, say
+from tests.support.games.double_or_nothing import new, say
 
 
 def test_hosts_can_award_the_running_bout_at_its_stake():

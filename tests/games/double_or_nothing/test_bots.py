@@ -9,7 +9,7 @@ from games.double_or_nothing import GAME
 from games.double_or_nothing.bots import BOTS, PlannerBot, RandomBot, best_place
 from games.double_or_nothing.commands import Double, Play
 from games.double_or_nothing.rules import min_sets
-from tests.games.double_or_nothing.helpers import arrange, new, prompt_of
+from tests.support.games.double_or_nothing import arrange, new, prompt_of
 
 
 def play_bots(bots, seed: str, max_steps: int = 5000):

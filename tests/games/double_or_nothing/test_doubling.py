@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.double_or_nothing import GAME
 from games.double_or_nothing.state import Phase
-from tests.games.double_or_nothing.helpers import (
+from tests.support.games.double_or_nothing import (
     arrange,
     new,
     prompt_of,

@@ -10,7 +10,7 @@ from games.double_or_nothing import GAME
 from games.double_or_nothing.rules import deck
 from games.double_or_nothing.state import Phase
 from games.double_or_nothing.text import hand_token
-from tests.games.double_or_nothing.helpers import (
+from tests.support.games.double_or_nothing import (
     arrange,
     new,
     prompt_of,

@@ -17,7 +17,7 @@ from games.double_or_nothing.commands import (
     Play,
     PlayAt,
 )
-from tests.games.double_or_nothing.helpers import arrange, new, say
+from tests.support.games.double_or_nothing import arrange, new, say
 
 
 def turn_state():

@@ -43,7 +43,7 @@ def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
 
 def _held_twice_pair():
     from games.double_or_nothing.commands import Draw, Place, Play
-    from tests.games.double_or_nothing.helpers import arrange, new
+    from tests.support.games.double_or_nothing import arrange, new
 
     twice = arrange(new("pair"), [["5", "5", "1", "5", "5", "8"], ["2", "3", "9"]],
                     table=["4", "4"])
@@ -76,10 +76,11 @@ def test_finding_2_worlds_differing_only_in_whether_the_played_set_was_held_twic
 def test_the_pair_check_sees_a_question_that_is_announced(monkeypatch):
     """The pair check does fail a game whose identical-set question shows (not quiet)."""
     from games.core.information import InformationLeak, check_world_pair
+    from games.double_or_nothing import prompts
 
-    original = type(GAME)._which_prompt
-    monkeypatch.setattr(type(GAME), "_which_prompt", lambda self, state, seat: original(
-        self, state, seat).model_copy(update={"quiet": False}))
+    original = prompts.which_prompt
+    monkeypatch.setattr(prompts, "which_prompt", lambda state, seat: original(
+        state, seat).model_copy(update={"quiet": False}))
     twice, once, moves = _held_twice_pair()
     with pytest.raises(InformationLeak, match="after 1 of 3 moves"):
         check_world_pair(GAME, twice, once, 0, moves, seed="announced")

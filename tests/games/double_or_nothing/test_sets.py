@@ -7,7 +7,7 @@ import pytest
 from games.double_or_nothing import GAME
 from games.double_or_nothing.rules import beats, drawable_numbers, evaluate
 from games.double_or_nothing.state import Phase
-from tests.games.double_or_nothing.helpers import arrange, new, public_text, refusal, say
+from tests.support.games.double_or_nothing import arrange, new, public_text, refusal, say
 
 
 def value(*cards: object):

@@ -8,7 +8,7 @@ from games.core.contract import IllegalMove, Timeout
 from games.renounce_fate import GAME, RenounceFateSettings, flow
 from games.renounce_fate.commands import Bet
 from games.renounce_fate.state import Phase
-from tests.games.renounce_fate.helpers import bet, new_match, public_texts
+from tests.support.games.renounce_fate import bet, new_match, public_texts
 
 
 def fold_round(state):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.renounce_fate import GAME
 from games.renounce_fate.bots import BOTS, Estimator, HeuristicBot, RandomBot
 from games.renounce_fate.settings import RenounceFateSettings
-from tests.games.renounce_fate.helpers import play_bots
+from tests.support.games.renounce_fate import play_bots
 
 
 def test_bots_are_registered_by_the_package_strongest_first():

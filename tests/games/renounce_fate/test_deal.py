@@ -11,7 +11,7 @@ from games.core.chance import Chance
 from games.renounce_fate import GAME
 from games.renounce_fate.cards import DECK
 from games.renounce_fate.rules import constrained_deal, deal_round
-from tests.games.renounce_fate.helpers import new_match
+from tests.support.games.renounce_fate import new_match
 
 
 def test_deck_is_twenty_cards_two_sets_of_1_to_5_in_red_and_yellow():

@@ -7,7 +7,7 @@ import pytest
 from games.core.contract import IllegalMove, ParseError
 from games.renounce_fate import GAME
 from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
-from tests.games.renounce_fate.helpers import bet, new_match, set_deal
+from tests.support.games.renounce_fate import bet, new_match, set_deal
 
 SETS = [["R3", "Y3", "R1"], ["Y5", "R5", "Y4"], ["R4", "Y4", "R2"]]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.renounce_fate import GAME, RenounceFateSettings
 from games.renounce_fate.rules import best_hand, rank
 from games.renounce_fate.state import Phase
-from tests.games.renounce_fate.helpers import bet, new_match, public_texts, renounce_both, set_deal
+from tests.support.games.renounce_fate import bet, new_match, public_texts, renounce_both, set_deal
 
 S = RenounceFateSettings()
 

@@ -10,7 +10,7 @@ from games.renounce_fate import GAME
 from games.renounce_fate.commands import Renounce
 from games.renounce_fate.rules import legal_picks, resolve
 from games.renounce_fate.state import Phase
-from tests.games.renounce_fate.helpers import (
+from tests.support.games.renounce_fate import (
     bet,
     do,
     new_match,

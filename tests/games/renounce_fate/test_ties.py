@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.renounce_fate import GAME, flow
 from games.renounce_fate.state import Phase
-from tests.games.renounce_fate.helpers import bet, new_match, public_texts, renounce_both, set_deal
+from tests.support.games.renounce_fate import bet, new_match, public_texts, renounce_both, set_deal
 
 # Both hands rank nothing with the community 🟥3 🟨5 🟥4 (a pair only, in a 4-card hand).
 HANDS = [["R1", "Y1"], ["R2", "Y2"]]

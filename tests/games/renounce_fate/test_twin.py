@@ -8,7 +8,7 @@ from collections import Counter
 from games.renounce_fate import GAME
 from games.renounce_fate.cards import DECK
 from games.renounce_fate.commands import Renounce
-from tests.games.renounce_fate.helpers import bet, do, new_match
+from tests.support.games.renounce_fate import bet, do, new_match
 
 
 def test_twin_varies_the_hand_with_unused_cards_only():

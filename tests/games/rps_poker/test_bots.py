@@ -7,8 +7,7 @@ import random
 from games.rps_poker import GAME
 from games.rps_poker.bots import ArenaSeat
 from games.rps_poker.players import PLAYERS
-
-from .helpers import play_match
+from tests.support.games.rps_poker import play_match
 
 
 def test_bots_listed_default_first() -> None:

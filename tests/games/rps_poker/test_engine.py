@@ -5,8 +5,7 @@ from __future__ import annotations
 from games.core import OnTimeout
 from games.rps_poker import GAME
 from games.rps_poker.cards import render
-
-from .helpers import first_pick_all, new_match
+from tests.support.games.rps_poker import first_pick_all, new_match
 
 
 def test_opening_deals_privately_and_prompts_both_players_at_once() -> None:

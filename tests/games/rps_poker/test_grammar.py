@@ -9,8 +9,7 @@ from games.rps_poker import GAME
 from games.rps_poker.cards import find_cards
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.state import RpsState
-
-from .helpers import first_pick_all, new_match
+from tests.support.games.rps_poker import first_pick_all, new_match
 
 
 @pytest.fixture

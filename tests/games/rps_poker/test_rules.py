@@ -11,8 +11,7 @@ from games.core.harness import play_random_match
 from games.rps_poker import GAME, rules
 from games.rps_poker.cards import CARDS, INDEX, render
 from games.rps_poker.rules import HIGHER, PAIR, RPS, judge, judge_index, match_winner, win_reason
-
-from .helpers import first_pick_all, new_match
+from tests.support.games.rps_poker import first_pick_all, new_match
 
 
 # --- The deck -------------------------------------------------------------------------------

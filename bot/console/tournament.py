@@ -1,0 +1,117 @@
+"""`umpire tournament GAME --players bot,bot,... --format swiss`: an event of built-in bots
+run by the event runner through the full service, like `umpire demo` (real store, clocks,
+outbox), printing each round's pairings and results, then the final standings.
+
+With `--db FILE`, an event left running in that database (the process was killed) is
+resumed instead of starting a new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, TextIO
+
+from bot.console.demo import PrintTransport, bot_settings, demo_players
+from bot.console.runtime import local_service
+from bot.live import LiveMatch
+from bot.tournament.event import Entrant, Event, EventError, named_state
+from bot.tournament.formats.base import Format, Pairing
+from bot.tournament.render import standings_text
+from bot.tournament.runner import EventRunner, default_formats
+from bot.transport import PlayerRef
+from bot.umpire import MatchService, UmpireError
+from games.registry import get_game
+
+NAMES = ("Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou",
+         "Max", "Ned", "Oli", "Pam")
+
+
+def entrants(game_name: str, bots: list[str]) -> list[Entrant]:
+    """One entrant per bot name (checked as `umpire demo --bots` checks them)."""
+    game = get_game(game_name)
+    out = []
+    for i, bot in enumerate(bots):
+        [ref] = demo_players(game, [bot])
+        name = NAMES[i] if i < len(NAMES) else f"Bot {i + 1}"
+        label = ref.name.split(" ", 1)[1]  # "(heuristic)"
+        out.append(Entrant(id=f"bot:{i + 1}", name=f"{name} {label}", bot=ref.bot))
+    return out
+
+
+def local_starter(service: MatchService, seed: int | None) -> Any:
+    """Start a pairing's match on the service, as `umpire demo` does (no host)."""
+    async def start(event: Event, pairing: Pairing, players: list[PlayerRef],
+                    transport: dict[str, Any]) -> LiveMatch:
+        game = get_game(event.game)
+        settings = {**(bot_settings(game) or {}), **event.settings}
+        # (the version differs when a drawn pairing is played again)
+        match_seed = None if seed is None else f"{seed}:{pairing.id}:{event.version}"
+        return await service.start_match(event.game, players, settings=settings,
+                                         seed=match_seed, transport=transport)
+    return start
+
+
+async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
+                         rounds: int | None = None, seed: int | None = None,
+                         db: str | None = None, out: TextIO = sys.stdout,
+                         timeout: float = 600.0, bot_think: float = 0.0,
+                         formats: Any = default_formats) -> Event:
+    game = get_game(game_name)
+    fmt: Format = formats(format_name)
+    players = entrants(game.slug, bots)
+    transport = PrintTransport(out, quiet=True)
+    made: list[EventRunner] = []
+
+    def hook(service: MatchService) -> None:  # before resumed matches can end
+        made.append(EventRunner(service, local_starter(service, seed), formats=formats))
+    async with local_service(transport, db=db, bot_think=bot_think, setup=hook) as service:
+        [runner] = made
+
+        async def show(event: Event, note: str | None) -> None:
+            if note:
+                print(note, file=out, flush=True)
+        runner.listeners.append(show)
+        try:
+            resumed = await runner.resume()
+            if resumed:
+                event = resumed[0]
+                print(f"Resuming event #{event.id} ({event.name}).", file=out, flush=True)
+            else:
+                event = await runner.create(
+                    name=f"{game.title} {fmt.name}", game=game.slug, format=fmt.name,
+                    rated=False, rounds=rounds, seed=None if seed is None else str(seed))
+                event, _ = await runner.change(event.id, lambda e: (_signed_up(e, players),
+                                                                   None))
+                await runner.start_event(event.id)
+            event = await runner.wait_ended(event.id, timeout)
+            await service.delivery.drain()
+        finally:
+            await runner.stop()
+    print(f"Standings of {event.name}:", file=out)
+    print(standings_text(named_state(event, fmt)), file=out)
+    return event
+
+
+def _signed_up(event: Event, players: list[Entrant]) -> Event:
+    from bot.tournament import event as ev
+
+    event = ev.open_signups(event)
+    for player in players:
+        event = ev.join(event, player)
+    return ev.close_signups(event)
+
+
+def main(game: str, players: str, format_name: str, rounds: int | None, seed: int | None,
+         db: str | None) -> int:
+    bots = [b.strip() for b in players.split(",") if b.strip()]
+    if len(bots) < 2:
+        print("umpire tournament: --players takes at least two bot names, e.g. "
+              "--players heuristic,random,heuristic,random", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(run_tournament(game, bots, format_name, rounds=rounds, seed=seed, db=db))
+    except (KeyError, UmpireError, EventError, ValueError) as exc:
+        print(f"umpire tournament: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    return 0

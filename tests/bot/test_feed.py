@@ -1,0 +1,131 @@
+"""The spectator feed in the match service (bot/feed.py): the room's lines, then the reveals
+of what each step made over, in the same outbox as every other channel."""
+
+from __future__ import annotations
+
+import random
+
+import bot.feed
+from bot.feed import FEED, mirrored, with_feed
+from bot.store.database import create_engine
+from bot.store.repository import OutboxData, Repository
+from bot.umpire import MatchService
+from tests.bot.conftest import ANN, BOB
+from tests.bot.test_resume import HeldTransport
+from tests.support.transport import RecordingTransport
+
+
+async def _play_until(service: MatchService, match_id: int, done: object, rng: random.Random,
+                      limit: int = 400) -> None:
+    """Random legal moves until `done()` holds."""
+    match = service.matches[match_id]
+    for _ in range(limit):
+        if done() or not match.prompts:  # type: ignore[operator]
+            return
+        prompt = match.prompts[0]
+        command = match.game.random_command(match.state, prompt, rng)
+        reply = await service.submit_command(match_id, prompt.seat, command)
+        assert reply.accepted, reply.message
+    raise AssertionError("the match did not get there")
+
+async def test_feed_gets_the_room_then_each_round_s_hands_once_it_is_over(memory_service):
+    service, transport, _ = memory_service
+    match = await service.start_match(
+        "renounce-fate", [ANN, BOB], settings={"break_seconds": 0},
+        transport=with_feed({}, 42))
+    rng = random.Random(1)
+    round_one = [list(h) for h in match.state.hands]
+    await _play_until(service, match.id, lambda: match.state.round >= 2, rng)
+    await service.delivery.drain()
+    feed = transport.texts(match.id, FEED)
+    room = transport.texts(match.id, "public")
+    assert len(feed) == len(room)  # one feed message per room message: the room's lines...
+    for shown, said in zip(feed, room, strict=True):
+        assert shown.startswith(said)
+    reveals = [t for t in feed if "🔓" in t]
+    assert len(reveals) == 1 and "Round 1 hands" in reveals[0]  # ...and the reveal, once over
+    for hand in round_one:  # both hands, shown only in the message of the round's end
+        assert all(card in reveals[0].split("🔓", 1)[1] for card in hand)
+    assert "Round 2:" in reveals[0].split("🔓", 1)[0]  # in the room's message of its end
+    sent = [m for mid, m in transport.sent if mid == match.id and m.audience == FEED]
+    assert all("prompts" not in m.payload for m in sent)  # no buttons, no clock waits on it
+
+async def test_feed_reveals_the_round_in_progress_when_the_hosts_end_the_match(memory_service):
+    service, transport, _ = memory_service
+    match = await service.start_match("double-or-nothing", [ANN, BOB],
+                                      transport=with_feed({}, 42))
+    await service.delivery.drain()
+    assert not any("🔓" in t for t in transport.texts(match.id, FEED))
+    await service.abort(match.id)
+    await service.delivery.drain()
+    last = transport.texts(match.id, FEED)[-1]
+    assert "aborted" in last and "🔓 Bout 1" in last
+
+async def test_no_feed_no_feed_messages(memory_service):
+    service, transport, _ = memory_service
+    match = await service.start_match("renounce-fate", [ANN, BOB])
+    await _play_until(service, match.id, lambda: match.state.round >= 2, random.Random(2))
+    await service.abort(match.id)
+    await service.delivery.drain()
+    assert transport.texts(match.id, FEED) == []
+    assert transport.texts(match.id, "public")
+
+def test_mirrored_is_one_feed_message_per_write_and_idempotent() -> None:
+    outbox = [OutboxData("public", "room", {"prompts": [{"key": "k"}], "status": "s"}),
+              OutboxData("seat0", "secret"), OutboxData(FEED, "🔓 over")]
+    once = mirrored({"feed": 1}, outbox)
+    assert [o.audience for o in once] == ["public", "seat0", FEED]
+    assert once[-1].text == "room\n🔓 over" and once[-1].payload == {"room": True, "status": "s"}
+    assert mirrored({"feed": 1}, once) == once
+    assert mirrored({}, outbox[:2]) == outbox[:2]
+    folding = [OutboxData("public", "moved", {"fold": True})]
+    assert mirrored({"feed": 1}, folding)[-1].payload == {"room": True, "fold": True}
+
+
+
+async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_path):
+    """Nothing delivered before the stop: the round's reveal is in the outbox, written with
+    the step that ended the round, and the next start sends it, after the room's lines."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'feed.db'}"
+    engine = create_engine(url)
+    service = MatchService(Repository(engine), HeldTransport())
+    await service.start()
+    match = await service.start_match("double-or-nothing", [ANN, BOB],
+                                      transport=with_feed({}, 42))
+    await _play_until(service, match.id, lambda: match.state.bout >= 2, random.Random(3))
+    owed = [m for m in await service.repo.undelivered() if m.audience == FEED]
+    assert sum("🔓 Bout 1" in m.text for m in owed) == 1
+    await service.stop()
+    await engine.dispose()
+
+    engine = create_engine(url)
+    transport = RecordingTransport()
+    service = MatchService(Repository(engine), transport)
+    await service.start()
+    try:
+        await service.delivery.drain()
+        feed = transport.texts(match.id, FEED)
+        assert len(feed) == len(owed) and sum("🔓 Bout 1" in t for t in feed) == 1
+        assert feed == [m.text for m in sorted(owed, key=lambda m: m.id)]
+    finally:
+        await service.stop()
+        await engine.dispose()
+
+
+async def test_a_failing_feed_module_costs_the_reveal_not_the_move(memory_service, monkeypatch,
+                                                                   caplog):
+    service, transport, _ = memory_service
+    match = await service.start_match("double-or-nothing", [ANN, BOB],
+                                      transport=with_feed({}, 42))
+
+    def broken(*args: object) -> list[str]:
+        raise RuntimeError("a bug in a feed module")
+
+    monkeypatch.setattr(bot.feed, "feed_reveals", broken)
+    prompt = match.prompts[0]
+    reply = await service.submit_command(
+        match.id, prompt.seat, match.game.random_command(match.state, prompt, random.Random(0)))
+    await service.delivery.drain()
+    assert reply.accepted and match.seq == 1
+    assert "the spectator feed's reveals failed" in caplog.text
+    assert transport.texts(match.id, FEED)[-1] == transport.texts(match.id, "public")[-1]

@@ -1,0 +1,145 @@
+"""A click in a player's own table is answered with the table's next post (the interaction's
+response, which Discord does not count against the bot's rate limits) instead of a silent
+acknowledgement and a post of its own; nothing is lost when that response fails, and only
+a click in the clicker's own table is answered so (bot/discord/answer.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from bot.discord import answer as answer_module
+from bot.discord.marker import read_mark
+from tests.discord.conftest import (
+    World,
+    assert_channels_match_outbox,
+    bot_posts,
+    channel_of,
+    start_rps,
+    umpire,
+)
+
+
+def table_button(world: World, match: Any, seat: int) -> tuple[Any, str]:
+    """The latest message in the seat's table with a button for its open decision."""
+    table = channel_of(world, match, f"seat{seat}")
+    prompt = next(p for p in match.prompts if p.seat == seat)
+    message = next(m for m in reversed(bot_posts(world, table))
+                   if any(c["custom_id"].endswith(f":{prompt.key}")
+                          for c in m.iter_components()))
+    button = next(c["custom_id"] for c in message.iter_components()
+                  if c["custom_id"].startswith(f"ump:b:{match.id}:0:"))
+    return message, button
+
+
+def posts_to(world: World, channel: Any, start: int) -> list[Any]:
+    return [e for e in world.fake.request_log[start:]
+            if e.method == "POST" and e.path == f"/channels/{channel.id}/messages"]
+
+
+async def alice_clicks(world: World, up: Any, *,
+                       too_late: bool = False) -> tuple[Any, Any, int, Any]:
+    """Alice clicks a choice in her table: (match, her table, the request log's length
+    before the click, the interaction), once everything is delivered. `too_late`: Discord
+    refuses every response to the click (past its 3 s)."""
+    fake = world.fake
+    match = await start_rps(world, up)
+    table0 = channel_of(world, match, "seat0")
+    message, button = table_button(world, match, 0)
+    start = len(fake.request_log)
+    if too_late:
+        fake.interaction_timeout = 0.0
+    click = await fake.click_button(world.alice, message, button, wait=not too_late)
+    await fake.wait_for(lambda: match.seq == 1, 10)
+    await up.idle(fake)
+    return match, table0, start, click
+
+
+async def test_a_click_in_the_own_table_is_answered_with_the_tables_next_post(
+        world: World) -> None:
+    async with umpire(world) as up:
+        match, table0, start, click = await alice_clicks(world, up)
+        assert click.response.type == 4, click.responses  # a message, not a silent ack
+        assert not int(click.response.data.get("flags") or 0) & 64  # in the table, for all
+        outbox = [m for m in await up.service.repo.messages(match.id)
+                  if m.audience == "seat0"]
+        answered = click.response.message
+        assert answered.channel_id == table0.id
+        assert read_mark(answered.content)[1] == str(outbox[-1].id)  # the outbox's post
+        assert bot_posts(world, table0)[-1].id == answered.id
+        assert posts_to(world, table0, start) == []  # no post of its own
+        assert up.transport.answered == 1
+        await assert_channels_match_outbox(world, up, match)  # each message exactly once
+
+
+async def test_a_refused_response_is_posted_by_the_outbox(world: World) -> None:
+    """Past Discord's 3 s the response is refused: the post goes out as an ordinary one,
+    once, and the move stands."""
+    async with umpire(world) as up:
+        match, table0, start, _ = await alice_clicks(world, up, too_late=True)
+        assert up.transport.answered == 0
+        assert len(posts_to(world, table0, start)) == 1
+        await assert_channels_match_outbox(world, up, match)
+
+
+async def test_a_response_taken_but_unanswered_is_not_posted_again(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord took the response but its answer was lost (a reset connection): the post is
+    looked for in the table before it is posted, found by its marker, not posted twice."""
+    real = discord.InteractionResponse.send_message
+
+    async def lost(self: Any, *args: Any, **kwargs: Any) -> Any:
+        await real(self, *args, **kwargs)
+        raise aiohttp.ClientOSError("connection reset after Discord accepted")
+    monkeypatch.setattr(discord.InteractionResponse, "send_message", lost)
+    async with umpire(world) as up:
+        match, table0, start, click = await alice_clicks(world, up)
+        assert click.response.type == 4
+        assert posts_to(world, table0, start) == [] and up.transport.skipped == 1
+        await assert_channels_match_outbox(world, up, match)
+
+
+async def test_only_a_click_in_the_clickers_own_table_is_answered_with_a_post(
+        world: World) -> None:
+    """The response lands where the click was made: only the table's own player may have
+    the table's next post as the answer to their click (a host reads tables too, the
+    opponent must never get it, the room is everyone's)."""
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        table0 = channel_of(world, match, "seat0")
+        room = channel_of(world, match, "public")
+
+        def click(user: Any, channel: Any, match_id: int = match.id) -> Any:
+            interaction = SimpleNamespace(
+                channel_id=channel.id, user=SimpleNamespace(id=user.id),
+                response=SimpleNamespace(is_done=lambda: False))
+            found = answer_module._open(up.bot, interaction, match_id)  # type: ignore[arg-type]
+            if found is not None:
+                up.transport.close_answer(found)
+            return found
+
+        assert click(world.alice, table0) is not None
+        assert click(world.bob, table0) is None
+        assert click(world.host, table0) is None
+        assert click(world.alice, room) is None
+        assert click(world.alice, table0, match.id + 1) is None
+        assert not up.transport._answers
+
+
+async def test_an_announcement_a_click_waits_for_is_not_held_back_to_be_folded(
+        world: World) -> None:
+    """The first chooser's confirmation is an announcement, which the outbox may hold for
+    a few seconds to fold into the table's next post; a click waiting for it takes it at
+    once instead (free, and the click is answered well within Discord's 3 s)."""
+    fake = world.fake
+    async with umpire(world, fold_seconds=3.0) as up:
+        match = await start_rps(world, up)
+        message, button = table_button(world, match, 0)
+        click = await fake.click_button(world.alice, message, button)
+        assert click.response.type == 4 and "You keep" in click.response.data["content"]
+        assert click.acked_after is not None and click.acked_after < 3.0
+        await up.idle(fake)

@@ -1,0 +1,1 @@
+"""Helpers the games tests share: building states, playing moves, reading events."""

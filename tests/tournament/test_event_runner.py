@@ -1,0 +1,275 @@
+"""The event runner (bot/tournament/runner.py) on the real service and store: rounds start
+through the service, results advance the event in the match's own transaction, aborted
+matches are played again, walkovers and awards, and a kill at any moment loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.console.demo import PrintTransport
+from bot.console.runtime import local_service
+from bot.console.tournament import local_starter, run_tournament
+from bot.store.models import EventMatchRow, MatchResultRow, MatchRow
+from bot.tournament import event as ev
+from bot.tournament import store
+from bot.tournament.event import Entrant, Event
+from bot.tournament.formats import format_named
+from bot.tournament.formats.single import SingleElimination
+from bot.tournament.runner import EventRunner
+from bot.umpire import MatchService, UmpireError
+
+ROOT = Path(__file__).resolve().parents[2]
+FMT = format_named("single")
+
+
+async def links(service: MatchService, event_id: int) -> dict[str, int]:
+    async with service.repo.engine.connect() as conn:
+        rows = (await conn.execute(select(EventMatchRow.pairing, EventMatchRow.match_id)
+                                   .where(EventMatchRow.event_id == event_id))).all()
+    return dict(rows)
+
+
+class Rig:
+    """A service on a SQLite file with a runner whose entrants are people (nobody moves:
+    the test ends each match as a host would)."""
+
+    def __init__(self, service: MatchService, runner: EventRunner) -> None:
+        self.service, self.runner = service, runner
+        self.notes: list[str] = []
+
+        async def note(event: Event, text: str | None) -> None:
+            if text:
+                self.notes.append(text)
+        runner.listeners.append(note)
+
+    async def event(self, n: int, **fields: Any) -> Event:
+        event = await self.runner.create(name="Cup", game="rps-poker", format="single",
+                                         seed="fixed", **fields)
+
+        def signed(e: Event) -> tuple[Event, None]:
+            e = ev.open_signups(e)
+            for i in range(1, n + 1):
+                e = ev.join(e, Entrant(id=f"console:p{i}", name=f"P{i}"))
+            return ev.close_signups(e), None
+        await self.runner.change(event.id, signed)
+        return await self.runner.start_event(event.id)
+
+    async def settle(self, event_id: int) -> Event:
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if not self.runner._tasks and not any(
+                    lock.locked() for lock in self.runner._locks.values()):
+                break
+        return await self.runner.get(event_id)
+
+    def running(self, event: Event) -> dict[str, int]:
+        return {p: m for p, m in event.matches.items()
+                if getattr(self.service.matches.get(m), "status", "") == "active"}
+
+
+async def rig_on(db: Path, fmt: Any = format_named) -> AsyncIterator[Rig]:
+    made: list[EventRunner] = []
+    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=str(db),
+                             setup=lambda s: made.append(EventRunner(
+                                 s, local_starter(s, 5), formats=fmt))) as service:
+        yield Rig(service, made[0])
+        await made[0].stop()
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    async for r in rig_on(tmp_path / "e.db"):
+        yield r
+
+
+async def test_knockout_of_bots_runs_to_a_champion_each_result_stored_with_its_match(
+        tmp_path: Path) -> None:
+    out = io.StringIO()
+    event = await run_tournament("rps-poker", ["heuristic", "random"] * 3, "single", seed=4,
+                                 db=str(tmp_path / "t.db"), out=out, timeout=120)
+    assert event.status == "ended"
+    state = FMT.load(event.state or {})
+    champion = ev.champion(event, FMT)
+    assert champion is not None and f"{event.name_of(champion)} is the champion" in out.getvalue()
+    assert "Round 3 of" in out.getvalue() and "Standings of" in out.getvalue()
+    async with local_service(PrintTransport(io.StringIO(), quiet=True),
+                             db=str(tmp_path / "t.db")) as service:
+        stored = await store.load(service.repo.engine, event.id)
+        assert stored == event
+        linked = await links(service, event.id)
+        async with service.repo.engine.connect() as conn:
+            results = {r.match_id: r for r in (await conn.execute(select(MatchResultRow))).all()}
+            rows = {r.id: r for r in (await conn.execute(select(MatchRow))).all()}
+    played = [p for p in state.pairings if p.player1 is not None]
+    assert sorted(linked) == sorted(p.id for p in played)  # (a drawn match was played again)
+    assert {linked[p.id] for p in played} <= set(results)
+    for pairing in played:
+        match = rows[linked[pairing.id]]
+        assert match.transport["event"] == event.id and match.transport["pairing"] == pairing.id
+        assert match.transport.get("unrated")  # the local event is not rated
+        winner = match.players[match.result["winner"]]["id"]
+        assert state.results[pairing.id].winner == winner and not state.results[pairing.id].walkover
+
+
+async def test_an_aborted_match_is_played_again_and_an_award_is_a_walkover(rig: Rig) -> None:
+    event = await rig.event(4)
+    first = dict(event.matches)
+    assert sorted(first) == ["R1-1", "R1-2"]
+    await rig.service.abort(first["R1-1"], "the room was lost")
+    event = await rig.settle(event.id)
+    again = event.matches["R1-1"]
+    assert again > max(first.values()) and rig.service.matches[again].status == "active"
+    assert (await links(rig.service, event.id))["R1-1"] == again
+    assert any("played again" in n for n in rig.notes)
+    live = rig.service.matches[first["R1-2"]]
+    await rig.runner.award(event.id, live.id, live.players[1].id)
+    event = await rig.settle(event.id)
+    result = FMT.load(event.state or {}).results["R1-2"]
+    assert result.winner == live.players[1].id and result.walkover
+    with pytest.raises(ev.EventError, match="not a running match"):
+        await rig.runner.award(event.id, live.id, live.players[0].id)
+
+
+async def test_replace_walks_over_the_running_match_and_the_event_goes_on(rig: Rig) -> None:
+    event = await rig.event(4)
+    pairing = FMT.load(event.state or {}).pairings[0]
+    match_id = event.matches[pairing.id]
+    await rig.runner.replace(event.id, pairing.player0, Entrant(id="console:sub", name="Sub"))
+    event = await rig.settle(event.id)
+    assert rig.service.matches[match_id].status == "aborted"  # stopped: decided already
+    state = FMT.load(event.state or {})
+    assert state.results[pairing.id].winner == pairing.player1
+    assert state.results[pairing.id].walkover
+    assert event.entrant(pairing.player0).withdrawn  # type: ignore[union-attr]
+    # the other match ends: the final opens (break 0) between the two winners
+    other = rig.service.matches[event.matches["R1-2"]]
+    await rig.service.award(other.id, 0)
+    event = await rig.settle(event.id)
+    final = rig.running(event)
+    assert list(final) == ["R2-1"]
+    players = {p.id for p in rig.service.matches[final["R2-1"]].players}
+    assert players == {pairing.player1, other.players[0].id}
+
+
+async def test_a_failed_event_write_leaves_the_match_running(tmp_path: Path) -> None:
+    class Broken(SingleElimination):
+        def record(self, state: Any, result: Any) -> Any:
+            raise RuntimeError("disk full")
+
+    async for rig in rig_on(tmp_path / "b.db", fmt=lambda name: Broken()):
+        event = await rig.event(2)
+        match_id = event.matches["R1-1"]
+        with pytest.raises(UmpireError, match="could not store"):
+            await rig.service.award(match_id, 0)
+        assert rig.service.matches[match_id].status == "active"
+        async with rig.service.repo.engine.connect() as conn:
+            row = (await conn.execute(select(MatchRow).where(MatchRow.id == match_id))).one()
+            assert row.status == "active"
+            assert not (await conn.execute(select(MatchResultRow))).all()
+
+
+async def test_the_break_is_a_stored_deadline_kept_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    async for rig in rig_on(db):
+        event = await rig.event(4, break_seconds=1)
+        for match_id in event.matches.values():
+            await rig.service.award(match_id, 0)
+        event = await rig.settle(event.id)
+        assert event.round_opens_at is not None and not rig.running(event)
+    async for rig in rig_on(db):  # a restart during the break
+        [resumed] = await rig.runner.resume()
+        assert resumed.round_opens_at == event.round_opens_at
+        assert not rig.running(await rig.runner.get(event.id))  # not before the break ends
+        await asyncio.sleep(1.2)
+        event = await rig.settle(event.id)
+        assert list(rig.running(event)) == ["R2-1"]
+
+
+def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_once(
+        tmp_path: Path) -> None:
+    db = tmp_path / "k.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rng = random.Random(7)
+    cmd = [sys.executable, "-m", "tests.tournament.event_worker", str(db)]
+    kills, finished = 0, None
+    while finished is None:
+        proc = subprocess.Popen([*cmd, "0.02"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # the event is running (started, or resumed)
+        assert line, proc.stderr.read() if proc.stderr else ""
+        time.sleep(rng.uniform(0.1, 1.0))
+        if proc.poll() is None and kills < 4:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+            kills += 1
+            continue
+        rest, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        finished = line + rest
+    assert kills >= 2 and "is the champion" in finished, finished
+
+    async def check() -> None:
+        async with local_service(PrintTransport(io.StringIO(), quiet=True),
+                                 db=str(db)) as service:
+            engine = service.repo.engine
+            [event] = await store.of_guild(engine, 0)  # resumed each time, never begun again
+            assert event.status == "ended"
+            state = FMT.load(event.state or {})
+            async with engine.connect() as conn:
+                rows = (await conn.execute(select(MatchRow).order_by(MatchRow.id))).all()
+            by_pairing: dict[str, list[Any]] = {}
+            for row in rows:
+                by_pairing.setdefault(row.transport["pairing"], []).append(row)
+            played = [p for p in state.pairings if p.player1 is not None]
+            assert sorted(by_pairing) == sorted(p.id for p in played)
+            linked = await links(service, event.id)
+            for pairing in played:
+                *drawn, match = by_pairing[pairing.id]
+                # never started twice: earlier matches of a pairing are draws played again
+                assert all(m.status == "finished" and m.result["winner"] is None
+                           for m in drawn), [(m.id, m.status, m.result) for m in by_pairing[pairing.id]]
+                assert match.status == "finished" and linked[pairing.id] == match.id
+                winner = match.players[match.result["winner"]]["id"]
+                assert state.results[pairing.id].winner == winner
+    asyncio.run(check())
+
+
+async def test_a_match_that_cannot_start_is_told_once_and_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tournament import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "RETRY_START_SECONDS", 0.05)
+    async for rig in rig_on(tmp_path / "f.db"):
+        real = rig.runner.starter
+        tries: list[str] = []
+
+        async def flaky(event: Event, pairing: Any, players: Any, transport: Any,
+                        tries: list[str] = tries, real: Any = real) -> Any:
+            tries.append(pairing.id)
+            if len(tries) <= 3:
+                raise UmpireError("Discord refused to make the room.")
+            return await real(event, pairing, players, transport)
+        rig.runner.starter = flaky
+        event = await rig.event(2)
+        for _ in range(100):
+            if event.matches:
+                break
+            await asyncio.sleep(0.05)
+            event = await rig.runner.get(event.id)
+        assert list(event.matches) == ["R1-1"] and len(tries) == 4
+        told = [n for n in rig.notes if "could not start" in n]
+        assert len(told) == 1 and "Discord refused to make the room." in told[0]
