@@ -1,7 +1,7 @@
 """Discord at community scale: matches of every game through the fake Discord.
 
-    python -m bench.discord [--matches 20] [--servers 1] [--minutes 2] [--think 4]
-                            [--real-limits] [--seed 1]
+    python -m bench.discord [--matches 20] [--servers N] [--minutes 2] [--think 4]
+                            [--no-limits] [--seed 1]
 
 Two phases, on one bot (the real discord.py client, `UmpireBot`, its service on a SQLite file)
 against the fake Discord (tests/fake_discord):
@@ -21,8 +21,12 @@ against the fake Discord (tests/fake_discord):
    every message carrying a decision how long after its clock started it became visible
    (the service restarts a clock whose prompt arrived later than its grace).
 
-`--load-only` skips phase 1; `--games` takes a subset. With `--real-limits` the fake Discord applies Discord's rate limits (per-route buckets, 5
-messages per 5 s per channel, 50 requests/s per token) if it can (tests/fake_discord/limits.py).
+`--load-only` skips phase 1; `--games` takes a subset. The fake Discord applies Discord's
+rate limits on their real numbers (per-route buckets, 5 messages per 5 s per channel, 50
+requests/s per token: tests/fake_discord/limits.py) unless `--no-limits`; the bot paces
+itself under them (bot/discord/pacing.py, the host log's budget in bot/discord/transport.py).
+A 429 is counted "once steady" after the first minute of the load phase. With `--servers`
+unset, the matches go 25 to a server.
 
 The last line is one JSON object: `requests_per_move` (game -> play-only requests per
 accepted move), `lag_p99_s` (channel kind -> seconds), `rate_limited` (429s once steady) and
@@ -52,7 +56,7 @@ from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
 from bot.discord.render import user_id_of
-from bot.discord.transport import DiscordTransport, channel_for
+from bot.discord.transport import LOG_BATCH_SECONDS, DiscordTransport, channel_for
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -65,7 +69,7 @@ from tests.fake_discord.server import FakeDiscord
 GAMES = {  # game -> settings for /match start (no pause between rounds)
     "rps-poker": None,
     "devils-deal": "break_seconds=0",
-    "decoder": "lock_when_ready=true",  # (no host locks setup here: ready locks it)
+    "decoder": "lock_when_ready=true",  # no host locks setup here: both ready locks it
     "renounce-fate": "break_seconds=0",
     "double-or-nothing": None,
 }
@@ -133,6 +137,9 @@ class Figures:
     fallbacks: int = 0  # moves no candidate text fitted: submitted as a command instead
     lags: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
     visible: list[float] = field(default_factory=list)  # prompt visible - clock start (s)
+    answered: list[float] = field(default_factory=list)  # typed move -> taken by the umpire (s)
+    posting: list[float] = field(default_factory=list)  # a post's REST call, paced (s)
+    starts: list[float] = field(default_factory=list)  # /match start -> "started" (s)
     started: float = 0.0
 
 
@@ -154,8 +161,10 @@ class Bench:
                 created = created.replace(tzinfo=UTC)
             when = at if at.tzinfo else at.replace(tzinfo=UTC)
             kind = KINDS.get(message.audience, message.audience)
-            self.figures.lags[kind].append((time.monotonic() - self.figures.started,
-                                            (when - created).total_seconds()))
+            lag = (time.monotonic() - self.figures.started, (when - created).total_seconds())
+            self.figures.lags[kind].append(lag)
+            if message.payload.get("prompts"):  # a decision: never held back for folding
+                self.figures.lags[f"{kind}_decisions"].append(lag)
             live = self.service.matches.get(info.id)
             for prompt in message.payload.get("prompts") or []:
                 clock = live.clocks.get(prompt.get("key")) if live is not None else None
@@ -167,6 +176,17 @@ class Bench:
                 original(info, message, at, ok)
 
         delivery.on_delivered = delivered
+        http = self.service.delivery.transport.client.http  # type: ignore[attr-defined]
+        send_message = http.send_message
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.monotonic()
+            try:
+                return await send_message(*args, **kwargs)
+            finally:
+                self.figures.posting.append(time.monotonic() - began)
+
+        http.send_message = timed
 
     async def start(self, server: Server, game: str, p0: User, p1: User) -> LiveMatch:
         fake = self.fake
@@ -174,9 +194,11 @@ class Bench:
         options: dict[str, Any] = {"game": game, "player1": p0, "player2": p1}
         if GAMES[game]:
             options["settings"] = GAMES[game]
+        began = time.monotonic()
         inter = await fake.slash_command(server.host, server.general, "match start", **options)
         await fake.wait_for(lambda: inter.original is not None and "started" in
-                            (inter.original.content or ""), 180)
+                            (inter.original.content or ""), 900)
+        self.figures.starts.append(time.monotonic() - began)
         new = [m for i, m in self.service.matches.items() if i not in before
                and {user_id_of(p) for p in m.players} == {p0.id, p1.id}]
         return new[0]
@@ -205,7 +227,11 @@ class Bench:
                 reply = await service.submit_command(match.id, seat, command)
             else:
                 channel = fake.channels[channel_for(match.transport, audience)]
+                typed, seq = time.monotonic(), match.seq
                 await fake.send_user_message(user, channel, text)
+                with contextlib.suppress(TimeoutError):  # taken: the match moved on
+                    await fake.wait_for(lambda s=seq: match.seq != s or match.status != "active", 5)
+                self.figures.answered.append(time.monotonic() - typed)
                 with contextlib.suppress(TimeoutError):
                     await fake.wait_for(lambda p=prompt: p.key not in
                                         {q.key for q in match.prompts}
@@ -307,6 +333,15 @@ async def load(fake: FakeDiscord, service: MatchService, servers: list[Server], 
     return bench
 
 
+async def loop_stalls(out: list[float]) -> None:
+    """How late the event loop wakes a 0.1 s sleep, every 0.1 s (CPU saturation)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        began = loop.time()
+        await asyncio.sleep(0.1)
+        out.append(loop.time() - began - 0.1)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -318,7 +353,7 @@ def percentile(values: list[float], q: float) -> float:
 def report_lags(bench: Bench, minutes: float) -> dict[str, Any]:
     say("\ndelivery lag (s), commit -> posted, per channel kind and minute: p50 / p99 / max")
     out: dict[str, Any] = {}
-    for kind in ("room", "table", "log"):
+    for kind in ("room", "table", "log", "room_decisions", "table_decisions"):
         values = bench.figures.lags.get(kind, [])
         lags = [v for _, v in values]
         row = []
@@ -327,7 +362,7 @@ def report_lags(bench: Bench, minutes: float) -> dict[str, Any]:
             if part:
                 row.append(f"m{minute + 1}: {percentile(part, 50):.2f}/"
                            f"{percentile(part, 99):.2f}/{max(part):.2f}")
-        say(f"  {kind:5} all: {percentile(lags, 50):.2f} / {percentile(lags, 99):.2f} / "
+        say(f"  {kind:15} all: {percentile(lags, 50):.2f} / {percentile(lags, 99):.2f} / "
             f"{max(lags, default=0):.2f} ({len(lags)} posts)  " + "  ".join(row))
         out[kind] = {"p50": round(percentile(lags, 50), 3), "p99": round(percentile(lags, 99), 3),
                      "max": round(max(lags, default=0), 3), "posts": len(lags)}
@@ -340,20 +375,17 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     for game in [g for g in GAMES if g not in args.games]:
         del GAMES[game]
     fake = FakeDiscord()
-    if args.real_limits:
-        try:
-            from tests.fake_discord.limits import RateLimits
-        except ImportError:
-            progress("this fake Discord has no rate limits: --real-limits ignored")
-        else:
-            fake.limits = RateLimits()  # type: ignore[attr-defined]
+    if not args.no_limits:
+        from tests.fake_discord.limits import RateLimits
+
+        fake.limits = RateLimits()  # Discord's real numbers
     per_server = -(-args.matches // args.servers)
     servers = make_servers(fake, args.servers, 10 + 2 * per_server)
     result: dict[str, Any] = {"matches": args.matches, "servers": args.servers,
                               "minutes": args.minutes, "think_s": args.think}
     with tempfile.TemporaryDirectory() as tmp:
         engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
-        transport = DiscordTransport()
+        transport = DiscordTransport(log_batch_seconds=args.log_batch_seconds)
         service = MatchService(Repository(engine), transport, bot_think=0.0)
         await fake.start()
         try:
@@ -377,9 +409,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     progress(f"phase 2: {args.matches} matches on {args.servers} server(s), "
                              f"{args.minutes} min")
                     mark = len(fake.request_log)
-                    t0 = time.monotonic()
+                    t0, cpu0 = time.monotonic(), time.process_time()
+                    stalls: list[float] = []
+                    watcher = asyncio.create_task(loop_stalls(stalls))
                     bench = await load(fake, service, servers, args.matches, args.minutes,
                                        args.think, rng)
+                    watcher.cancel()
+                    cpu = (time.process_time() - cpu0) / (time.monotonic() - t0)
                     log = fake.request_log[mark:]
                     lags = report_lags(bench, args.minutes)
                     visible = bench.figures.visible
@@ -387,27 +423,71 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                         f"{percentile(visible, 50):.2f}, p99 {percentile(visible, 99):.2f}, max "
                         f"{max(visible, default=0):.2f} ({len(visible)} prompts; a clock whose "
                         f"prompt came later than {service.delivery_grace} s restarts then)")
+                    posting = bench.figures.posting
+                    pacer = transport.pacer
+                    say(f"a post's REST call (the pacer's and discord.py's waits included): p50 "
+                        f"{percentile(posting, 50):.2f}, p99 {percentile(posting, 99):.2f}, max "
+                        f"{max(posting, default=0):.2f} s; the pacer held {pacer.waits} requests "
+                        f"for the global limit, {pacer.bucket_waits} for their bucket")
+                    routes = route_of(fake, mark)
+                    say("  requests by route: " + ", ".join(
+                        f"{r} {c}" for r, c in routes.most_common(8)))
+                    starts = bench.figures.starts
+                    say(f"/match start until its channels are made: p50 "
+                        f"{percentile(starts, 50):.1f}, max {max(starts, default=0):.1f} s "
+                        f"({len(starts)} starts; a server makes its channels 5 per 5 s)")
+                    answered = bench.figures.answered
+                    say(f"typed move taken by the umpire after (s): p50 "
+                        f"{percentile(answered, 50):.2f}, p99 {percentile(answered, 99):.2f}, "
+                        f"max {max(answered, default=0):.2f}; over 1 s: "
+                        f"{sum(1 for a in answered if a > 1)} of {len(answered)}")
+                    acks = [i.acked_after for i in fake.interactions.values()
+                            if i.created_monotonic >= t0]
+                    late = sum(1 for a in acks if a is None or a > 3)
+                    acked = [a for a in acks if a is not None]
+                    say(f"interactions answered after (s): p99 {percentile(acked, 99):.2f}, max "
+                        f"{max(acked, default=0):.2f}; over 3 s or never: {late} of {len(acks)}")
+                    restarted = sum(1 for v in visible if v > service.delivery_grace)
+                    say(f"clocks started anew on arrival (prompt later than "
+                        f"{service.delivery_grace} s, so its lag is not charged): {restarted}")
                     moves = sum(bench.figures.moves.values())
                     limited = [e for e in log if e.status == 429]
+                    steady = [e for e in limited if e.at - t0 >= 60]
                     elapsed = time.monotonic() - t0
-                    say(f"429s: {len(limited)} in the load phase ({first429} before it); "
-                        f"moves {moves} ({moves / elapsed:.1f}/s), requests {len(log)} "
+                    say(f"this process (the bot, the fake Discord and the players in one event "
+                        f"loop): CPU {cpu:.0%} of one core; the loop late by p50 "
+                        f"{percentile(stalls, 50) * 1000:.0f} ms, p99 "
+                        f"{percentile(stalls, 99) * 1000:.0f} ms, max "
+                        f"{max(stalls, default=0) * 1000:.0f} ms (a loop late by much is a "
+                        "CPU-bound run: its lags are not Discord's)")
+                    say(f"429s: {len(limited)} in the load phase ({first429} before it), "
+                        f"{len(steady)} once steady (after minute 1); moves {moves} "
+                        f"({moves / elapsed:.1f}/s), requests {len(log)} "
                         f"({len(log) / elapsed:.1f}/s), {len(log) / max(1, moves):.2f} per move")
+                    refused = getattr(fake.limits, "refused", None)
+                    if refused:
+                        say("  429s by limit: " + ", ".join(f"{k} {v}" for k, v in
+                                                           refused.most_common()))
                     bench.stopping = True
                     await idle(fake, service, transport)
         finally:
             await service.stop()
             await engine.dispose()
             await fake.stop()
-    steady = sum(1 for e in limited if True)  # (every 429 of the load phase counts)
     result.update({
         "requests_per_move": {g: r["play_per_move"] for g, r in games.items()},
         "requests_per_move_all": {g: r["all_per_move"] for g, r in games.items()},
         "requests_per_move_mean": round(mean, 3),
         "lag_p99_s": {k: v["p99"] for k, v in lags.items()},
         "lag": lags,
-        "rate_limited": steady,
+        "rate_limited": len(steady), "rate_limited_load": len(limited),
         "prompt_visible_after_clock_p99_s": round(percentile(visible, 99), 3),
+        "move_answered_p99_s": round(percentile(answered, 99), 3),
+        "moves_over_1s": sum(1 for a in answered if a > 1),
+        "interaction_p99_s": round(percentile(acked, 99), 3), "interactions_over_3s": late,
+        "clocks_started_anew": restarted,
+        "start_max_s": round(max(starts, default=0), 1),
+        "cpu_share": round(cpu, 2), "loop_late_p99_s": round(percentile(stalls, 99), 3),
         "load_moves": moves, "load_requests": len(log),
     })
     return result
@@ -417,14 +497,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.discord", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=20)
-    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--servers", type=int, default=None,
+                        help="default: one per 25 matches (a busy community server's share)")
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
-    parser.add_argument("--real-limits", action="store_true")
+    parser.add_argument("--log-batch-seconds", type=float, default=LOG_BATCH_SECONDS,
+                        help="the host log's batch interval (the trade: lag against posts)")
+    parser.add_argument("--no-limits", action="store_true",
+                        help="the fake Discord without its rate limits")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--load-only", action="store_true", help="skip phase 1")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.servers is None:
+        args.servers = max(1, -(-args.matches // 25))
+    return args
 
 
 if __name__ == "__main__":

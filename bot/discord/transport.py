@@ -8,6 +8,8 @@ Discord keeps a nonce for a few minutes only and never returns it when history i
 every post also ends with an invisible marker of its outbox id (`bot/discord/marker.py`):
 an older resend looks for that marker among the channel's recent posts.
 
+Rate limits: every REST request of the client first waits in `Pacer` (bot/discord/pacing.py)
+for Discord's global limit and its route's bucket, so Discord need not answer 429.
 Failures: discord.py itself waits out rate limits and retries 5xx a few times; what is left
 becomes a retryable TransportError (the service's delivery retries it with capped backoff
 until it goes through, one queue per channel, so a rate-limited channel holds up no other).
@@ -22,9 +24,12 @@ spectator feed (bot/feed.py) is read by anyone: who may write there is checked i
 (bot/discord/feed.py), and a held feed stops no clock. The guild update listeners
 (bot/discord/watch.py) retry a held channel as soon as something changed.
 
-The host log is batched (`send_many`): one server's log takes at most one post per
-`log_batch_seconds` (5 s: Discord allows 5 messages per 5 s in a channel, shared by every
-match of the server), each entry with its match and time, in order per match. An entry is
+The host log is batched (`send_many`): one server's log, shared by every match of the
+server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
+`LOG_PARTS_PER_BATCH` (4) posts per `log_window` (5 s), a batch's posts counted at its time
+(Discord allows 5 messages per 5 s in a channel; the budget matters when the interval is
+shorter than the window), kept before posting, not learnt from a 429. Each entry
+carries its match and time, in order per match. An entry is
 added to a batch only after the privacy check of its own match (its players must not read
 the log), again at the moment the batch is posted; a held match's entries stay out of it.
 
@@ -39,6 +44,7 @@ import hashlib
 import logging
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -51,6 +57,7 @@ from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
+from bot.discord.pacing import Pacer
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
@@ -73,9 +80,14 @@ VERDICT_SECONDS = 10.0
 #: An announcement (no decision, no deadline) to a room or table waits this long for the
 #: channel's next message, and is posted in the same message as it (one request, not two).
 FOLD_SECONDS = 3.0
-#: A server's host log takes at most one post per this many seconds (its entries batched).
+#: A server's host log takes a batch at most once per this many seconds (a shorter interval
+#: shows entries sooner but posts more: at 1 s a match played alone took 0.1 to 0.2 more
+#: requests per move)...
 LOG_BATCH_SECONDS = 5.0
-LOG_PARTS_PER_BATCH = 4  # Discord allows 5 posts per 5 s in a channel: one left to spare
+#: ...and at most this many posts in any `LOG_WINDOW_SECONDS` (Discord allows 5 messages per
+#: 5 s in a channel: one left to spare).
+LOG_PARTS_PER_BATCH = 4
+LOG_WINDOW_SECONDS = 5.0
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
@@ -162,13 +174,19 @@ class DiscordTransport:
     nonce_window = NONCE_TRUST_SECONDS
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS) -> None:
+                 log_window: float = LOG_WINDOW_SECONDS,
+                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None) -> None:
         self.log_batch_seconds = log_batch_seconds
+        self.log_window = log_window
         self.fold = fold_seconds
+        #: Every REST request of the client waits for Discord's global limit (pacing.py).
+        self.pacer = pacer or Pacer()
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
         self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
+        #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
+        self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
         #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
         self._log_doubtful: set[int] = set()
@@ -193,6 +211,7 @@ class DiscordTransport:
 
     def attach(self, client: discord.Client, service: MatchService) -> None:
         self.client, self.service = client, service
+        self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         await self.ready.wait()
@@ -342,10 +361,25 @@ class DiscordTransport:
         channel_id = channel_for(match.transport, "umpire")
         if channel_id is None:
             return
-        wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
-            time.monotonic() - 0.1
+        margin = min(0.1, self.log_batch_seconds / 4)
+        wait = self._next_batch_at(channel_id) - time.monotonic() - margin
         if wait > 0:
             await asyncio.sleep(wait)
+
+    def _next_batch_at(self, channel_id: int) -> float:
+        """When the log may take its next batch: `log_batch_seconds` after the last one,
+        and once it has a post left in its window's budget."""
+        at = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds
+        sent = self._log_sent.get(channel_id, ())
+        if len(sent) >= LOG_PARTS_PER_BATCH:
+            at = max(at, sent[0] + self.log_window)
+        return at
+
+    def _log_budget(self, channel_id: int) -> int:
+        """Posts the log may make now without going over its window's budget."""
+        now = time.monotonic()
+        sent = self._log_sent.get(channel_id, ())
+        return LOG_PARTS_PER_BATCH - sum(1 for t in sent if t > now - self.log_window)
 
     async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
         """Several messages of one channel in order: to a room or table, as one post (the
@@ -377,11 +411,11 @@ class DiscordTransport:
         await done
 
     async def _flush_log(self, channel_id: int) -> None:
-        """Post the channel's pending entries, at most one batch per `log_batch_seconds`."""
+        """Post the channel's pending entries, at most one batch per `log_batch_seconds`
+        and within the window's budget of posts."""
         try:
             while self._log_pending.get(channel_id):
-                wait = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds - \
-                    time.monotonic()
+                wait = self._next_batch_at(channel_id) - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
                 self._log_last[channel_id] = time.monotonic()
@@ -409,8 +443,9 @@ class DiscordTransport:
         found = await self._logged_already(channel_id, ok)
         fresh = [e for e in ok if e.message_id not in found]
         posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
-        if len(posts) > LOG_PARTS_PER_BATCH:  # the rest waits for the next batch
-            fresh, later = self._fit(fresh)
+        budget = max(1, self._log_budget(channel_id))
+        if len(posts) > budget:  # the rest waits for the next batch
+            fresh, later = self._fit(fresh, budget)
             self._log_pending.setdefault(channel_id, [])[:0] = later
             ok = [e for e in ok if e not in later]
             posts = self._log_posts("\n".join(e.text for e in fresh))
@@ -444,9 +479,9 @@ class DiscordTransport:
         return [pieces[i:i + 4] for i in range(0, len(pieces), 4)]
 
     @staticmethod
-    def _fit(entries: list[_LogEntry]) -> tuple[list[_LogEntry], list[_LogEntry]]:
-        """The first entries that fit in `LOG_PARTS_PER_BATCH` posts, and the rest."""
-        budget, used = LOG_PARTS_PER_BATCH * 4 * LOG_PIECE * 9 // 10, 0
+    def _fit(entries: list[_LogEntry], parts: int) -> tuple[list[_LogEntry], list[_LogEntry]]:
+        """The first entries that fit in `parts` posts, and the rest."""
+        budget, used = parts * 4 * LOG_PIECE * 9 // 10, 0
         for i, entry in enumerate(entries):
             used += len(entry.text) + 1
             if used > budget and i:
@@ -463,6 +498,11 @@ class DiscordTransport:
                 allowed_mentions=discord.AllowedMentions.none()) as params:
             params.payload["enforce_nonce"] = True  # type: ignore[index]
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+        # counted at its batch's time: a batch's posts go out together and reach Discord's
+        # bucket in one window; counted at each post's own time, the next batch, 5 s on,
+        # found the window still holding them, took one post and left the rest for later
+        self._log_sent.setdefault(channel_id, deque(maxlen=LOG_PARTS_PER_BATCH)).append(
+            self._log_last.get(channel_id, time.monotonic()))
 
     async def _logged_already(self, channel_id: int, entries: list[_LogEntry]) -> set[int]:
         """The outbox ids of those entries the log already shows (each entry ends with its

@@ -14,8 +14,16 @@ import pytest
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark, strip_marks
+from bot.discord.pacing import Pacer
 from bot.discord.render import render
-from bot.discord.transport import DiscordTransport, channel_for, parts_of
+from bot.discord.transport import (
+    FOLD_SECONDS,
+    LOG_WINDOW_SECONDS,
+    DiscordTransport,
+    channel_for,
+    parts_of,
+)
+from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -23,13 +31,19 @@ from bot.umpire import MatchService
 from games.core import Prompt
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401
 from tests.fake_discord.harness import running_client
+from tests.fake_discord.limits import TEST_SCALE
 from tests.fake_discord.models import Channel, Guild, Role, User
 from tests.fake_discord.server import FakeDiscord
 
 HOST_ROLE = "Umpire Host"
-#: The host log's batching in these tests: off (each entry its own post, as the tests that
-#: read the log expect); the bot batches every 5 s: tests/discord/test_log_batch.py.
-LOG_BATCH_SECONDS = 0.0
+ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")  # where a batched host log entry begins
+#: The bot's defaults, on the fake's scaled clock: the host log batched per server and
+#: announcements folded into the next post, as in production, with every interval
+#: `TEST_SCALE` times as long as the bot's own (as Discord's rate limits in the fake: see
+#: tests/fake_discord/fixtures.py). A test that needs one off says so (`umpire(world,
+#: fold_seconds=0)`); tests/discord/test_log_batch.py runs the bot's own 5 s.
+LOG_BATCH_SECONDS = BOT_LOG_BATCH_SECONDS * TEST_SCALE
+FOLD = FOLD_SECONDS * TEST_SCALE
 
 
 @dataclass
@@ -83,11 +97,15 @@ class Umpire:
 @contextlib.asynccontextmanager
 async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIterator[Umpire]:
     """The service on the world's SQLite file and the bot connected to the fake. The read
-    commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py)."""
+    commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py);
+    `fold_seconds` and `log_batch_seconds` set the transport's (scaled defaults above)."""
     discord.setdefault("read_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
-    transport = DiscordTransport(log_batch_seconds=LOG_BATCH_SECONDS,
-                                 fold_seconds=discord.pop("fold_seconds", 0.0))
+    transport = DiscordTransport(
+        log_batch_seconds=discord.pop("log_batch_seconds", LOG_BATCH_SECONDS),
+        log_window=LOG_WINDOW_SECONDS * TEST_SCALE,
+        fold_seconds=discord.pop("fold_seconds", FOLD),
+        pacer=Pacer(window=TEST_SCALE))  # the global limit on the fake's scale
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()
@@ -216,12 +234,23 @@ def log_lines(world: World, channel: Channel) -> list[str]:
     return [line for line in log_text(world, channel).split("\n") if line]
 
 
+def log_entries(world: World, channel: Channel) -> list[str]:
+    """The host log's entries, whole (several lines each where an entry has them): a batch
+    is split before each "**#<match>** <t:…:T>", a post of an unbatched log is one entry."""
+    return [entry for post in bot_posts(world, channel)
+            for entry in ENTRY.split(log_text_of([post]))]
+
+
 def log_text(world: World, channel: Channel) -> str:
     """The host log's text: each batch's content and embeds, in order (without the
     invisible outbox markers: a batch has one after each entry)."""
+    return log_text_of(bot_posts(world, channel))
+
+
+def log_text_of(posts: list[Any]) -> str:
     return "\n".join(strip_marks("\n".join([m.content, *(e.get("description", "")
                                                          for e in m.embeds)]))
-                     for m in bot_posts(world, channel))
+                     for m in posts)
 
 
 def assert_log_has(world: World, match: LiveMatch, messages: list[Any]) -> int:

@@ -5,11 +5,13 @@ downtime, would be posted twice; so a message committed before this process star
 longer ago than the window) is first looked for among the channel's recent bot posts and
 marked delivered without posting when it is there. Here the fake's nonce window and the
 transport's are shortened to a fraction of a second, and the downtime is longer.
+These tests count one post per outbox message: folding and the host log's batches are off.
 """
 from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import aiohttp
 import pytest
@@ -23,12 +25,17 @@ from tests.discord.conftest import (
     bot_posts,
     channel_of,
     start_rps,
-    umpire,
 )
+from tests.discord.conftest import umpire as umpire_with_defaults
 from tests.discord.test_restart import _undelivered, _unmark, play_prompt
 from tests.fake_discord import store as fake_store
 
 WINDOW = 0.3
+
+
+def umpire(world: World, **options: Any) -> Any:
+    """The bot posting each outbox message as its own post (no folding, no log batches)."""
+    return umpire_with_defaults(world, fold_seconds=0, log_batch_seconds=0, **options)
 
 
 @pytest.fixture

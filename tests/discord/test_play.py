@@ -130,6 +130,7 @@ async def test_a_player_cannot_act_for_the_other_seat(world: World) -> None:
         reply = await fake.wait_for_message(table0, lambda m: m.message_reference is not None,
                                             after=typed)
         assert "not your decision now" in reply.content and "bob" in reply.content
+        await up.idle(fake)  # (her pick's announcement may wait to be folded)
         posts_before = len(bot_posts(world, room))
         await fake.send_user_message(world.eve, room, "gl hf")
         await up.idle(fake)

@@ -29,8 +29,11 @@ async def play_prompt(world: World, up, match, seat: int) -> None:
 
 
 async def test_restart_mid_match_continues_without_losing_or_duplicating(world: World) -> None:
+    """(Each outbox message its own post, so that the posts can be counted: no folding, no
+    host log batches.)"""
     fake = world.fake
-    async with umpire(world, drain=False) as up:
+    one_by_one = {"fold_seconds": 0, "log_batch_seconds": 0}
+    async with umpire(world, drain=False, **one_by_one) as up:
         match = await start_rps(world, up)
         match_id = match.id
         await play_prompt(world, up, match, 0)
@@ -59,7 +62,7 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
     await asyncio.sleep(1.0)  # the bot is down for a second
 
     requests_before = len(fake.requests)
-    async with umpire(world) as up:
+    async with umpire(world, **one_by_one) as up:
         downtime = asyncio.get_running_loop().time() - stopped
         match = up.service.matches[match_id]
         assert match.seq == seq and match.status == "active"
@@ -93,8 +96,10 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
 
 
 async def test_rest_calls_per_action_are_one_message_per_audience(world: World) -> None:
+    """(Counted per action, in the outbox's order: no folding into a later action's post, no
+    host log batches; tests/discord/test_fold.py and test_log_batch.py have those.)"""
     fake = world.fake
-    async with umpire(world) as up:
+    async with umpire(world, fold_seconds=0, log_batch_seconds=0) as up:
         match = await start_rps(world, up)
         for seat in (0, 1, 0, 1):
             start = len(fake.requests)

@@ -6,13 +6,17 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
+from .limits import TEST_SCALE, RateLimits
 from .server import FakeDiscord
 
 
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started FakeDiscord with discord.py patched to use it; fails on unknown routes."""
+    """A started FakeDiscord with discord.py patched to use it; fails on unknown routes.
+    Discord's rate limits are on, every window `TEST_SCALE` times as long (a test sets
+    `fake.limits` to change that): discord.py paces itself by the headers as on Discord."""
     fake = FakeDiscord()
+    fake.limits = RateLimits(scale=TEST_SCALE)
     await fake.start()
     try:
         with fake.patch_discord():

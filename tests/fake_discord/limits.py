@@ -6,13 +6,15 @@
   waits ahead of an exhausted bucket as it does on Discord.
 - The per-channel message limit: 5 messages per 5 s in a channel (`POST .../messages`).
 - The global limit: `global_per_second` requests per second per token (interaction
-  callbacks are not counted, as on Discord).
+  callbacks and an interaction's webhook, its follow-ups, are not counted, as on Discord).
 - A request over a limit gets 429 with Discord's body (`message`, `retry_after`, `global`,
   and `code` 0) and headers (`Retry-After`, `X-RateLimit-Scope`, `X-RateLimit-Global` for the
   global limit, `Via`: discord.py takes a 429 without it for a Cloudflare ban).
 
 `scale` multiplies every window (0.1: the same limits ten times faster, for quick tests);
-the default is Discord's real numbers.
+the default is Discord's real numbers. The Discord test suite runs every test with the limits
+on at `TEST_SCALE` (tests/fake_discord/fixtures.py); tests/fake_discord/test_limits.py and
+`python -m bench.discord` use Discord's numbers.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -39,8 +41,14 @@ ROUTES: dict[tuple[str, str], tuple[int, float]] = {
     ("DELETE", "/channels/{channel_id}"): (5, 5.0),
 }
 DEFAULT = (5, 5.0)
-MAJOR = ("channel_id", "guild_id", "webhook_id", "application_id")
+MAJOR = ("channel_id", "guild_id", "webhook_id")
 UNLIMITED = ("/interactions/",)  # interaction callbacks: no bucket, not in the global limit
+#: An interaction's webhook (its follow-ups, its original response): a bucket per interaction
+#: token, outside the global limit.
+WEBHOOK = "/webhooks/"
+#: The fixture's scale: every window 50 times shorter (a channel's 5 messages per 5 s: per
+#: 0.1 s), so the suite stays fast (at 0.1 an e2e match took twice as long).
+TEST_SCALE = 0.02
 
 
 @dataclass
@@ -58,6 +66,8 @@ class RateLimits:
     buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
     recent: deque[float] = field(default_factory=deque)  # times of counted requests
     limited: int = 0  # 429s answered
+    #: 429s by what was exhausted: "global", or the route ("POST /channels/{channel_id}/...").
+    refused: Counter[str] = field(default_factory=Counter)
 
     def check(self, method: str, template: str, params: dict[str, str],
               path: str) -> tuple[web.Response | None, dict[str, str]]:
@@ -65,14 +75,17 @@ class RateLimits:
         if any(p in path for p in UNLIMITED):
             return None, {}
         now = time.monotonic()
+        webhook = path.startswith(WEBHOOK)
         second = 1.0 * self.scale
         while self.recent and self.recent[0] <= now - second:
             self.recent.popleft()
-        if len(self.recent) >= self.global_per_second:
+        if not webhook and len(self.recent) >= self.global_per_second:
             retry = self.recent[0] + second - now
+            self.refused["global"] += 1
             return self._limited(retry, None, is_global=True), {}
         route = f"{method} {template}"
-        major = next((params[k] for k in MAJOR if k in params), "")
+        major = f"{params.get('application_id')}/{params.get('token')}" if webhook else \
+            next((params[k] for k in MAJOR if k in params), "")
         limit, window = ROUTES.get((method, template), DEFAULT)
         bucket = self.buckets.get((route, major))
         if bucket is None:
@@ -81,9 +94,11 @@ class RateLimits:
             bucket.reset_at, bucket.used = now + bucket.window, 0
         hashed = hashlib.sha1(route.encode()).hexdigest()[:32]
         if bucket.used >= bucket.limit:
+            self.refused[route] += 1
             return self._limited(bucket.reset_at - now, (bucket, hashed), is_global=False), {}
         bucket.used += 1
-        self.recent.append(now)
+        if not webhook:
+            self.recent.append(now)
         return None, self._headers(bucket, hashed, now)
 
     @staticmethod

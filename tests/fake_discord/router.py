@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class RequestLogEntry:
     route: str | None
     status: int = 0
     files: list[UploadedFile] = field(default_factory=list)
+    at: float = field(default_factory=time.monotonic)  # when it came in (monotonic)
 
 
 @dataclass

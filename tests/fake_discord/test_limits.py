@@ -11,7 +11,7 @@ import aiohttp
 import discord
 
 from .harness import running_client
-from .limits import RateLimits
+from .limits import TEST_SCALE, RateLimits
 from .server import FakeDiscord
 from .test_fake_discord import World, make_bot, world  # noqa: F401
 
@@ -71,3 +71,33 @@ async def test_discord_py_paces_a_burst_in_one_channel_by_the_headers(
     assert len(fake.messages(world.general)) == 7
     assert took >= 4.5  # the 6th waited for the bucket's reset
     assert fake.limits.limited == 0  # waited ahead, as on Discord: no 429
+
+
+def test_an_interactions_webhook_is_a_bucket_per_token_outside_the_global_limit() -> None:
+    limits = RateLimits(global_per_second=3)
+    route = "/webhooks/{application_id}/{token}"
+
+    def follow_up(token: str) -> int:
+        refused, _ = limits.check("POST", route, {"application_id": "1", "token": token},
+                                  f"/webhooks/1/{token}")
+        return 200 if refused is None else refused.status
+
+    assert [follow_up("a") for _ in range(6)] == [200] * 5 + [429]
+    assert follow_up("b") == 200  # another interaction: its own bucket
+    assert limits.refused == {"POST " + route: 1} and not limits.recent
+
+
+async def test_the_suite_runs_with_the_limits_on_a_scaled_clock(
+        fake_discord: FakeDiscord, world: World) -> None:  # noqa: F811
+    """The fixture's fake applies the limits at TEST_SCALE: a burst of 7 messages in a channel
+    waits for its bucket's reset (5 s x 0.02) and gets no 429."""
+    fake = fake_discord
+    assert isinstance(fake.limits, RateLimits) and fake.limits.scale == TEST_SCALE
+    bot = make_bot()
+    async with running_client(bot, fake):
+        channel = bot.get_channel(world.general.id)
+        assert isinstance(channel, discord.TextChannel)
+        await asyncio.gather(*(channel.send(f"m{i}") for i in range(7)))
+    stamps = [m.timestamp for m in fake.messages(world.general)]
+    assert len(stamps) == 7 and fake.limits.limited == 0
+    assert (stamps[5] - stamps[0]).total_seconds() >= 5 * TEST_SCALE * 0.9
