@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.discord.checks import host_check
 from bot.discord.community import defer
 from bot.discord.errors import Refusal, answer_error
+from bot.discord.feed import feed_problem
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, shown
@@ -161,28 +162,40 @@ class TournamentCog(commands.Cog, name="Tournament"):
                            rated="whether its matches count for the ratings",
                            break_seconds="the break between two rounds, in seconds",
                            cap="the most players sign-ups take",
-                           rounds="Swiss: the number of rounds")
+                           rounds="Swiss: the number of rounds",
+                           feed="a read-only spectator feed for every match of the event")
     async def create(self, ctx: commands.Context[Any], name: str,
                      game: GameName, format: FormatName,  # type: ignore[valid-type]
                      settings: str | None = None, rated: bool = True,
                      break_seconds: app_commands.Range[int, 0, 86400] = 60,
                      cap: app_commands.Range[int, 2, 256] | None = None,
-                     rounds: app_commands.Range[int, 1, 50] | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, 50] | None = None,
+                     feed: discord.TextChannel | None = None) -> None:
         await defer(ctx, ephemeral=True)
         await host_check(self.bot, ctx)
         assert ctx.guild is not None and ctx.channel is not None
         found = get_game(str(game))
         parsed = validate_settings(found, settings)
+        if feed is not None:  # (checked again before every post, as a match's feed is)
+            if feed.id == ctx.channel.id:
+                raise Refusal("The event's announcements go in this channel: the spectator "
+                              "feed needs a channel of its own. Name another one.")
+            problem = feed_problem(self.bot, feed)
+            if problem:
+                raise Refusal(problem)
         event = await self._do(ctx, self.runner.create(
             name=name, game=found.slug, format=str(format), settings=parsed, rated=rated,
             break_seconds=int(break_seconds), cap=cap, rounds=rounds, guild=ctx.guild.id))
         event, _ = await self.runner.change(
-            event.id, lambda e: (ev.placed(e, channel=ctx.channel.id), None))
+            event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,
+                                           feed=feed.id if feed else None), None))
         await ctx.channel.send(  # type: ignore[union-attr]
             f"📣 Event #{event.id}: **{event.name}** ({found.title}, "
             f"{format_named(event.format).label or event.format}). Seeding at random draws "
             f"from a secret seed committed to now: SHA-256 `{event.commitment}` (seed and salt "
-            "are revealed when the event starts).", allowed_mentions=NONE)
+            "are revealed when the event starts)." +
+            (f" Spectator feed of every match: {feed.mention}." if feed else ""),
+            allowed_mentions=NONE)
         await self._say(ctx, f"Event #{event.id} created. Open sign-ups with "
                              "`/tournament open`.")
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from bot.tournament import store
 from tests.discord.conftest import World, channel_of, umpire
+from tests.discord.test_feed import REVEAL, lines
+from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction, User
 
 
@@ -135,3 +137,37 @@ async def test_six_player_swiss_of_three_rounds(world: World) -> None:
         ended = await store.load(up.service.repo.engine, event.id)
         assert ended is not None and ended.status == "ended" and len(met) == 9
         assert not running(up, event.id)
+
+
+async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
+    """`/tournament create feed:#channel`: checked as a match's feed (only the bot writes
+    there), stored with the event, and every match the event starts posts its room there."""
+    fake = world.fake
+    feed = fake.add_text_channel(world.guild, "colosseum-feed")
+    PEOPLE.update({u.id: u for u in (world.alice, world.bob)})
+    async with umpire(world) as up:
+        refused = await say(world, world.host, "create", name="Feed Cup", game="rps-poker",
+                            format="single", break_seconds=0, feed=feed)
+        assert "can be written in by everyone" in refused
+        assert await store.of_guild(up.service.repo.engine, world.guild.id) == []
+        fake.set_overwrite(feed, world.guild.everyone, deny=P.SEND_MESSAGES |
+                           P.SEND_MESSAGES_IN_THREADS | P.CREATE_PUBLIC_THREADS)
+        fake.set_overwrite(feed, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+        assert "created" in await say(world, world.host, "create", name="Feed Cup",
+                                      game="rps-poker", format="single", break_seconds=0,
+                                      feed=feed)
+        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        assert event.place.get("feed") == feed.id
+        await say(world, world.host, "open")
+        for member in (world.alice, world.bob):
+            await say(world, member, "join")
+        await say(world, world.host, "close")
+        await say(world, world.host, "start")
+        [match] = await award_round(world, up, event.id, 1)
+        assert channel_of(world, match, "feed") is feed
+        await up.idle(fake)
+        room = channel_of(world, match, "public")
+        said = lines(world, room)
+        shown = [t for t in lines(world, feed) if not t.startswith(REVEAL)]
+        assert said and shown[:len(said)] == said  # the room, then the hosts' end's reveal
+        assert f"Match #{match.id}" in shown[0]
