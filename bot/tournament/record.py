@@ -1,0 +1,147 @@
+"""An event's full record as one JSON (`umpire export --event N`, `/tournament export`), and
+its check (`umpire verify EVENT.json`).
+
+The record holds the event (name, game, format, entrants, the seeding and the commitment
+to its seed, the pairings with their results, the standings) and each pairing's match as
+`umpire export ID` writes it. The check verifies every match on its own (bot/console/
+records.py: seed, commitments, replay), then that each pairing's recorded result is its
+match's (the winner, the score, the players), and that a random seeding is the committed
+draw. A match that is still running has no seed yet: it cannot be verified until it ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.console.records import RecordError, verify
+from bot.tournament import store
+from bot.tournament.event import EventError, random_order
+from bot.tournament.formats import format_named
+from bot.umpire import MatchService
+from games.core.chance import seed_commitment
+
+KIND = "umpire-event"
+
+
+async def event_record(service: MatchService, event_id: int) -> dict[str, Any]:
+    """The event's record, with the export of every match that plays (or played) a pairing."""
+    event = await store.load(service.repo.engine, event_id)
+    if event is None:
+        raise EventError(f"There is no event #{event_id}.")
+    fmt = format_named(event.format)
+    state = fmt.load(event.state) if event.state is not None else None
+    pairings = []
+    for p in state.pairings if state else []:
+        result = state.results.get(p.id) if state else None
+        pairings.append({**p.model_dump(mode="json"), "match": event.matches.get(p.id),
+                         "result": result.model_dump(mode="json") if result else None})
+    started = event.status != "signup"  # the seed is secret until the start reveals it
+    return {
+        "kind": KIND, "event": event.id, "name": event.name, "game": event.game,
+        "format": event.format, "settings": event.settings, "rated": event.rated,
+        "status": event.status,
+        "entrants": [e.model_dump(mode="json") for e in event.entrants],
+        "seeding": {"method": event.seeded or ("random" if started else ""),
+                    "commitment": event.commitment,
+                    "seed": event.seed if started else None,
+                    "salt": event.salt if started else None},
+        "pairings": pairings,
+        "standings": [s.model_dump(mode="json") for s in fmt.standings(state)] if state else [],
+        "matches": [await service.export(m) for m in sorted(set(event.matches.values()))],
+    }
+
+
+def is_event_record(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == KIND
+
+
+def verify_event(data: dict[str, Any]) -> tuple[list[str], bool]:
+    """One line per check (the seeding, each match, each pairing's result) and whether all
+    passed."""
+    lines: list[str] = []
+    ok = True
+    try:
+        pairings = list(data["pairings"])
+        matches = {int(m["match"]): m for m in data["matches"]}
+    except (KeyError, TypeError, ValueError):
+        return ["NOT verified: this is not a well-formed event record; give a record written "
+                "by `umpire export --event N`, unchanged."], False
+    seeding = _seeding(data)
+    if seeding:
+        lines.append(seeding)
+        ok = ok and seeding.startswith("verified")
+    for match_id, match in matches.items():
+        try:
+            lines.append(verify(match))
+        except RecordError as exc:
+            lines.append(f"NOT verified: match #{match_id}: {exc}")
+            ok = False
+    played = {p.get("match") for p in pairings}
+    for match_id in sorted(set(matches) - played):
+        lines.append(f"NOT verified: match #{match_id} is in the record but plays none of "
+                     "its pairings.")
+        ok = False
+    for pairing in pairings:
+        problem = _pairing_problem(pairing, matches)
+        if problem:
+            lines.append(f"NOT verified: pairing {pairing.get('id')}: {problem}")
+            ok = False
+    decided = sum(1 for p in pairings if p.get("result"))
+    lines.append(f"{'verified' if ok else 'NOT verified'}: event #{data.get('event')} "
+                 f"({data.get('name')}): {len(matches)} matches, {decided} of {len(pairings)} "
+                 "pairings decided" + (", each result its match's." if ok else "."))
+    return lines, ok
+
+
+def _seeding(data: dict[str, Any]) -> str | None:
+    """A random seeding: the revealed seed and salt hash to the commitment, and the draw
+    from them gives the recorded order (the first entrants, before any substitute)."""
+    seeding = data.get("seeding") or {}
+    seed, salt = seeding.get("seed"), seeding.get("salt")
+    if seed is None:
+        return None
+    if seed_commitment(str(seed), salt) != seeding.get("commitment"):
+        return ("NOT verified: the event's revealed seed and salt do not hash to its "
+                f"commitment {seeding.get('commitment')}.")
+    if seeding.get("method") != "random":
+        return "verified: the event's seed and salt match its commitment (seeded by rating)."
+    order = [e["id"] for e in data.get("entrants", []) if not e.get("replaces")]
+    if random_order(str(seed), order) != order:
+        return ("NOT verified: the recorded seeding is not the committed draw from the "
+                "revealed seed.")
+    return ("verified: the event's seed and salt match its commitment, and the seeding is "
+            "the draw from them.")
+
+
+def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]) -> str | None:
+    """Why a pairing's recorded result is not its match's, or None."""
+    result = pairing.get("result")
+    match_id = pairing.get("match")
+    if match_id is None:
+        if result and not (pairing.get("player1") is None or result.get("walkover")):
+            return "it has a result but no match, and it is neither a bye nor a walkover."
+        return None
+    match = matches.get(int(match_id))
+    if match is None:
+        return f"its match #{match_id} is not in the record."
+    ids = [p.get("id") for p in match.get("players", [])]
+    if sorted(ids) != sorted([pairing.get("player0"), pairing.get("player1")]):
+        return f"match #{match_id} is played by {', '.join(map(str, ids))}, not its players."
+    if not result:
+        return None if match.get("status") in ("active", "paused") else \
+            f"match #{match_id} has ended but the pairing has no result."
+    played = match.get("result") or {}
+    seat = played.get("winner")
+    if seat is None:  # stopped without a winner: only a walkover decides the pairing
+        return None if result.get("walkover") else (
+            f"match #{match_id} has no winner, but the pairing records one that is not a "
+            "walkover.")
+    if ids[seat] != result.get("winner"):
+        return (f"the pairing's winner is {result.get('winner')}, but match #{match_id} "
+                f"was won by {ids[seat]}.")
+    score = played.get("score")
+    if score and result.get("score"):
+        mine = score if ids[0] == pairing.get("player0") else list(reversed(score))
+        if list(mine) != list(result["score"]):
+            return f"the pairing's score {result['score']} is not match #{match_id}'s {mine}."
+    return None
