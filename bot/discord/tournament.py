@@ -32,6 +32,7 @@ from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError, named_state
 from bot.tournament.formats import FORMATS, FormatError, format_named
 from bot.tournament.formats.base import Pairing
+from bot.tournament.record import event_record
 from bot.tournament.render import bracket_png, bracket_text, needs_picture, standings_text
 from bot.tournament.runner import EventRunner
 from bot.transport import PlayerRef
@@ -154,7 +155,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def tournament(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await self._say(ctx, "Subcommands: create, open, close, seed, start, pause, resume, "
-                                 "replace, award, end (hosts); join, leave, show, history.")
+                                 "replace, award, end, export (hosts); join, leave, show, "
+                                 "history.")
 
     @tournament.command(name="create", description="Create an event (hosts)")
     @app_commands.describe(name="the event's name", game="the game", format="the format",
@@ -294,6 +296,22 @@ class TournamentCog(commands.Cog, name="Tournament"):
         found = await self._hosted(ctx, event)
         await self._do(ctx, self.runner.award(found.id, match, f"discord:{player.id}"))
         await self._say(ctx, f"Match #{match} awarded to {shown(player)}.")
+
+    @tournament.command(name="export", description="The event's full record as JSON, "
+                                                   "verifiable with `umpire verify` (hosts)")
+    async def export(self, ctx: commands.Context[Any], event: int | None = None) -> None:
+        await defer(ctx, ephemeral=True)
+        await host_check(self.bot, ctx)
+        found = await self._event(ctx, event)
+        record = await self._do(ctx, event_record(self.bot.service, found.id))
+        data = self.bot.service.export_json(record).encode()
+        note = ("every match has ended: each one's secrets are included." if
+                found.status == "ended" else "the event is not over: a running match has only "
+                "its public messages, and it verifies once it has ended.")
+        await ctx.send(f"Record of {found.name} (#{found.id}), {len(record['matches'])} "
+                       f"matches; check it with `umpire verify event-{found.id}.json`: {note}",
+                       ephemeral=True, allowed_mentions=NONE, files=[
+                           discord.File(io.BytesIO(data), filename=f"event-{found.id}.json")])
 
     # --- members --------------------------------------------------------------------------------
     @tournament.command(name="join", description="Sign up for the open event")

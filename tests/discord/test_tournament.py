@@ -5,9 +5,11 @@ the show message is edited, never posted again."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.tournament import store
+from bot.tournament.record import verify_event
 from tests.discord.conftest import World, channel_of, umpire
 from tests.discord.test_feed import REVEAL, lines
 from tests.fake_discord import permissions as P
@@ -141,7 +143,8 @@ async def test_six_player_swiss_of_three_rounds(world: World) -> None:
 
 async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
     """`/tournament create feed:#channel`: checked as a match's feed (only the bot writes
-    there), stored with the event, and every match the event starts posts its room there."""
+    there), stored with the event, and every match the event starts posts its room there.
+    Then `/tournament export` gives the hosts the event's record, which verifies."""
     fake = world.fake
     feed = fake.add_text_channel(world.guild, "colosseum-feed")
     PEOPLE.update({u.id: u for u in (world.alice, world.bob)})
@@ -171,3 +174,16 @@ async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
         shown = [t for t in lines(world, feed) if not t.startswith(REVEAL)]
         assert said and shown[:len(said)] == said  # the room, then the hosts' end's reveal
         assert f"Match #{match.id}" in shown[0]
+        # /tournament export: the event's full record, verifiable match by match (hosts)
+        assert "Only hosts" in await say(world, world.alice, "export", event=event.id)
+        inter = await fake.slash_command(world.host, world.general, "tournament export",
+                                         {"event": event.id})  # (ended: named)
+        await fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
+        assert inter.answer is not None and inter.answer.ephemeral
+        [attached] = inter.answer.attachments
+        assert attached.filename == f"event-{event.id}.json"
+        record = json.loads(attached.data)
+        assert [m["match"] for m in record["matches"]] == [match.id]
+        assert record["pairings"][0]["result"]["walkover"]  # awarded by the hosts
+        checked, ok = verify_event(record)
+        assert ok, checked
