@@ -5,8 +5,9 @@ The record holds the event (name, game, format, entrants, the seeding and the co
 to its seed, the pairings with their results, the standings) and each pairing's match as
 `umpire export ID` writes it. The check verifies every match on its own (bot/console/
 records.py: seed, commitments, replay), then that each pairing's recorded result is its
-match's (the winner, the score, the players), and that a random seeding is the committed
-draw. A match that is still running has no seed yet: it cannot be verified until it ends.
+match's (the winner, the score, the players), that a random seeding is the committed draw,
+and that the format run again from the seeding and the results gives the recorded
+pairings and standings (not checked once a player was replaced or withdrew). A match that is still running has no seed yet: it cannot be verified until it ends.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 
 from bot.console.records import RecordError, verify
 from bot.tournament import store
-from bot.tournament.event import EventError, random_order
+from bot.tournament.event import EventError, format_seed, random_order
 from bot.tournament.formats import format_named
+from bot.tournament.formats.base import Result
 from bot.umpire import MatchService
 from games.core.chance import seed_commitment
 
@@ -38,8 +40,8 @@ async def event_record(service: MatchService, event_id: int) -> dict[str, Any]:
     started = event.status != "signup"  # the seed is secret until the start reveals it
     return {
         "kind": KIND, "event": event.id, "name": event.name, "game": event.game,
-        "format": event.format, "settings": event.settings, "rated": event.rated,
-        "status": event.status,
+        "format": event.format, "rounds": event.rounds, "settings": event.settings,
+        "rated": event.rated, "status": event.status,
         "entrants": [e.model_dump(mode="json") for e in event.entrants],
         "seeding": {"method": event.seeded or ("random" if started else ""),
                     "commitment": event.commitment,
@@ -70,6 +72,10 @@ def verify_event(data: dict[str, Any]) -> tuple[list[str], bool]:
     if seeding:
         lines.append(seeding)
         ok = ok and seeding.startswith("verified")
+    replay = _replayed(data)
+    if replay:
+        lines.append(replay)
+        ok = ok and replay.startswith("verified")
     for match_id, match in matches.items():
         try:
             lines.append(verify(match))
@@ -113,6 +119,46 @@ def _seeding(data: dict[str, Any]) -> str | None:
             "the draw from them.")
 
 
+def _replayed(data: dict[str, Any]) -> str | None:
+    """The format run again from the seeding and the recorded results gives the recorded
+    pairings, results and standings (an event without replacements or withdrawals: when
+    those happened between results is not in the record)."""
+    seed = (data.get("seeding") or {}).get("seed")
+    entrants = data.get("entrants", [])
+    if seed is None or any(e.get("replaces") or e.get("withdrawn") for e in entrants):
+        return None
+    try:
+        fmt = format_named(str(data["format"]))
+        results = {p["id"]: Result.model_validate(p["result"])
+                   for p in data["pairings"] if p.get("result")}
+        state = fmt.start([e["id"] for e in entrants], format_seed(str(seed)),
+                          rounds=data.get("rounds"))
+        while True:
+            state, opened = fmt.next_round(state)
+            if not opened:
+                break
+            for pairing in opened:
+                if pairing.id not in state.results and pairing.id in results:
+                    state = fmt.record(state, results[pairing.id])
+            if any(p.id not in state.results for p in opened if p.player1 is not None):
+                break  # a round still played
+    except Exception as exc:  # a format or a result the record makes up
+        return f"NOT verified: the event's format cannot be run again from its record ({exc})."
+    shown = [{k: v for k, v in p.items() if k not in ("match", "result")}
+             for p in data["pairings"]]
+    if [p.model_dump(mode="json") for p in state.pairings] != shown:
+        return ("NOT verified: the recorded pairings are not those the format makes from the "
+                "seeding and the recorded results.")
+    if {k: r.model_dump(mode="json") for k, r in state.results.items()} != \
+            {p["id"]: p["result"] for p in data["pairings"] if p.get("result")}:
+        return "NOT verified: the recorded results are not those of the pairings."
+    if [s.model_dump(mode="json") for s in fmt.standings(state)] != data.get("standings"):
+        return ("NOT verified: the recorded standings are not those the format gives for the "
+                "recorded results.")
+    return ("verified: the format, run again from the seeding and the results, gives the "
+            "recorded pairings and standings.")
+
+
 def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]) -> str | None:
     """Why a pairing's recorded result is not its match's, or None."""
     result = pairing.get("result")
@@ -132,10 +178,14 @@ def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]
             f"match #{match_id} has ended but the pairing has no result."
     played = match.get("result") or {}
     seat = played.get("winner")
-    if seat is None:  # stopped without a winner: only a walkover decides the pairing
+    if seat is None and played.get("host"):  # stopped by the hosts: only a walkover decides
         return None if result.get("walkover") else (
-            f"match #{match_id} has no winner, but the pairing records one that is not a "
-            "walkover.")
+            f"match #{match_id} was stopped without a winner, but the pairing records a "
+            "result that is not a walkover.")
+    if seat is None:  # a draw by the rules
+        return None if result.get("winner") is None and not result.get("walkover") else (
+            f"match #{match_id} is a draw, but the pairing records "
+            f"{result.get('winner') or 'a walkover'}.")
     if ids[seat] != result.get("winner"):
         return (f"the pairing's winner is {result.get('winner')}, but match #{match_id} "
                 f"was won by {ids[seat]}.")

@@ -59,6 +59,7 @@ def test_verify_checks_every_match_and_each_result(record: dict, tmp_path: Path,
         assert sum(f"match #{match['match']} " in line and line.startswith("verified")
                    for line in lines) == 1
     assert "the seeding is the draw" in lines[0]
+    assert "gives the recorded pairings and standings" in lines[1]
     assert lines[-1].startswith("verified: event #1")
 
 
@@ -77,10 +78,21 @@ def _reorder_the_seeding(d: dict) -> None:
     d["entrants"].reverse()
 
 
+def _better_standings(d: dict) -> None:
+    d["standings"][-1]["points"] += 1
+
+
+def _another_pairing(d: dict) -> None:
+    first = d["pairings"][0]
+    first["player0"], first["player1"] = first["player1"], first["player0"]
+
+
 @pytest.mark.parametrize("change,said", [
     (_swap_a_winner, "the pairing's winner is"),
     (_change_a_match, "NOT verified: match #"),
     (_reorder_the_seeding, "not the committed draw"),
+    (_better_standings, "the recorded standings are not those"),
+    (_another_pairing, "the recorded pairings are not those"),
 ])
 def test_any_change_fails_and_says_where(record: dict, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str],
@@ -95,3 +107,22 @@ def test_any_change_fails_and_says_where(record: dict, tmp_path: Path,
 def test_export_names_a_match_or_an_event(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["export", "--db", "/nonexistent/x.db"]) == 2
     assert "umpire export --event N" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt,rounds", [("roundrobin", None), ("swiss", 2), ("double", None)])
+def test_every_format_exports_an_event_that_verifies(fmt: str, rounds: int | None,
+                                                     tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """Five bots (a bye each round), draws where the format allows them."""
+    db = tmp_path / "e.db"
+    bots = ["heuristic", "random", "random", "heuristic", "random"]
+    asyncio.run(run_tournament("rps-poker", bots, fmt, rounds=rounds, seed=5, db=str(db),
+                               out=io.StringIO(), timeout=120))
+    out = tmp_path / "event.json"
+    assert cli_main(["export", "--event", "1", "--db", str(db), "-o", str(out)]) == 0
+    record = json.loads(out.read_text())
+    code, lines = _verify(record, tmp_path, capsys)
+    assert code == 0, lines
+    assert len([line for line in lines if line.startswith("verified: match #")]) == \
+        len(record["matches"]) > 0
