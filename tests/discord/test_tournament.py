@@ -24,6 +24,17 @@ async def say(world: World, user: User, command: str, **options: Any) -> str:
     return str(inter.answer.content)
 
 
+async def export(world: World, event_id: int) -> dict[str, Any]:
+    """`/tournament export event:N` by the host: the attached record."""
+    inter = await world.fake.slash_command(world.host, world.general, "tournament export",
+                                           {"event": event_id})  # (ended: named)
+    await world.fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
+    assert inter.answer is not None and inter.answer.ephemeral
+    [attached] = inter.answer.attachments
+    assert attached.filename == f"event-{event_id}.json"
+    return dict(json.loads(attached.data))
+
+
 PEOPLE: dict[int, User] = {}
 
 
@@ -110,6 +121,12 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         assert fields.get("Champion") == champion
         history = await say(world, world.host, "history", member=person(final.players[0].id))
         assert "DM Colosseum 2" in history and "rank 1" in history
+        # its record verifies: the withdrawal's stopped match is a walkover
+        record = await export(world, event.id)
+        assert len(record["matches"]) == 7
+        checked, ok = verify_event(record)
+        assert ok, checked
+        assert not any("run again" in line for line in checked)  # (not after a withdrawal)
 
 
 async def test_six_player_swiss_of_three_rounds(world: World) -> None:
@@ -176,13 +193,7 @@ async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
         assert f"Match #{match.id}" in shown[0]
         # /tournament export: the event's full record, verifiable match by match (hosts)
         assert "Only hosts" in await say(world, world.alice, "export", event=event.id)
-        inter = await fake.slash_command(world.host, world.general, "tournament export",
-                                         {"event": event.id})  # (ended: named)
-        await fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
-        assert inter.answer is not None and inter.answer.ephemeral
-        [attached] = inter.answer.attachments
-        assert attached.filename == f"event-{event.id}.json"
-        record = json.loads(attached.data)
+        record = await export(world, event.id)
         assert [m["match"] for m in record["matches"]] == [match.id]
         assert record["pairings"][0]["result"]["walkover"]  # awarded by the hosts
         checked, ok = verify_event(record)
