@@ -262,7 +262,8 @@ class EventRunner:
         if not event.rated:
             transport["unrated"] = True
         if event.place.get("feed"):  # the event's spectator feed: every match posts there
-            transport = with_feed(transport, event.place["feed"])
+            transport = with_feed(transport, event.place["feed"], f"{event.name}, "
+                                  f"{pairing.id}: {players[0].name} vs {players[-1].name}")
         try:
             live = await self.starter(event, pairing, players, transport)
         except Exception as exc:  # a refusal of the service or the transport (Discord)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.discord.marker import read_mark
 from bot.tournament import store
 from bot.tournament.record import verify_event
-from tests.discord.conftest import World, channel_of, umpire
+from tests.discord.conftest import World, bot_posts, channel_of, umpire
 from tests.discord.test_feed import REVEAL, lines
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction, User
@@ -185,10 +186,14 @@ async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
         await say(world, world.host, "start")
         [match] = await award_round(world, up, event.id, 1)
         assert channel_of(world, match, "feed") is feed
+        pairing = match.transport["pairing"]
         await up.idle(fake)
         room = channel_of(world, match, "public")
         said = lines(world, room)
-        shown = [t for t in lines(world, feed) if not t.startswith(REVEAL)]
+        label = f"**Feed Cup, {pairing}: {match.players[0].name} vs {match.players[1].name}**"
+        posts = [read_mark(m.content)[0] for m in bot_posts(world, feed)]
+        assert posts and all(p.startswith(label) for p in posts)  # each post says whose
+        shown = [t for t in lines(world, feed) if not t.startswith(REVEAL) and t != label]
         assert said and shown[:len(said)] == said  # the room, then the hosts' end's reveal
         assert f"Match #{match.id}" in shown[0]
         # /tournament export: the event's full record, verifiable match by match (hosts)
