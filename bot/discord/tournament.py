@@ -114,7 +114,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
         return self.bot.get_channel(int(channel_id)) if channel_id else None
 
     # --- finding the event -------------------------------------------------------------------
-    async def _event(self, ctx: commands.Context[Any], event_id: int | None) -> Event:
+    async def _event(self, ctx: commands.Context[Any], event_id: int | None, *,
+                     latest: bool = False) -> Event:
+        """The event named, else the one open here (`latest`: else the newest, ended too)."""
         if ctx.guild is None:
             raise Refusal("Events are run in a server: use this command in one.")
         if event_id is not None:
@@ -125,6 +127,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
         open_ones = await store.of_guild(self.runner.engine, ctx.guild.id, open_only=True)
         if len(open_ones) == 1:
             return open_ones[0]
+        newest = await store.of_guild(self.runner.engine, ctx.guild.id, limit=1) \
+            if latest and not open_ones else []
+        if newest:
+            return newest[0]
         if not open_ones:
             raise Refusal("No event is open in this server; a host creates one with "
                           "`/tournament create`.")
@@ -302,7 +308,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def export(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         await host_check(self.bot, ctx)
-        found = await self._event(ctx, event)
+        found = await self._event(ctx, event, latest=True)
         record = await self._do(ctx, event_record(self.bot.service, found.id))
         data = self.bot.service.export_json(record).encode()
         note = ("every match has ended: each one's secrets are included." if

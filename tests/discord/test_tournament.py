@@ -26,9 +26,8 @@ async def say(world: World, user: User, command: str, **options: Any) -> str:
 
 
 async def export(world: World, event_id: int) -> dict[str, Any]:
-    """`/tournament export event:N` by the host: the attached record."""
-    inter = await world.fake.slash_command(world.host, world.general, "tournament export",
-                                           {"event": event_id})  # (ended: named)
+    """`/tournament export` by the host: the attached record (no event open: the newest)."""
+    inter = await world.fake.slash_command(world.host, world.general, "tournament export", {})
     await world.fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
     assert inter.answer is not None and inter.answer.ephemeral
     [attached] = inter.answer.attachments
