@@ -115,8 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "~/.local/share/umpire/play.db, where play keeps its matches)")
     matches.add_argument("--limit", type=int, default=50, help="at most N matches (default 50)")
 
-    export = sub.add_parser("export", help="a match's record as JSON (or --text: a transcript)")
-    export.add_argument("match_id", type=int, metavar="ID")
+    export = sub.add_parser("export", help="a match's record as JSON (or --text: a transcript); "
+                            "--event N: an event's, with every match of it")
+    export.add_argument("match_id", type=int, metavar="ID", nargs="?")
+    export.add_argument("--event", type=int, metavar="N", help="the event N's record instead "
+                        "(`umpire tournament --db FILE` runs one)")
     export.add_argument("--db", help="database path or URL (default: the configured one, else "
                          "~/.local/share/umpire/play.db, where play keeps its matches)")
     export.add_argument("--text", action="store_true", help="a readable transcript instead")
@@ -124,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="replay an exported record from its revealed seed "
                             "and check it against the commitments published at the start (the "
-                            "seed's, and the match's: players, settings, start time)")
+                            "seed's, and the match's: players, settings, start time); an "
+                            "event's record: every match, and each pairing's result")
     verify.add_argument("record", metavar="RECORD.json")
 
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
@@ -277,7 +281,12 @@ def _main(argv: list[str]) -> int:
     if args.command == "matches":
         return _database(_matches(url, args.limit), url, must_exist=True)
     if args.command == "export":
-        return _database(_export(url, args.match_id, args.text, args.output), url,
+        if (args.match_id is None) == (args.event is None):
+            raise UserError("name one match (`umpire export ID`) or one event "
+                            "(`umpire export --event N`).")
+        if args.event is not None and args.text:
+            raise UserError("--text is for a match: an event's record is JSON only.")
+        return _database(_export(url, args.match_id, args.text, args.output, args.event), url,
                          must_exist=True)
     parser.print_help()
     return 2
@@ -473,9 +482,12 @@ class _NoTransport:
         return None
 
 
-async def _export(url: str, match_id: int, text: bool, output: str | None) -> int:
+async def _export(url: str, match_id: int | None, text: bool, output: str | None,
+                  event_id: int | None = None) -> int:
     from bot.console.records import transcript
     from bot.store.repository import Repository
+    from bot.tournament.event import EventError
+    from bot.tournament.record import event_record
     from bot.umpire import MatchService, UmpireError
 
     if output and not Path(output).resolve().parent.is_dir():
@@ -484,7 +496,10 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
     try:
         service = MatchService(Repository(engine), _NoTransport())
         try:
-            record = await service.export(match_id)
+            record = await (event_record(service, event_id) if event_id is not None
+                            else service.export(match_id))  # type: ignore[arg-type]
+        except EventError as exc:
+            raise UserError(f"{exc} (in {shown_url(url)})") from None
         except UmpireError as exc:
             if exc.__cause__ is not None:  # the store failed: database_errors says how
                 raise
@@ -495,7 +510,8 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
     body = transcript(record) if text else service.export_json(record)
     if output:
         Path(output).write_text(body + "\n", encoding="utf-8")
-        print(f"Wrote match #{match_id} to {output}.", file=sys.stderr)
+        what = f"event #{event_id}" if event_id is not None else f"match #{match_id}"
+        print(f"Wrote {what} to {output}.", file=sys.stderr)
     else:
         print(body)
     return 0
@@ -503,6 +519,7 @@ async def _export(url: str, match_id: int, text: bool, output: str | None) -> in
 
 def _verify(path: str) -> int:
     from bot.console.records import RecordError, verify
+    from bot.tournament.record import is_event_record, verify_event
 
     try:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -515,6 +532,11 @@ def _verify(path: str) -> int:
                         "`umpire export ID`.") from None
     if not isinstance(record, dict):
         raise UserError(f"{path}: not a match record written by `umpire export ID`.")
+    if is_event_record(record):
+        lines, ok = verify_event(record)
+        for line in lines:
+            print(line, file=sys.stdout if line.startswith("verified") else sys.stderr)
+        return 0 if ok else 1
     try:
         print(verify(record))
     except RecordError as exc:

@@ -27,12 +27,16 @@ log = logging.getLogger(__name__)
 
 FEED = "feed"  # the audience
 FEED_KEY = "feed"  # the match's transport data: the feed channel's id
+LABEL_KEY = "feed_label"  # a heading for each of its feed messages (a feed shared by matches)
 
 
-def with_feed(transport: Mapping[str, Any], channel_id: int | str) -> dict[str, Any]:
+def with_feed(transport: Mapping[str, Any], channel_id: int | str,
+              label: str | None = None) -> dict[str, Any]:
     """`transport` (a match's channels, before `MatchService.start_match`) with its feed
-    in `channel_id`: how a host's start or an event's runtime turns the feed on."""
-    return {**transport, FEED_KEY: int(channel_id)}
+    in `channel_id`: how a host's start or an event's runtime turns the feed on. `label`
+    heads each of the match's feed messages, so that the matches of an event's round,
+    posting in one feed at once, can be told apart."""
+    return {**transport, FEED_KEY: int(channel_id), **({LABEL_KEY: label} if label else {})}
 
 
 def has_feed(transport: Mapping[str, Any]) -> bool:
@@ -65,6 +69,8 @@ def mirrored(transport: Mapping[str, Any], outbox: Sequence[OutboxData]) -> list
     lines = [o.text for o in (*public, *reveals)]
     if not lines:
         return rows
+    if transport.get(LABEL_KEY):
+        lines.insert(0, f"**{transport[LABEL_KEY]}**")
     payload: dict[str, Any] = {"room": True}  # no "prompts": no buttons, no clock waits on it
     for o in public:
         if "status" in o.payload:

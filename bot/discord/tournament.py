@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.discord.checks import host_check
 from bot.discord.community import defer
 from bot.discord.errors import Refusal, answer_error
+from bot.discord.feed import feed_problem
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
 from bot.discord.render import player_ref, shown
@@ -31,6 +32,7 @@ from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError, named_state
 from bot.tournament.formats import FORMATS, FormatError, format_named
 from bot.tournament.formats.base import Pairing
+from bot.tournament.record import event_record
 from bot.tournament.render import bracket_png, bracket_text, needs_picture, standings_text
 from bot.tournament.runner import EventRunner
 from bot.transport import PlayerRef
@@ -112,7 +114,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
         return self.bot.get_channel(int(channel_id)) if channel_id else None
 
     # --- finding the event -------------------------------------------------------------------
-    async def _event(self, ctx: commands.Context[Any], event_id: int | None) -> Event:
+    async def _event(self, ctx: commands.Context[Any], event_id: int | None, *,
+                     latest: bool = False) -> Event:
+        """The event named, else the one open here (`latest`: else the newest, ended too)."""
         if ctx.guild is None:
             raise Refusal("Events are run in a server: use this command in one.")
         if event_id is not None:
@@ -123,6 +127,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
         open_ones = await store.of_guild(self.runner.engine, ctx.guild.id, open_only=True)
         if len(open_ones) == 1:
             return open_ones[0]
+        newest = await store.of_guild(self.runner.engine, ctx.guild.id, limit=1) \
+            if latest and not open_ones else []
+        if newest:
+            return newest[0]
         if not open_ones:
             raise Refusal("No event is open in this server; a host creates one with "
                           "`/tournament create`.")
@@ -153,7 +161,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def tournament(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await self._say(ctx, "Subcommands: create, open, close, seed, start, pause, resume, "
-                                 "replace, award, end (hosts); join, leave, show, history.")
+                                 "replace, award, end, export (hosts); join, leave, show, "
+                                 "history.")
 
     @tournament.command(name="create", description="Create an event (hosts)")
     @app_commands.describe(name="the event's name", game="the game", format="the format",
@@ -161,28 +170,40 @@ class TournamentCog(commands.Cog, name="Tournament"):
                            rated="whether its matches count for the ratings",
                            break_seconds="the break between two rounds, in seconds",
                            cap="the most players sign-ups take",
-                           rounds="Swiss: the number of rounds")
+                           rounds="Swiss: the number of rounds",
+                           feed="a read-only spectator feed for every match of the event")
     async def create(self, ctx: commands.Context[Any], name: str,
                      game: GameName, format: FormatName,  # type: ignore[valid-type]
                      settings: str | None = None, rated: bool = True,
                      break_seconds: app_commands.Range[int, 0, 86400] = 60,
                      cap: app_commands.Range[int, 2, 256] | None = None,
-                     rounds: app_commands.Range[int, 1, 50] | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, 50] | None = None,
+                     feed: discord.TextChannel | None = None) -> None:
         await defer(ctx, ephemeral=True)
         await host_check(self.bot, ctx)
         assert ctx.guild is not None and ctx.channel is not None
         found = get_game(str(game))
         parsed = validate_settings(found, settings)
+        if feed is not None:  # (checked again before every post, as a match's feed is)
+            if feed.id == ctx.channel.id:
+                raise Refusal("The event's announcements go in this channel: the spectator "
+                              "feed needs a channel of its own. Name another one.")
+            problem = feed_problem(self.bot, feed)
+            if problem:
+                raise Refusal(problem)
         event = await self._do(ctx, self.runner.create(
             name=name, game=found.slug, format=str(format), settings=parsed, rated=rated,
             break_seconds=int(break_seconds), cap=cap, rounds=rounds, guild=ctx.guild.id))
         event, _ = await self.runner.change(
-            event.id, lambda e: (ev.placed(e, channel=ctx.channel.id), None))
+            event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,
+                                           feed=feed.id if feed else None), None))
         await ctx.channel.send(  # type: ignore[union-attr]
             f"📣 Event #{event.id}: **{event.name}** ({found.title}, "
             f"{format_named(event.format).label or event.format}). Seeding at random draws "
             f"from a secret seed committed to now: SHA-256 `{event.commitment}` (seed and salt "
-            "are revealed when the event starts).", allowed_mentions=NONE)
+            "are revealed when the event starts)." +
+            (f" Spectator feed of every match: {feed.mention}." if feed else ""),
+            allowed_mentions=NONE)
         await self._say(ctx, f"Event #{event.id} created. Open sign-ups with "
                              "`/tournament open`.")
 
@@ -281,6 +302,22 @@ class TournamentCog(commands.Cog, name="Tournament"):
         found = await self._hosted(ctx, event)
         await self._do(ctx, self.runner.award(found.id, match, f"discord:{player.id}"))
         await self._say(ctx, f"Match #{match} awarded to {shown(player)}.")
+
+    @tournament.command(name="export", description="The event's full record as JSON, "
+                                                   "verifiable with `umpire verify` (hosts)")
+    async def export(self, ctx: commands.Context[Any], event: int | None = None) -> None:
+        await defer(ctx, ephemeral=True)
+        await host_check(self.bot, ctx)
+        found = await self._event(ctx, event, latest=True)
+        record = await self._do(ctx, event_record(self.bot.service, found.id))
+        data = self.bot.service.export_json(record).encode()
+        note = ("every match has ended: each one's secrets are included." if
+                found.status == "ended" else "the event is not over: a running match has only "
+                "its public messages, and it verifies once it has ended.")
+        await ctx.send(f"Record of {found.name} (#{found.id}), {len(record['matches'])} "
+                       f"matches; check it with `umpire verify event-{found.id}.json`: {note}",
+                       ephemeral=True, allowed_mentions=NONE, files=[
+                           discord.File(io.BytesIO(data), filename=f"event-{found.id}.json")])
 
     # --- members --------------------------------------------------------------------------------
     @tournament.command(name="join", description="Sign up for the open event")

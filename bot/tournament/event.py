@@ -91,7 +91,12 @@ class Event(BaseModel):
         return next((p for p in self.pairings(fmt) if p.id == pairing_id), None)
 
     def format_seed(self) -> int:
-        return int(hashlib.sha256(f"format:{self.seed}".encode()).hexdigest()[:12], 16)
+        return format_seed(self.seed)
+
+
+def format_seed(seed: str) -> int:
+    """The format's own seed (Swiss's pairing draw), from the event's revealed seed."""
+    return int(hashlib.sha256(f"format:{seed}".encode()).hexdigest()[:12], 16)
 
 
 def new_event(*, name: str, game: str, format: str, seed: str, salt: str,

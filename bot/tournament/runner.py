@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.tournament import event as ev
 from bot.tournament import store
@@ -260,6 +261,9 @@ class EventRunner:
         transport: dict[str, Any] = {"event": event.id, "pairing": pairing.id}
         if not event.rated:
             transport["unrated"] = True
+        if event.place.get("feed"):  # the event's spectator feed: every match posts there
+            transport = with_feed(transport, event.place["feed"], f"{event.name}, "
+                                  f"{pairing.id}: {players[0].name} vs {players[-1].name}")
         try:
             live = await self.starter(event, pairing, players, transport)
         except Exception as exc:  # a refusal of the service or the transport (Discord)

@@ -5,10 +5,15 @@ the show message is edited, never posted again."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from bot.discord.marker import read_mark
 from bot.tournament import store
-from tests.discord.conftest import World, channel_of, umpire
+from bot.tournament.record import verify_event
+from tests.discord.conftest import World, bot_posts, channel_of, umpire
+from tests.discord.test_feed import REVEAL, lines
+from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction, User
 
 
@@ -18,6 +23,16 @@ async def say(world: World, user: User, command: str, **options: Any) -> str:
     await world.fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
     assert inter.answer is not None and inter.answer.ephemeral
     return str(inter.answer.content)
+
+
+async def export(world: World, event_id: int) -> dict[str, Any]:
+    """`/tournament export` by the host: the attached record (no event open: the newest)."""
+    inter = await world.fake.slash_command(world.host, world.general, "tournament export", {})
+    await world.fake.wait_for(lambda: inter.answer is not None and inter.finished, 10)
+    assert inter.answer is not None and inter.answer.ephemeral
+    [attached] = inter.answer.attachments
+    assert attached.filename == f"event-{event_id}.json"
+    return dict(json.loads(attached.data))
 
 
 PEOPLE: dict[int, User] = {}
@@ -106,6 +121,12 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         assert fields.get("Champion") == champion
         history = await say(world, world.host, "history", member=person(final.players[0].id))
         assert "DM Colosseum 2" in history and "rank 1" in history
+        # its record verifies: the withdrawal's stopped match is a walkover
+        record = await export(world, event.id)
+        assert len(record["matches"]) == 7
+        checked, ok = verify_event(record)
+        assert ok, checked
+        assert not any("run again" in line for line in checked)  # (not after a withdrawal)
 
 
 async def test_six_player_swiss_of_three_rounds(world: World) -> None:
@@ -135,3 +156,49 @@ async def test_six_player_swiss_of_three_rounds(world: World) -> None:
         ended = await store.load(up.service.repo.engine, event.id)
         assert ended is not None and ended.status == "ended" and len(met) == 9
         assert not running(up, event.id)
+
+
+async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
+    """`/tournament create feed:#channel`: checked as a match's feed (only the bot writes
+    there), stored with the event, and every match the event starts posts its room there.
+    Then `/tournament export` gives the hosts the event's record, which verifies."""
+    fake = world.fake
+    feed = fake.add_text_channel(world.guild, "colosseum-feed")
+    PEOPLE.update({u.id: u for u in (world.alice, world.bob)})
+    async with umpire(world) as up:
+        refused = await say(world, world.host, "create", name="Feed Cup", game="rps-poker",
+                            format="single", break_seconds=0, feed=feed)
+        assert "can be written in by everyone" in refused
+        assert await store.of_guild(up.service.repo.engine, world.guild.id) == []
+        fake.set_overwrite(feed, world.guild.everyone, deny=P.SEND_MESSAGES |
+                           P.SEND_MESSAGES_IN_THREADS | P.CREATE_PUBLIC_THREADS)
+        fake.set_overwrite(feed, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+        assert "created" in await say(world, world.host, "create", name="Feed Cup",
+                                      game="rps-poker", format="single", break_seconds=0,
+                                      feed=feed)
+        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        assert event.place.get("feed") == feed.id
+        await say(world, world.host, "open")
+        for member in (world.alice, world.bob):
+            await say(world, member, "join")
+        await say(world, world.host, "close")
+        await say(world, world.host, "start")
+        [match] = await award_round(world, up, event.id, 1)
+        assert channel_of(world, match, "feed") is feed
+        pairing = match.transport["pairing"]
+        await up.idle(fake)
+        room = channel_of(world, match, "public")
+        said = lines(world, room)
+        label = f"**Feed Cup, {pairing}: {match.players[0].name} vs {match.players[1].name}**"
+        posts = [read_mark(m.content)[0] for m in bot_posts(world, feed)]
+        assert posts and all(p.startswith(label) for p in posts)  # each post says whose
+        shown = [t for t in lines(world, feed) if not t.startswith(REVEAL) and t != label]
+        assert said and shown[:len(said)] == said  # the room, then the hosts' end's reveal
+        assert f"Match #{match.id}" in shown[0]
+        # /tournament export: the event's full record, verifiable match by match (hosts)
+        assert "Only hosts" in await say(world, world.alice, "export", event=event.id)
+        record = await export(world, event.id)
+        assert [m["match"] for m in record["matches"]] == [match.id]
+        assert record["pairings"][0]["result"]["walkover"]  # awarded by the hosts
+        checked, ok = verify_event(record)
+        assert ok, checked
