@@ -8,22 +8,33 @@ beginning a second event, as `umpire tournament` itself would."""
 from __future__ import annotations
 
 import asyncio
-import io
 import sys
 
-from bot.console.demo import PrintTransport
-from bot.console.runtime import local_service
 from bot.console.tournament import run_tournament
+from bot.store.database import create_engine, database_url
+from bot.store.migrate import migrate
 from bot.tournament import store
-from bot.tournament.event import champion
+from bot.tournament.event import Event, champion
 from bot.tournament.formats import format_named
 
 
+async def ended_event(db: str) -> Event | None:
+    """The event of DB if it has ended, read from the store alone. Not through a service: a
+    service started without the event runner resumes the event's running matches, and a bot
+    that ends one there stores its result without the event's record of it (the pairing is
+    then played again: twice, with two winners)."""
+    engine = create_engine(database_url(db))
+    try:
+        await migrate(engine)
+        events = await store.of_guild(engine, 0)
+    finally:
+        await engine.dispose()
+    return events[0] if events and events[0].status == "ended" else None
+
+
 async def main(db: str, think: float) -> None:
-    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=db) as service:
-        events = await store.of_guild(service.repo.engine, 0)
-    if events and events[0].status == "ended":
-        event = events[0]
+    event = await ended_event(db)
+    if event is not None:
         print(f"Event #{event.id} had ended: "
               f"{event.name_of(champion(event, format_named(event.format)))} is the champion.",
               flush=True)

@@ -248,6 +248,32 @@ def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_o
     asyncio.run(check())
 
 
+async def test_the_kill_workers_check_for_an_ended_event_resumes_no_match(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's check ran a service without the event runner: it resumed the event's
+    matches, and a bot that ended one there stored its result without the event's record of
+    it, so the kill test saw the pairing played twice. The check reads the store alone."""
+    from tests.tournament.event_worker import ended_event
+
+    db = tmp_path / "w.db"
+    async for rig in rig_on(db):
+        event = await rig.event(2)
+        [match_id] = event.matches.values()
+
+    async def resumed(self: MatchService, **_: Any) -> None:
+        raise AssertionError("the check started a service: it resumes the event's matches")
+    with monkeypatch.context() as patch:
+        patch.setattr(MatchService, "start", resumed)
+        assert await ended_event(str(db)) is None
+    async for rig in rig_on(db):
+        assert rig.service.matches[match_id].status == "active"
+        await rig.runner.end(event.id)
+    with monkeypatch.context() as patch:
+        patch.setattr(MatchService, "start", resumed)
+        ended = await ended_event(str(db))
+    assert ended is not None and ended.id == event.id
+
+
 async def test_a_match_that_cannot_start_is_told_once_and_tried_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.tournament import runner as runner_module
