@@ -205,20 +205,26 @@ def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_o
     rng = random.Random(7)
     cmd = [sys.executable, "-m", "tests.tournament.event_worker", str(db)]
     kills, finished = 0, None
+    errors = tmp_path / "stderr.txt"
     while finished is None:
-        proc = subprocess.Popen([*cmd, "0.02"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        # (stderr to a file: the output is read through the pipe's reader alone, since
+        # communicate() reads the raw pipe and would lose what readline() buffered)
+        with errors.open("w") as err:
+            proc = subprocess.Popen([*cmd, "0.02"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                    stderr=err, text=True)
         assert proc.stdout is not None
         line = proc.stdout.readline()  # the event is running (started, or resumed)
-        assert line, proc.stderr.read() if proc.stderr else ""
+        assert line, errors.read_text()
         time.sleep(rng.uniform(0.1, 1.0))
         if proc.poll() is None and kills < 4:
             proc.send_signal(signal.SIGKILL)
             proc.wait(30)
+            proc.stdout.close()
             kills += 1
             continue
-        rest, err = proc.communicate(timeout=300)
-        assert proc.returncode == 0, err
+        rest = proc.stdout.read()
+        proc.stdout.close()
+        assert proc.wait(300) == 0, errors.read_text()
         finished = line + rest
     assert kills >= 2 and "is the champion" in finished, finished
 
@@ -268,6 +274,7 @@ async def test_the_kill_workers_check_for_an_ended_event_resumes_no_match(
     async for rig in rig_on(db):
         assert rig.service.matches[match_id].status == "active"
         await rig.runner.end(event.id)
+        await rig.settle(event.id)
     with monkeypatch.context() as patch:
         patch.setattr(MatchService, "start", resumed)
         ended = await ended_event(str(db))
