@@ -12,6 +12,7 @@ from bot.bots import resolve_bot
 from bot.clock import TimeSource, wall_clock
 from bot.store.database import create_engine, database_url
 from bot.store.repository import Repository
+from bot.tournament.runner import EventRecorder
 from bot.transport import Transport
 from bot.umpire import MatchService
 from games.core import BotFactory, Game
@@ -36,13 +37,16 @@ async def local_service(transport: Transport, *, db: str | None = None, bot_thin
                         ) -> AsyncIterator[MatchService]:
     """A running MatchService on `db` (a path or URL), or on a temporary SQLite file.
     `setup` is called with the service before it starts (and resumes stored matches): what
-    hooks into it (an event runner) then hears of every resumed match's end."""
+    hooks into it (an event runner) then hears of every resumed match's end; without one,
+    an `EventRecorder` records the end of any event's match it resumes."""
     with tempfile.TemporaryDirectory(prefix="umpire-") as tmp:
         url = database_url(db or str(Path(tmp) / "umpire.db"))
         engine = create_engine(url)
         service = MatchService(Repository(engine), transport, bot_think=bot_think, now=now)
         if setup is not None:
             setup(service)
+        if not service.end_hooks:  # a stored event's matches resumed here are recorded too
+            EventRecorder(service)
         try:
             await service.start()
         except BaseException:

@@ -426,3 +426,23 @@ def ended_text(event: Event, fmt: Format, *, by_hosts: bool = False) -> str:
     winner = ev.champion(event, fmt)
     return (f"🏆 {event.name} is over: {event.name_of(winner)} is the champion." if winner
             else f"🏆 {event.name} is over.")
+
+
+class EventRecorder(EventRunner):
+    """Records a match's end into its event, in the result's own transaction, and runs
+    nothing: for the local commands that are not `umpire tournament` (`play`, `demo`), which
+    resume every stored match on their database, an event's among them. Without it such a
+    match could end with no record in its event, which would then play the pairing again;
+    with it, the next `umpire tournament` run goes on from the recorded result."""
+
+    def __init__(self, service: MatchService) -> None:
+        super().__init__(service, _starts_nothing)
+
+    def ended(self, match: LiveMatch) -> None:
+        self._boxes.pop(match.id, None)  # (recorded; the event's own runner advances it)
+
+
+async def _starts_nothing(event: Event, pairing: Pairing, players: list[PlayerRef],
+                          transport: dict[str, Any]) -> LiveMatch:
+    raise EventError("This command does not run events.")
+

@@ -306,3 +306,24 @@ async def test_a_match_that_cannot_start_is_told_once_and_tried_again(
         assert list(event.matches) == ["R1-1"] and len(tries) == 4
         told = [n for n in rig.notes if "could not start" in n]
         assert len(told) == 1 and "Discord refused to make the room." in told[0]
+
+
+async def test_a_command_that_runs_no_event_still_records_the_end_of_an_event_match(
+        tmp_path: Path) -> None:
+    """`umpire play` and `demo` on a database that holds a running event resume its matches
+    too; one that ends there is recorded in its event in the same transaction (an
+    `EventRecorder`), so the event's next run goes on from it and never plays it again."""
+    db = tmp_path / "p.db"
+    async for rig in rig_on(db):
+        event = await rig.event(2)
+        [(pairing, match_id)] = event.matches.items()
+    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=str(db)) as service:
+        winner = service.matches[match_id].players[1].id
+        await service.award(match_id, 1)
+    async for rig in rig_on(db):
+        stored = await rig.settle(event.id)
+        assert FMT.load(stored.state or {}).results[pairing].winner == winner
+        assert stored.status == "ended"
+        async with rig.service.repo.engine.connect() as conn:
+            rows = (await conn.execute(select(MatchRow.id))).all()
+        assert [r.id for r in rows] == [match_id]  # not played again
