@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.core import betting
 from games.core.contract import OnTimeout, Prompt
+from games.core.starter import choose_starter_prompt
 from games.devils_deal import flow, rules, text
 from games.devils_deal.cards import render, render_all
 from games.devils_deal.settings import reminders_for
@@ -18,12 +19,11 @@ def prompts(state: DevilsDealState) -> list[Prompt]:
     s = state.settings
     k = f"dd{state.serial}"
     if state.phase == Phase.STARTER:
-        return [Prompt(
-            key=f"{k}-starter", seat=0, kind="choose_starter", private=False,
-            text=("Choose who starts round 1: type 'me' (you start) or 'opponent'. The "
-                  "starter refills first and leads both betting phases."),
-            time_limit=s.starter_choice_seconds, reminders=reminders_for(s.starter_choice_seconds),
-            timeout_text="if time runs out, you start round 1.", choices=("me", "opponent"))]
+        return [choose_starter_prompt(
+            f"{k}-starter", unit="round",
+            then="The starter refills first and leads both betting phases.",
+            seconds=s.starter_choice_seconds, reminders=reminders_for(s.starter_choice_seconds),
+            timeout_text="if time runs out, you start round 1.")]
     if state.phase == Phase.REFILL_OFFER:
         seat = state.offer_seat
         assert seat is not None

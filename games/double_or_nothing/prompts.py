@@ -4,6 +4,7 @@ ready-made choices of each prompt (the quiet identical-set question last)."""
 from __future__ import annotations
 
 from games.core.contract import OnTimeout, Prompt
+from games.core.starter import choose_starter_prompt
 from games.double_or_nothing import flow, rules
 from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.settings import reminders_for
@@ -43,12 +44,10 @@ def main_prompts(state: DoubleOrNothingState) -> list[Prompt]:
     move = s.first_move_seconds if state.first_move else s.move_seconds
     nothing = "going over the time limit has no penalty; the hosts are told."
     if state.phase == Phase.STARTER:
-        return [Prompt(
-            key=f"{k}-starter", seat=0, kind="choose_starter", private=False,
-            text=("Choose who starts bout 1: type 'me' (you start) or 'opponent'. Your hand "
-                  "is in your table channel."),
-            time_limit=s.starter_seconds, reminders=reminders_for(s.starter_seconds),
-            on_timeout=OnTimeout.NOTHING, timeout_text=nothing, choices=("me", "opponent"))]
+        return [choose_starter_prompt(
+            f"{k}-starter", unit="bout", then="Your hand is in your table channel.",
+            seconds=s.starter_seconds, reminders=reminders_for(s.starter_seconds),
+            timeout_text=nothing, on_timeout=OnTimeout.NOTHING)]
     if state.phase == Phase.TURN:
         return [Prompt(
             key=f"{k}-move", seat=seat, kind="move", private=False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.core import betting
 from games.core.contract import Prompt
+from games.core.starter import choose_starter_prompt
 from games.renounce_fate import flow, rules, text
 from games.renounce_fate.settings import reminders_for
 from games.renounce_fate.state import Phase, RenounceFateState
@@ -15,13 +16,10 @@ def prompts(state: RenounceFateState) -> list[Prompt]:
     s = state.settings
     k = f"rf{state.serial}"
     if state.phase == Phase.STARTER:
-        return [Prompt(
-            key=f"{k}-starter", seat=0, kind="choose_starter", private=False,
-            text=("Choose who starts round 1: type 'me' (you start) or 'opponent'. The "
-                  "starter leads both betting rounds."),
-            time_limit=s.starter_choice_seconds,
-            reminders=reminders_for(s.starter_choice_seconds),
-            timeout_text="if time runs out, you start round 1.", choices=("me", "opponent"))]
+        return [choose_starter_prompt(
+            f"{k}-starter", unit="round", then="The starter leads both betting rounds.",
+            seconds=s.starter_choice_seconds, reminders=reminders_for(s.starter_choice_seconds),
+            timeout_text="if time runs out, you start round 1.")]
     if state.phase == Phase.BETTING and state.betting is not None and not state.betting.closed:
         phase = state.betting
         seat = phase.to_act
