@@ -9,7 +9,6 @@ that stops early (`| head`) ends quietly; Ctrl-C exits with 130.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
@@ -432,8 +431,10 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     except UserError:
         work.close()
         raise
+    from bot.store.settle import run_settled
+
     with database_errors(url):
-        return asyncio.run(work)
+        return run_settled(work)
 
 
 def _bad_url(url: str) -> str:
@@ -548,10 +549,11 @@ def _verify(path: str) -> int:
 def _health(settings: Any) -> int:
     """`umpire health`: one line per check on stdout; 0 if all are well, else 1."""
     from bot.health import database_check, default_status_file, process_checks
+    from bot.store.settle import run_settled
 
     url = _url(settings.database.url)
     checks = process_checks(settings.health.status_file or default_status_file())
-    checks.append(asyncio.run(database_check(url)))
+    checks.append(run_settled(database_check(url)))
     for check in checks:
         print(check.line())
     return 0 if all(c.ok for c in checks) else 1

@@ -22,6 +22,7 @@ from bot.console.records import result_words
 from bot.console.render import place_label, render_text
 from bot.console.runtime import local_service, watched_bot_files
 from bot.store.repository import StoredMessage
+from bot.store.settle import run_settled
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
 from games.core import Game
@@ -180,7 +181,7 @@ def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None,
               file=sys.stderr)
         return 2
     try:
-        asyncio.run(run_demo(game_names, seed, quiet=quiet, db=db, bots=chosen,
+        run_settled(run_demo(game_names, seed, quiet=quiet, db=db, bots=chosen,
                              width=width or terminal_width()))
     except (KeyError, UmpireError) as exc:
         print(f"umpire demo: {exc.args[0] if exc.args else exc}", file=sys.stderr)

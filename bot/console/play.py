@@ -31,6 +31,7 @@ from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service, watched_bot_files
 from bot.live import LiveMatch
 from bot.store.repository import StoredMessage
+from bot.store.settle import run_settled
 from bot.transport import MatchInfo, PlayerRef, render_names, seconds_left
 from bot.umpire import MatchService, UmpireError
 from games.core import BotFactory, Game
@@ -333,7 +334,7 @@ def main(game_name: str | None, bot: str | None, seat: int, seed: str | None, db
     database = db or str(default_db())
     where = f" --db {shown_db}" if shown_db else ""
     try:
-        asyncio.run(run_play(game_name, bot=bot, seat=seat, seed=seed, db=database, name=name,
+        run_settled(run_play(game_name, bot=bot, seat=seat, seed=seed, db=database, name=name,
                              show_log=show_log, resume=resume, started=started))
     except (KeyError, UmpireError) as exc:
         print(f"umpire play: {exc.args[0] if exc.args else exc}", file=sys.stderr)

@@ -8,13 +8,13 @@ resumed instead of starting a new one.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Any, TextIO
 
 from bot.console.demo import PrintTransport, bot_settings, demo_players
 from bot.console.runtime import local_service
 from bot.live import LiveMatch
+from bot.store.settle import run_settled
 from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError, named_state
 from bot.tournament.formats.base import Format, Pairing
@@ -129,7 +129,7 @@ def main(game: str, players: str, format_name: str, rounds: int | None, seed: in
               "--players heuristic,random,heuristic,random", file=sys.stderr)
         return 2
     try:
-        asyncio.run(run_tournament(game, bots, format_name, rounds=rounds, seed=seed, db=db))
+        run_settled(run_tournament(game, bots, format_name, rounds=rounds, seed=seed, db=db))
     except (KeyError, UmpireError, EventError, ValueError) as exc:
         print(f"umpire tournament: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2

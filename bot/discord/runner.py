@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.config import Settings
+from bot.store.settle import run_settled
 
 if TYPE_CHECKING:
     from bot.health import StatusFile
@@ -47,9 +48,9 @@ def main(settings: Settings, check: bool = False) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     if check:
-        return asyncio.run(check_only(settings, token.strip()))
+        return run_settled(check_only(settings, token.strip()))
     try:
-        return asyncio.run(run(settings, token.strip()))
+        return run_settled(run(settings, token.strip()))
     except KeyboardInterrupt:
         return 0
 
