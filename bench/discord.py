@@ -56,7 +56,12 @@ from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
 from bot.discord.render import user_id_of
-from bot.discord.transport import LOG_BATCH_SECONDS, DiscordTransport, channel_for
+from bot.discord.transport import (
+    AUDIENCE_KEYS,
+    LOG_BATCH_SECONDS,
+    DiscordTransport,
+    channel_for,
+)
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -271,6 +276,21 @@ def route_of(fake: FakeDiscord, start: int) -> Counter[str]:
     return Counter(f"{e.method} {e.route}" for e in fake.request_log[start:])
 
 
+def posts_by_kind(fake: FakeDiscord, start: int, transport: dict[str, Any]) -> Counter[str]:
+    """The messages posted from `start` on, by the match's channel kind (room, table, log),
+    and the 429s among them ("429")."""
+    kinds = {str(v): KINDS[a] for a, k in AUDIENCE_KEYS.items()
+             if a in KINDS and (v := transport.get(k))}
+    out: Counter[str] = Counter()
+    for e in fake.request_log[start:]:
+        if e.status == 429:
+            out["429"] += 1
+        elif e.method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages",
+                                                       e.path)):
+            out[kinds.get(m.group(1), "other")] += 1
+    return out
+
+
 # --- phase 1: requests per move ---------------------------------------------------------------
 async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordTransport,
                    server: Server, rng: random.Random) -> dict[str, dict[str, Any]]:
@@ -285,6 +305,7 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
         await bench.play(match, p0, p1, 0.0)
         await idle(fake, service, transport)
         play = route_of(fake, started)
+        kinds = posts_by_kind(fake, started, match.transport)
         closing = sum(c for r, c in play.items() if CLOSING.match(r))
         rematch = sum(1 for e in fake.request_log[started:] if e.method == "POST" and  # an
                       "ump:rm:" in json.dumps(e.json or {}) and  # offer of its own, not the
@@ -296,6 +317,7 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
             "all_per_move": round((len(fake.request_log) - begin) / max(1, moves), 2),
             "play_per_move": round(play_only / max(1, moves), 2),
             "routes": dict(play.most_common()), "fallbacks": bench.figures.fallbacks,
+            "posts": dict(kinds.most_common()),
         }
         bench.figures.fallbacks = 0
         progress(f"  {game}: {moves} moves, {out[game]['play_per_move']} requests per move")
@@ -402,6 +424,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                         say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
                             f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f}")
                         say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
+                        say("      posts by channel: " + ", ".join(
+                            f"{k} {c}" for k, c in row["posts"].items()))
                     mean = statistics.mean(r["play_per_move"] for r in games.values()) \
                         if games else 0.0
                     say(f"  mean play only: {mean:.2f}")

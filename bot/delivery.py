@@ -39,6 +39,9 @@ from bot.transport import ChannelHeld, MatchInfo, Transport, TransportError
 log = logging.getLogger(__name__)
 
 Key = tuple[int, str]  # (match id, audience): one channel
+#: An announcement waits at most this many times its `fold_seconds` in all, however long its
+#: match is held by rate limits meanwhile.
+FOLD_MOST = 3
 #: Called once a message is settled: delivered (True), or given up on (False: a permanent
 #: failure, or still failing after its match ended).
 Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]
@@ -146,8 +149,10 @@ class Delivery:
                             await due(match)  # meanwhile goes with it, not one batch later
                         while not queue.empty():
                             batch.append(queue.get_nowait()[1])
-                    elif self._foldable(match, message):
-                        await self._fold(match, queue, batch)
+                    else:
+                        if self._foldable(match, message):
+                            await self._fold(match, queue, batch)
+                        await self._join_held(match, queue, batch)
                     await self._send(match, batch)
                 finally:
                     self._pending -= len(batch)
@@ -207,21 +212,60 @@ class Delivery:
         answering = getattr(self.transport, "answering", None)
         return answering is not None and bool(answering(match, audience))
 
+    def _held_for(self, match: MatchInfo, audience: str) -> float:
+        """Seconds until the channel may post again by its own rate limit (the transport's
+        `held_for`; 0: now, or not known)."""
+        held = getattr(self.transport, "held_for", None)
+        return float(held(match, audience)) if held is not None else 0.0
+
     async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                     batch: list[StoredMessage]) -> None:
         """Wait up to the transport's `fold_seconds` for the channel's next message and take
         it (and those after it, up to the first one that is not an announcement) into
-        `batch`: posted together, as one message. What it waits on is the channel's own
-        messages only, so two worlds that post the same there fold the same."""
+        `batch`: posted together, as one message. The wait does not count the time the
+        channel, or for a table its match's room, is held by its rate limit (the match
+        cannot move on visibly then), up to `FOLD_MOST` times `fold_seconds` in all. What
+        it waits on is the timing of the channel's own messages and of the public room
+        only, so two worlds that post the same there fold the same."""
         loop = asyncio.get_running_loop()
-        until = loop.time() + self._fold_seconds(batch[0].audience)
-        while queue.empty() and loop.time() < until and self.alive(match.id):
+        audience = batch[0].audience
+        fold = self._fold_seconds(audience)
+        began = last = loop.time()
+        until, most = began + fold, began + fold * FOLD_MOST
+        while queue.empty() and self.alive(match.id):
+            now = loop.time()
+            if self._held_for(match, audience) > 0 or (
+                    audience != "public" and self._held_for(match, "public") > 0):
+                until = min(most, until + (now - last))  # the match is held: not counted
+            last = now
+            if now >= until:
+                break
             await asyncio.sleep(0.05)
         while not queue.empty():
             nxt = queue.get_nowait()[1]
             batch.append(nxt)
             if not self._foldable(match, nxt):
                 break
+
+    async def _join_held(self, match: MatchInfo,
+                         queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
+                         batch: list[StoredMessage]) -> None:
+        """While the channel's own rate limit holds its next post (the transport knows it
+        from Discord's answers), wait here rather than in the transport, then take every
+        message its channel queued meanwhile into `batch`: they go out in the same post at
+        the same moment as the first would have, one request instead of several. Not a
+        post that answers a click (free, and the click waits for it). Depends on the
+        channel's own posts only."""
+        audience = batch[0].audience
+        while self.alive(match.id) and not self._answering(match, audience):
+            held = self._held_for(match, audience)
+            if held <= 0:
+                break
+            await asyncio.sleep(min(held, 0.05))
+        if self._answering(match, audience):
+            return
+        while not queue.empty():
+            batch.append(queue.get_nowait()[1])
 
     def _batches(self, audience: str) -> bool:
         """Whether the transport takes this audience's messages together (`send_many`: a

@@ -116,6 +116,17 @@ class Pacer:
         if self._taken % PRUNE_EVERY == 0:
             self._prune(now)
 
+    def held_for(self, key: str) -> float:
+        """Seconds until the bucket `key` takes a request again, as far as Discord's last
+        answer on it and the requests in flight since tell (0: it has one left, or is not
+        known). A post to a channel whose message bucket is held waits that long anyway:
+        Delivery takes what its channel queues meanwhile into the same post."""
+        bucket = self._buckets.get(key)
+        if bucket is None or bucket.reset_at is None:
+            return 0.0
+        left = bucket.reset_at - asyncio.get_running_loop().time()
+        return left if left > 0 and bucket.remaining - bucket.inflight <= 0 else 0.0
+
     def _prune(self, now: float) -> None:
         """Forget the buckets at rest (nothing in flight, past their reset): a channel's
         bucket is not kept for the months a bot runs."""

@@ -57,7 +57,7 @@ from bot.discord.answer import Answer
 from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
-from bot.discord.pacing import Pacer
+from bot.discord.pacing import Pacer, bucket_key
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.store.repository import StoredMessage
@@ -125,6 +125,8 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
     payload.pop("prompts", None)
     payload.pop("deadlines", None)
     payload.pop("fold", None)
+    if any(m.payload.get("final") for m in messages):  # (the Rematch button goes on it)
+        payload["final"] = True
     if prompts:
         payload["prompts"] = prompts
     if deadlines:
@@ -354,6 +356,14 @@ class DiscordTransport:
         """How long an announcement to `audience` waits to be folded into the next message
         of its channel (Delivery asks; the host log is batched instead)."""
         return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
+
+    def held_for(self, match: MatchInfo, audience: str) -> float:
+        """Seconds until the channel's messages bucket takes a post again (0: now, or not
+        known; Delivery takes what the channel queues meanwhile into the same post)."""
+        channel_id = channel_for(match.transport, audience)
+        if channel_id is None or self.client is None:
+            return 0.0
+        return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"))
 
     async def batch_due(self, match: MatchInfo) -> None:
         """Return just before the match's host log takes its next batch (at once when the
