@@ -221,10 +221,10 @@ class Delivery:
     async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                     batch: list[StoredMessage]) -> None:
         """Wait up to the transport's `fold_seconds` for the channel's next message and take
-        it (and those after it, up to the first one that is not an announcement) into
-        `batch`: posted together, as one message. The wait does not count the time the
-        channel, or for a table its match's room, is held by its rate limit (the match
-        cannot move on visibly then), up to `FOLD_MOST` times `fold_seconds` in all. What
+        it into `batch` (posted together, as one message); an announcement taken so waits in
+        turn, until a message that is not one. The wait does not count the time the channel,
+        or for a table its match's room, is held by its rate limit (the match cannot move on
+        visibly then); the first waits at most `FOLD_MOST` times `fold_seconds` in all. What
         it waits on is the timing of the channel's own messages and of the public room
         only, so two worlds that post the same there fold the same."""
         loop = asyncio.get_running_loop()
@@ -232,7 +232,14 @@ class Delivery:
         fold = self._fold_seconds(audience)
         began = last = loop.time()
         until, most = began + fold, began + fold * FOLD_MOST
-        while queue.empty() and self.alive(match.id):
+        while self.alive(match.id):
+            if not queue.empty():
+                nxt = queue.get_nowait()[1]
+                batch.append(nxt)
+                if not self._foldable(match, nxt):
+                    return
+                until = min(most, loop.time() + fold)  # the latest announcement waits too
+                continue
             now = loop.time()
             if self._held_for(match, audience) > 0 or (
                     audience != "public" and self._held_for(match, "public") > 0):

@@ -146,3 +146,21 @@ async def test_the_pacer_knows_how_long_a_spent_bucket_holds() -> None:
     assert pacer.held_for(key) == pytest.approx(0.5, abs=0.01)
     await asyncio.sleep(0.6)
     assert pacer.held_for(key) == 0.0  # reset
+
+
+async def test_announcements_in_a_row_wait_for_the_decision_after_them() -> None:
+    """Each announcement waits its own fold time for the next message: three in a row
+    0.8 s apart (fold 1 s) go out with the decision after them, in one post."""
+    transport, delivery, outbox, start = await setup()
+    outbox.add("seat0", "you kept your hand", announcement=True)
+    await asyncio.sleep(0.8)
+    outbox.add("seat0", "your tanks now", announcement=True)
+    await asyncio.sleep(0.8)
+    outbox.add("seat0", "compensation", announcement=True)
+    await asyncio.sleep(0.8)
+    outbox.add("seat0", "your decision")
+    await asyncio.wait_for(delivery.drain(), 10)
+    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
+        [(pytest.approx(2.4, abs=0.2),
+          ["you kept your hand", "your tanks now", "compensation", "your decision"])]
+    await delivery.stop()
