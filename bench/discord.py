@@ -21,7 +21,9 @@ against the fake Discord (tests/fake_discord):
    every message carrying a decision how long after its clock started it became visible
    (the service restarts a clock whose prompt arrived later than its grace).
 
-`--load-only` skips phase 1; `--games` takes a subset. The fake Discord applies Discord's
+`--load-only` skips phase 1, `--matches 0` phase 2; `--games` takes a subset; `--scale` runs
+every window (the limits', the fold's, the log's, the pacer's) that many times as long (a test
+of requests per move runs at 0.1). The fake Discord applies Discord's
 rate limits on their real numbers (per-route buckets, 5 messages per 5 s per channel, 50
 requests/s per token: tests/fake_discord/limits.py) unless `--no-limits`; the bot paces
 itself under them (bot/discord/pacing.py, the host log's budget in bot/discord/transport.py).
@@ -55,10 +57,13 @@ from typing import Any
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
+from bot.discord.pacing import Pacer
 from bot.discord.render import user_id_of
 from bot.discord.transport import (
     AUDIENCE_KEYS,
+    FOLD_SECONDS,
     LOG_BATCH_SECONDS,
+    LOG_WINDOW_SECONDS,
     DiscordTransport,
     channel_for,
 )
@@ -293,10 +298,11 @@ def posts_by_kind(fake: FakeDiscord, start: int, transport: dict[str, Any]) -> C
 
 # --- phase 1: requests per move ---------------------------------------------------------------
 async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordTransport,
-                   server: Server, rng: random.Random) -> dict[str, dict[str, Any]]:
+                   server: Server, rng: random.Random,
+                   games: list[str]) -> dict[str, dict[str, Any]]:
     out = {}
     bench = Bench(fake, service, 0.0, rng)
-    for n, game in enumerate(GAMES):
+    for n, game in enumerate(games):
         p0, p1 = server.members[2 * n], server.members[2 * n + 1]
         begin = len(fake.request_log)
         match = await bench.start(server, game, p0, p1)
@@ -326,11 +332,10 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
 
 # --- phase 2: load ----------------------------------------------------------------------------
 async def load(fake: FakeDiscord, service: MatchService, servers: list[Server], matches: int,
-               minutes: float, think: float, rng: random.Random) -> Bench:
+               minutes: float, think: float, rng: random.Random, games: list[str]) -> Bench:
     bench = Bench(fake, service, think, rng)
     bench.watch()
     end = time.monotonic() + minutes * 60
-    games = list(GAMES)
 
     async def slot(i: int) -> None:
         server = servers[i % len(servers)]
@@ -394,20 +399,22 @@ def report_lags(bench: Bench, minutes: float) -> dict[str, Any]:
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     logging.basicConfig(level=logging.ERROR)
     rng = random.Random(args.seed)
-    for game in [g for g in GAMES if g not in args.games]:
-        del GAMES[game]
     fake = FakeDiscord()
+    scale = args.scale
     if not args.no_limits:
         from tests.fake_discord.limits import RateLimits
 
-        fake.limits = RateLimits()  # Discord's real numbers
+        fake.limits = RateLimits(scale=scale)  # Discord's real numbers unless scaled
     per_server = -(-args.matches // args.servers)
     servers = make_servers(fake, args.servers, 10 + 2 * per_server)
     result: dict[str, Any] = {"matches": args.matches, "servers": args.servers,
                               "minutes": args.minutes, "think_s": args.think}
     with tempfile.TemporaryDirectory() as tmp:
         engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
-        transport = DiscordTransport(log_batch_seconds=args.log_batch_seconds)
+        transport = DiscordTransport(  # the bot's intervals on the same clock as the limits
+            log_batch_seconds=args.log_batch_seconds * scale,
+            log_window=LOG_WINDOW_SECONDS * scale, fold_seconds=FOLD_SECONDS * scale,
+            pacer=Pacer(window=scale))
         service = MatchService(Repository(engine), transport, bot_think=0.0)
         await fake.start()
         try:
@@ -417,7 +424,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     token=fake.token, read_cooldown_seconds=0)), transport)
                 async with running_client(bot, fake, fail_on_errors=False):
                     games = {} if args.load_only else await per_game(
-                        fake, service, transport, servers[0], rng)
+                        fake, service, transport, servers[0], rng, args.games)
                     progress("phase 1: each game alone" if games else "phase 1 skipped")
                     say("requests per accepted move (typed moves), all / play only:")
                     for game, row in games.items():
@@ -437,7 +444,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     stalls: list[float] = []
                     watcher = asyncio.create_task(loop_stalls(stalls))
                     bench = await load(fake, service, servers, args.matches, args.minutes,
-                                       args.think, rng)
+                                       args.think, rng, args.games)
                     watcher.cancel()
                     cpu = (time.process_time() - cpu0) / (time.monotonic() - t0)
                     log = fake.request_log[mark:]
@@ -530,6 +537,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-limits", action="store_true",
                         help="the fake Discord without its rate limits")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="every window of Discord's limits and of the bot's folding, "
+                             "batching and pacing times this (the tests: 0.1); think time "
+                             "and --minutes are not scaled")
     parser.add_argument("--load-only", action="store_true", help="skip phase 1")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     args = parser.parse_args(argv)

@@ -1,0 +1,30 @@
+"""Requests per accepted move stay where issue 33 brought them: `python -m bench.discord`'s
+first phase (each game played alone to the end by two members typing their moves, through
+the fake Discord with Discord's rate limits) on a clock ten times faster (`--scale 0.1`:
+every window of the limits and of the bot's folding, batching and pacing), three games.
+
+Measured 2026-11-26 at this scale (the same as on Discord's real numbers): before folding
+under rate limits RPS Poker 1.61, Devil's Deal 1.55, Decoder 1.73 (mean 1.63); after it
+1.61, 1.45, 1.50 (mean 1.52). A game's moves vary with timing a little (Decoder 1.50 to
+1.65), hence the margins."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.discord import main, parse_args
+
+pytestmark = pytest.mark.slow  # about 15 s on a quiet machine
+
+GAMES = ("rps-poker", "devils-deal", "decoder")
+
+
+async def test_requests_per_move_under_discords_limits() -> None:
+    result = await main(parse_args(["--matches", "0", "--scale", "0.1", "--games", *GAMES]))
+    per_move = result["requests_per_move"]
+    assert set(per_move) == set(GAMES)
+    assert per_move["rps-poker"] <= 1.65, per_move  # 1.5 by its nature (3 posts a round)
+    assert per_move["devils-deal"] <= 1.55, per_move
+    assert per_move["decoder"] <= 1.68, per_move
+    assert sum(per_move.values()) / len(per_move) <= 1.58, per_move
+    assert result["rate_limited_load"] == 0
