@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from bot.store.repository import Repository, StoredMessage
 from bot.transport import ChannelHeld, MatchInfo, Transport, TransportError
@@ -98,6 +98,9 @@ class Delivery:
         #: Set to cut a failing channel's backoff short (`wake`): keyed like the queues.
         self._wakers: dict[Key, asyncio.Event] = {}
         self.failures: list[tuple[int, str]] = []  # (message id, reason) never delivered
+        #: Messages committed before this moment may have been posted by an earlier process:
+        #: each is sent on its own (the transport looks for it in its channel), never merged.
+        self._since = _aware(now())
 
     def enqueue(self, match: MatchInfo, message: StoredMessage) -> None:
         key = (match.id, message.audience)
@@ -203,8 +206,14 @@ class Delivery:
         never a reminder or a host's notice) of a running match, to a channel whose transport
         folds: it may wait a moment for the channel's next message."""
         return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
-            bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
+            self._fresh(message) and bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
             not message.payload.get("deadlines") and not self._answering(match, message.audience)
+
+    def _fresh(self, message: StoredMessage) -> bool:
+        """Whether the message was committed by this process (no earlier try can have posted
+        it: it may be merged with others). A channel's queue holds the resends of an earlier
+        process before anything of this one, so all after a fresh message are fresh."""
+        return _aware(message.created_at) >= self._since
 
     def _answering(self, match: MatchInfo, audience: str) -> bool:
         """Whether the transport would post the channel's next message as the answer to a
@@ -264,6 +273,9 @@ class Delivery:
         post that answers a click (free, and the click waits for it). Depends on the
         channel's own posts only."""
         audience = batch[0].audience
+        if self._fold_seconds(audience) <= 0 or not self._fresh(batch[0]):
+            return  # (a transport that does not fold; a resend is posted on its own: what
+            # a channel queues after a message of this process is of this process too)
         while self.alive(match.id) and not self._answering(match, audience):
             held = self._held_for(match, audience)
             if held <= 0:
@@ -422,3 +434,7 @@ class Delivery:
                 await self.flush()
             except Exception:
                 log.exception("could not mark messages delivered (will retry)")
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

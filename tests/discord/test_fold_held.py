@@ -164,3 +164,19 @@ async def test_announcements_in_a_row_wait_for_the_decision_after_them() -> None
         [(pytest.approx(2.4, abs=0.2),
           ["you kept your hand", "your tanks now", "compensation", "your decision"])]
     await delivery.stop()
+
+
+async def test_a_resend_of_an_earlier_process_is_posted_on_its_own() -> None:
+    """A message committed before this process started may have been posted by it: it goes
+    alone (the transport looks for it in its channel), never merged with what follows."""
+    from datetime import timedelta
+
+    transport, delivery, outbox, start = await setup()
+    transport.held["public"] = start + 2.0
+    delivery.enqueue(INFO, StoredMessage(
+        id=99, match_id=1, seq=99, audience="public", text="resent", payload={"fold": True},
+        created_at=outbox.now() - timedelta(seconds=30)))
+    outbox.add("public", "new")
+    await asyncio.wait_for(delivery.drain(), 10)
+    assert [texts for _, _, texts in transport.posts] == [["resent"], ["new"]]
+    await delivery.stop()
