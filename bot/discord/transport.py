@@ -25,9 +25,7 @@ spectator feed (bot/feed.py) is read by anyone: who may write there is checked i
 (bot/discord/watch.py) retry a held channel as soon as something changed.
 
 The host log is batched (`send_many`): one server's log, shared by every match of the
-server, takes a batch at most once per `log_batch_seconds` (5 s; a busy log sooner,
-`log_interval`: as often as its batches hold `LOG_ENTRIES_PER_POST` entries, down to
-1.25 s) and at most
+server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
 `LOG_PARTS_PER_BATCH` (4) posts per `log_window` (5 s), a batch's posts counted at its time
 (Discord allows 5 messages per 5 s in a channel; the budget matters when the interval is
 shorter than the window), kept before posting, not learnt from a 429. Each entry
@@ -90,12 +88,6 @@ LOG_BATCH_SECONDS = 5.0
 #: 5 s in a channel: one left to spare).
 LOG_PARTS_PER_BATCH = 4
 LOG_WINDOW_SECONDS = 5.0
-#: A busy log batches sooner: as often as its last `2 * log_batch_seconds` brought this many
-#: entries per batch, down to `LOG_PARTS_PER_BATCH` batches per `LOG_WINDOW_SECONDS` (1.25 s).
-#: A post costs a request whatever it holds: a log that fills its posts shows its entries
-#: within a second or two for at most one request per this many entries; a quiet one (a
-#: match alone) keeps one batch per `log_batch_seconds`.
-LOG_ENTRIES_PER_POST = 10
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
@@ -195,8 +187,6 @@ class DiscordTransport:
         self._log_pending: dict[int, list[_LogEntry]] = {}
         self._log_flushers: dict[int, asyncio.Task[None]] = {}
         self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
-        #: channel -> when its recent entries were handed over (the log's pace: its interval)
-        self._log_seen: dict[int, deque[float]] = {}
         #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
         self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
@@ -386,26 +376,10 @@ class DiscordTransport:
         if wait > 0:
             await asyncio.sleep(wait)
 
-    def log_interval(self, channel_id: int) -> float:
-        """The log's time between batches now: `log_batch_seconds`, or less when the last
-        `2 * log_batch_seconds` brought more than `LOG_ENTRIES_PER_POST` entries per batch
-        (so that a batch holds about that many), at least `log_window / LOG_PARTS_PER_BATCH`.
-        """
-        span = 2 * self.log_batch_seconds
-        seen = self._log_seen.get(channel_id)
-        now = time.monotonic()
-        while seen and seen[0] <= now - span:
-            seen.popleft()
-        if not seen:
-            self._log_seen.pop(channel_id, None)
-            return self.log_batch_seconds
-        shortest = min(self.log_batch_seconds, self.log_window / LOG_PARTS_PER_BATCH)
-        return max(shortest, min(self.log_batch_seconds, span * LOG_ENTRIES_PER_POST / len(seen)))
-
     def _next_batch_at(self, channel_id: int) -> float:
-        """When the log may take its next batch: `log_interval` after the last one, and
-        once it has a post left in its window's budget."""
-        at = self._log_last.get(channel_id, -1e9) + self.log_interval(channel_id)
+        """When the log may take its next batch: `log_batch_seconds` after the last one,
+        and once it has a post left in its window's budget."""
+        at = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds
         sent = self._log_sent.get(channel_id, ())
         if len(sent) >= LOG_PARTS_PER_BATCH:
             at = max(at, sent[0] + self.log_window)
@@ -433,7 +407,6 @@ class DiscordTransport:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         pending = self._log_pending.setdefault(channel_id, [])
-        self._log_seen.setdefault(channel_id, deque()).extend([time.monotonic()] * len(messages))
         for message in messages:
             created = message.created_at if message.created_at.tzinfo else \
                 message.created_at.replace(tzinfo=UTC)

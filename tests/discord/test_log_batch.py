@@ -1,8 +1,7 @@
 """The host log batched per server: 20 concurrent matches on one server, the bot's own
 intervals under Discord's real limits. Every entry reaches the log within 10 s of being
-written, in order per match; the log batches sooner than once per 5 s since its batches
-are full, never more than 4 posts per 5 s (Discord allows 5 messages per 5 s in a channel)
-and no 429;
+written, in order per match, one batch per 5 s of at most 4 posts (Discord allows 5
+messages per 5 s in a channel) and no 429;
 a match whose players could read the log has no entry in a batch."""
 
 from __future__ import annotations
@@ -77,19 +76,15 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         await up.idle(fake)
         log = channel_of(world, matches[0], "umpire")
         posts = bot_posts(world, log)
-        # 20 matches at a brisk pace fill their posts: the log batches as often as Discord's
-        # 5 messages per 5 s in a channel allow with one to spare (every 1.25 s, at most 4
-        # posts within 5 s), not once per 5 s; Discord never answered 429
+        # one batch per 5 s at most, of at most 4 posts (Discord allows 5 messages per 5 s
+        # in a channel): Discord never answered 429
         times = sorted(p.timestamp for p in posts[first:])
         starts = [i for i, t in enumerate(times)
-                  if i == 0 or (t - times[i - 1]).total_seconds() > 0.5]
-        gaps = [(times[b] - times[a]).total_seconds()
-                for a, b in zip(starts, starts[1:], strict=False)]
-        shortest = LOG_WINDOW_SECONDS / LOG_PARTS_PER_BATCH
-        assert min(gaps) >= shortest - 0.3
-        assert sorted(gaps)[len(gaps) // 2] < 3.5  # (4.8 to 5.2 s: one batch per 5 s)
-        assert all(sum(1 for t in times if 0 <= (t - u).total_seconds() < LOG_WINDOW_SECONDS - 0.5)
-                   <= LOG_PARTS_PER_BATCH for u in times)
+                  if i == 0 or (t - times[i - 1]).total_seconds() > 1]
+        assert all((times[b] - times[a]).total_seconds() >= LOG_BATCH_SECONDS - 0.5
+                   for a, b in zip(starts, starts[1:], strict=False))
+        sizes = [b - a for a, b in zip(starts, [*starts[1:], len(times)], strict=True)]
+        assert max(sizes) <= LOG_PARTS_PER_BATCH and len(starts) >= 3
         assert fake.limits.limited == 0
         late, entries = [], 0
         for match in matches:
@@ -141,21 +136,3 @@ async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_
         await up.idle(fake)
         assert assert_log_has(world, a, [m for m in await up.service.repo.messages(a.id)
                                          if m.audience == "umpire"]) > seen_a
-
-
-def test_a_busy_log_batches_sooner_a_quiet_one_every_five_seconds() -> None:
-    """The interval: one batch per `LOG_ENTRIES_PER_POST` entries of the last 10 s, between
-    1.25 s (4 posts per 5 s, Discord allowing 5) and 5 s."""
-    import time
-    from collections import deque
-
-    from bot.discord.transport import LOG_ENTRIES_PER_POST, DiscordTransport
-
-    transport = DiscordTransport()
-    assert transport.log_interval(1) == LOG_BATCH_SECONDS  # nothing seen
-    for entries, interval in ((15, 5.0), (LOG_ENTRIES_PER_POST * 4, 2.5), (200, 1.25)):
-        now = time.monotonic()
-        transport._log_seen[1] = deque([now - 9.0] * entries)  # all within the last 10 s
-        assert transport.log_interval(1) == interval, entries
-    transport._log_seen[1] = deque([time.monotonic() - 10.5] * 200)  # older than 10 s
-    assert transport.log_interval(1) == LOG_BATCH_SECONDS
