@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 Key = tuple[int, str]  # (match id, audience): one channel
 #: An announcement waits at most this many times its `fold_seconds` in all, however long its
 #: match is held by rate limits meanwhile.
-FOLD_MOST = 3
+FOLD_MOST = 2
 #: Called once a message is settled: delivered (True), or given up on (False: a permanent
 #: failure, or still failing after its match ended).
 Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]

@@ -91,16 +91,16 @@ async def test_a_channel_not_held_posts_a_decision_at_once() -> None:
 
 
 async def test_a_table_announcement_waits_out_its_rooms_hold() -> None:
-    """The room is held for 2.5 s: the table's announcement (fold wait 1 s) still waits for
-    the table's next message 3 s later, then goes with it."""
+    """The room is held for 0.8 s: the table's announcement (fold wait 1 s) still waits for
+    the table's next message 1.5 s later, then goes with it."""
     transport, delivery, outbox, start = await setup()
-    transport.held["public"] = start + 2.5
+    transport.held["public"] = start + 0.8
     outbox.add("seat0", "your pool", announcement=True)
-    await asyncio.sleep(3)
+    await asyncio.sleep(1.5)
     outbox.add("seat0", "your decision")
     await asyncio.wait_for(delivery.drain(), 10)
     assert [(round(t - start, 1), a, texts) for t, a, texts in transport.posts] == \
-        [(3.0, "seat0", ["your pool", "your decision"])]
+        [(pytest.approx(1.5, abs=0.1), "seat0", ["your pool", "your decision"])]
     await delivery.stop()
 
 
@@ -149,20 +149,17 @@ async def test_the_pacer_knows_how_long_a_spent_bucket_holds() -> None:
 
 
 async def test_announcements_in_a_row_wait_for_the_decision_after_them() -> None:
-    """Each announcement waits its own fold time for the next message: three in a row
-    0.8 s apart (fold 1 s) go out with the decision after them, in one post."""
+    """Each announcement waits its own fold time for the next message: two in a row 0.8 s
+    apart (fold 1 s) go out with the decision 0.8 s after them, in one post."""
     transport, delivery, outbox, start = await setup()
     outbox.add("seat0", "you kept your hand", announcement=True)
     await asyncio.sleep(0.8)
     outbox.add("seat0", "your tanks now", announcement=True)
     await asyncio.sleep(0.8)
-    outbox.add("seat0", "compensation", announcement=True)
-    await asyncio.sleep(0.8)
     outbox.add("seat0", "your decision")
     await asyncio.wait_for(delivery.drain(), 10)
     assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(pytest.approx(2.4, abs=0.2),
-          ["you kept your hand", "your tanks now", "compensation", "your decision"])]
+        [(pytest.approx(1.6, abs=0.2), ["you kept your hand", "your tanks now", "your decision"])]
     await delivery.stop()
 
 
