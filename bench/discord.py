@@ -9,7 +9,7 @@ against the fake Discord (tests/fake_discord):
 1. Requests per move: each of the five games played to the end alone by two members typing
    their moves (a text the game accepts, chosen at random among its choices and the prompt's
    examples), without pauses. It prints the REST requests per accepted move per game, by
-   route; "play only" counts the requests from the moment the match has started (its
+   route, and the posts by channel kind (room, table, log; 429s apart); "play only" counts the requests from the moment the match has started (its
    channels made, its first prompts posted) until its last message is delivered, less the
    work of closing its channels (permissions, archive, the Rematch offer).
 2. Load: `--matches` concurrent matches on `--servers` servers, the games in turn, each
