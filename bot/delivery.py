@@ -227,13 +227,22 @@ class Delivery:
         held = getattr(self.transport, "held_for", None)
         return float(held(match, audience)) if held is not None else 0.0
 
+    def _match_held(self, match: MatchInfo, audience: str) -> bool:
+        """Whether the channel, or for a table its match's room, is held by its rate limit
+        (the match cannot move on visibly meanwhile)."""
+        return self._held_for(match, audience) > 0 or (
+            audience != "public" and self._held_for(match, "public") > 0)
+
     async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                     batch: list[StoredMessage]) -> None:
         """Wait up to the transport's `fold_seconds` for the channel's next message and take
-        it into `batch` (posted together, as one message); an announcement taken so waits in
-        turn, until a message that is not one. The wait does not count the time the channel,
-        or for a table its match's room, is held by its rate limit (the match cannot move on
-        visibly then); the first waits at most `FOLD_MOST` times `fold_seconds` in all. What
+        it, and those that come until then up to one that is not an announcement, into
+        `batch` (posted together, as one message). The wait does not count the time the
+        channel, or for a table its match's room, is held by its rate limit (the match cannot
+        move on visibly then), and an announcement taken while it is held waits its own
+        `fold_seconds` in turn; the first waits at most `FOLD_MOST` times `fold_seconds` in
+        all. While nothing is held the first's wait is all (a player's confirmation is not
+        kept longer for a chance of saving a post). What
         it waits on is the timing of the channel's own messages and of the public room
         only, so two worlds that post the same there fold the same."""
         loop = asyncio.get_running_loop()
@@ -247,11 +256,11 @@ class Delivery:
                 batch.append(nxt)
                 if not self._foldable(match, nxt):
                     return
-                until = min(most, loop.time() + fold)  # the latest announcement waits too
+                if self._match_held(match, audience):  # the latest waits too, while held
+                    until = min(most, max(until, loop.time() + fold))
                 continue
             now = loop.time()
-            if self._held_for(match, audience) > 0 or (
-                    audience != "public" and self._held_for(match, "public") > 0):
+            if self._match_held(match, audience):
                 until = min(most, until + (now - last))  # the match is held: not counted
             last = now
             if now >= until:

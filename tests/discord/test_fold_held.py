@@ -148,9 +148,10 @@ async def test_the_pacer_knows_how_long_a_spent_bucket_holds() -> None:
     assert pacer.held_for(key) == 0.0  # reset
 
 
-async def test_announcements_in_a_row_wait_for_the_decision_after_them() -> None:
-    """Each announcement waits its own fold time for the next message: two in a row 0.8 s
-    apart (fold 1 s) go out with the decision 0.8 s after them, in one post."""
+async def test_announcements_in_a_row_wait_no_longer_than_the_first_while_nothing_is_held(
+        ) -> None:
+    """Nothing held: the first announcement's wait is all; the second, 0.8 s later, goes
+    with it at 1 s, and the decision at 1.6 s on its own."""
     transport, delivery, outbox, start = await setup()
     outbox.add("seat0", "you kept your hand", announcement=True)
     await asyncio.sleep(0.8)
@@ -158,8 +159,26 @@ async def test_announcements_in_a_row_wait_for_the_decision_after_them() -> None
     await asyncio.sleep(0.8)
     outbox.add("seat0", "your decision")
     await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(pytest.approx(1.6, abs=0.2), ["you kept your hand", "your tanks now", "your decision"])]
+    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == [
+        (pytest.approx(1.0, abs=0.1), ["you kept your hand", "your tanks now"]),
+        (pytest.approx(1.6, abs=0.1), ["your decision"])]
+    await delivery.stop()
+
+
+async def test_an_announcement_taken_while_the_room_is_held_waits_in_turn() -> None:
+    """The room is held from 0.7 s to 1.0 s; the second announcement, taken at 0.8 s while
+    it is held, waits its own second: the decision at 1.7 s joins them."""
+    transport, delivery, outbox, start = await setup()
+    outbox.add("seat0", "you kept your hand", announcement=True)
+    await asyncio.sleep(0.7)
+    transport.held["public"] = start + 1.0
+    await asyncio.sleep(0.1)
+    outbox.add("seat0", "your tanks now", announcement=True)
+    await asyncio.sleep(0.9)
+    outbox.add("seat0", "your decision")
+    await asyncio.wait_for(delivery.drain(), 10)
+    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == [
+        (pytest.approx(1.7, abs=0.15), ["you kept your hand", "your tanks now", "your decision"])]
     await delivery.stop()
 
 
