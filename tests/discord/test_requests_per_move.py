@@ -5,8 +5,8 @@ every window of the limits and of the bot's folding, batching and pacing), three
 
 Measured 2026-11-26 at this scale (the same as on Discord's real numbers): before folding
 under rate limits RPS Poker 1.61, Devil's Deal 1.55, Decoder 1.73 (mean 1.63); after it
-1.61, 1.45, 1.50 (mean 1.52). A game's moves vary with timing a little (Decoder 1.50 to
-1.65), hence the margins."""
+1.61, 1.45 and 1.42 to 1.54 (mean 1.49 to 1.53). A game's moves vary with timing, hence the
+margins."""
 
 from __future__ import annotations
 
