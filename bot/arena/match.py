@@ -34,7 +34,7 @@ from time import perf_counter
 from typing import Any
 
 from bot.arena.pyload import _notice
-from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
+from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
     DRAFT_DEAL,
     DRAFT_ROUNDS,

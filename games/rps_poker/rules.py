@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
+from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX
 
 DRAFT_ROUNDS = 5
 DRAFT_DEAL = 2  # cards each player is given per draft round
