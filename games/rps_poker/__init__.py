@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from games.rps_poker.engine import RpsPoker
+    from games.rps_poker.engine import RpsPoker  # noqa: PLC0415 (lazy: see the docstring)
 
     GAME: RpsPoker
 
@@ -20,7 +20,7 @@ __all__ = ["GAME", "RpsPoker"]
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from games.rps_poker.engine import RpsPoker
+    from games.rps_poker.engine import RpsPoker  # noqa: PLC0415 (lazy: see the docstring)
 
     globals().update(GAME=RpsPoker(), RpsPoker=RpsPoker)
     return globals()[name]
