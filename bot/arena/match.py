@@ -205,6 +205,12 @@ def _draw_schedule() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 DRAFT = _draft_positions()
+# The valid answers, as objects: in CPython the integers -5 to 256 exist once each, so
+# `i is _0 or i is _1` is `type(i) is int and 0 <= i < 2` at a third of the cost, and True,
+# 1.0 or an int subclass's 1 are other objects (invalid, as the seed's Number.isInteger
+# check has it for "1" and true). A hand has at most three cards.
+_0, _1, _2 = 0, 1, 2
+assert DRAFT_DEAL == 2 and HAND_SIZE == 3 and int("2") is _2
 _PLACES = tuple(range(PLAYER_DECK))  # placeholder cards: a player's deck by position
 SIZES, DRAWN = _draw_schedule()
 
@@ -258,12 +264,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 0
             i0 = pick0([full[a0], full[b0]])
             t0 = pc()
-            if type(i0) is not int or i0 < 0 or i0 >= DRAFT_DEAL:
+            if i0 is not _0 and i0 is not _1:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
             i1 = pick1([full[a1], full[b1]])
             t1 = pc()
-            if type(i1) is not int or i1 < 0 or i1 >= DRAFT_DEAL:
+            if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
             k0, q0 = kp0[i0]
             k1, q1 = kp1[i1]
@@ -296,12 +302,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 4
             i0 = play0([*hand0], base)
             t0 = pc()
-            if type(i0) is not int or i0 < 0 or i0 >= n:
+            if i0 is not _0 and i0 is not _1 and i0 is not _2 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
             i1 = play1([*hand1], base)
             t1 = pc()
-            if type(i1) is not int or i1 < 0 or i1 >= n:
+            if i1 is not _0 and i1 is not _1 and i1 is not _2 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
