@@ -54,9 +54,10 @@ F30, F10 = factorial(30), factorial(10)
 _LIM30 = (1 << 128) // F30 * F30  # accept a 128-bit draw below this, then take it mod 30!
 _LIM10 = (1 << 40) // F10 * F10
 _M128, _M40 = (1 << 128) - 1, (1 << 40) - 1
-# JUDGE[a * 900 + b * 30 + base] on card codes: the first two terms by a dict lookup each.
-_J900 = {c: i * 900 for c, i in INDEX.items()}
-_J30 = {c: i * 30 for c, i in INDEX.items()}
+# _BY_CARDS[a][b][base] is JUDGE[a * 900 + b * 30 + base] by the cards' codes: two dict
+# lookups and a tuple subscript, all three specialised by CPython 3.11 (4% of a match).
+_BY_CARDS = {a: {b: tuple(JUDGE[ia * 900 + ib * 30:ia * 900 + ib * 30 + DECK_SIZE])
+                 for b, ib in INDEX.items()} for a, ia in INDEX.items()}
 # Calls per draft round and per game: the times are compared with the limit (and the
 # watchdog's beat written) once per round or game.
 CALLS_PER_ROUND = 4
@@ -282,7 +283,7 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
     """
     pc = perf_counter
-    judge, j900, j30 = JUDGE, _J900, _J30
+    judge = _BY_CARDS
     at = 0
     beat[0] = t = t0 = t1 = t2 = pc()
     try:
@@ -342,7 +343,7 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
-            s1 += judge[j900[c0] + j30[c1] + term]
+            s1 += judge[c0][c1][term]
             if post0 is None:
                 t2 = t1
             else:
