@@ -271,7 +271,8 @@ class Deal:
 
 
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
-               sync: tuple[bool, bool] = (False, False)) -> int:
+               sync: tuple[bool, bool] = (False, False),
+               quiet: tuple[bool, bool, bool, bool] | None = None) -> int:
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
 
     Raises Disqualified for the first bot (in call order) that raises, returns an invalid
@@ -281,6 +282,9 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     one by one only when the round or game as a whole took longer than the limit, or a call
     failed. `beat` ([start of the round or game in progress, fired]) is shared with the
     worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
+    `quiet`: whether draft_receive and main_postprocess of seat 0, then of seat 1, are empty
+    (`_notice`), given by the caller for bots whose methods it knows (built-in classes: no
+    instance shadows them), so that they are not looked up for every match.
     """
     pc = perf_counter
     judge = _BY_CARDS
@@ -288,7 +292,14 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     beat[0] = t = t0 = t1 = t2 = pc()
     try:
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
-        recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
+        if quiet is None:
+            recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
+            post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
+        else:
+            recv0 = None if quiet[0] else bot0.draft_receive
+            post0 = None if quiet[1] else bot0.main_postprocess
+            recv1 = None if quiet[2] else bot1.draft_receive
+            post1 = None if quiet[3] else bot1.main_postprocess
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
@@ -325,7 +336,6 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                 raise late
             beat[0] = t = t3
         play0, play1 = bot0.main_play, bot1.main_play
-        post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
         arrange0, arrange1 = deal.arrange
         deck0, deck1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
@@ -389,6 +399,11 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             f"raised {type(exc).__name__}: {exc} in {where}"
         raise _earlier(at, (t, t0, t1, t2), limit) or \
             Disqualified(side, reason[:300]) from None
+
+
+def quiet_notices(bot: Any) -> tuple[bool, bool]:
+    """Whether `bot`'s draft_receive and main_postprocess are empty (see `play_match`)."""
+    return _notice(bot.draft_receive) is None, _notice(bot.main_postprocess) is None
 
 
 def _first_slow(first: int, stamps: tuple[float, ...], limit: float) -> Disqualified | None:

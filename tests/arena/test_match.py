@@ -361,3 +361,19 @@ def test_every_int_index_in_range_is_taken() -> None:
                 bots = [Answers("", 0, 0), Answers("", 0, 0)]
                 bots[side] = Answers("main_play", at, int(str(value)))  # a computed int
                 play_match(*bots, Deal(match_key(3, at)), 1.0, [0.0, False])
+
+
+def test_the_built_ins_empty_notifications_are_known_once() -> None:
+    from bot.arena.match import quiet_notices
+    from games.rps_poker.players import PLAYERS
+
+    flags = {name: quiet_notices(cls()) for name, cls in PLAYERS.items()}
+    assert flags["minimal-valid"] == (True, True)
+    assert flags["simple"] == (False, True)  # draft_receive keeps its deck
+    assert flags["saver"] == flags["basic-odds"] == (False, False)
+    for key in (match_key(5, d) for d in range(20)):  # given or looked up: the same match
+        for a, b in (("saver", "simple"), ("minimal-valid", "basic-odds")):
+            bots = PLAYERS[a], PLAYERS[b]
+            assert play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False],
+                              quiet=flags[a] + flags[b]) == \
+                play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False])
