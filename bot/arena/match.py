@@ -14,10 +14,11 @@ exactly uniform (a rejection, probability about 1e-5 per deal, takes the next ha
 
 A shuffle moves positions whatever the cards are, and the bots' choices never change which
 shuffles are drawn, so one `Deal` is built per deal and shared by every match that plays it
-(each pair plays each deal from both seats). It runs `new_full_deck` on the real deck, and
-`start_main` on decks of placeholder positions, which records where each of a player's ten
-cards (five kept, then five received) ends up; a match then places its own cards by those
-positions. Where the draft takes and passes cards (`DRAFT`) and what each game draws
+(each pair plays each deal from both seats). It holds what `new_full_deck`,
+`remaining_after_draft` and `start_main` make with the deal's shuffles (`shuffler`, which
+the tests use as the reference), computed straight from the four permutations: the full
+deck, the base cards, and where each of a player's ten cards (five kept, then five
+received) ends up; a match then places its own cards by those positions. Where the draft takes and passes cards (`DRAFT`) and what each game draws
 (`DRAWN`) depend on no chance at all: they are recorded once, at import, by running
 `draft_offers`, `draft_pass` and `draw` on placeholders.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import reduce
 from math import factorial, prod
 from operator import itemgetter
 from time import perf_counter
@@ -45,9 +47,7 @@ from games.rps_poker.rules import (
     draft_offers,
     draft_pass,
     draw,
-    new_full_deck,
     remaining_after_draft,
-    start_main,
 )
 
 F30, F10 = factorial(30), factorial(10)
@@ -126,41 +126,25 @@ def _numbers(key: bytes) -> tuple[int, int, int, int]:
                                                   for _ in range(3)))
 
 
-def _swap_plan(n: int) -> tuple[tuple[int, tuple[tuple[tuple[int, int], ...], ...]], ...]:
-    """The Fisher-Yates shuffle of n cards by the mixed-radix digits of its number (step
-    i = n-1 down to 1 swaps items[i] with items[j], j = r % (i + 1), then r //= i + 1), with
-    the steps in groups whose radices multiply to at most 1000: for each group, (the
-    product, swaps[x]) where swaps[x] are the (i, j) swaps, other than i == j, of the
-    group's digits x. One divmod per group instead of one per step; the same shuffle."""
-    plan, steps = [], list(range(n - 1, 0, -1))
+def _groups(n: int, most: int) -> list[list[int]]:
+    """The Fisher-Yates steps of a shuffle of n items (i = n-1 down to 1), in groups whose
+    radices (i + 1) multiply to at most `most`."""
+    groups, steps = [], list(range(n - 1, 0, -1))
     while steps:
         group = [steps.pop(0)]
-        while steps and prod(i + 1 for i in group) * (steps[0] + 1) <= 1000:
+        while steps and prod(i + 1 for i in group) * (steps[0] + 1) <= most:
             group.append(steps.pop(0))
-        radix = prod(i + 1 for i in group)
-        swaps = []
-        for x in range(radix):
-            pairs = []
-            for i in group:
-                x, j = divmod(x, i + 1)
-                if i != j:
-                    pairs.append(_PAIR.setdefault((i, j), (i, j)))
-            swaps.append(tuple(pairs))
-        plan.append((radix, tuple(swaps)))
-    return tuple(plan)
+        groups.append(group)
+    return groups
 
 
-_PAIR: dict[tuple[int, int], tuple[int, int]] = {}  # one tuple per (i, j), shared by tables
-_PLAN30 = _swap_plan(DECK_SIZE)
-
-
-def _permutations(n: int, steps: range) -> tuple[Callable[[Any], tuple], ...]:
-    """The Fisher-Yates steps `steps` of a shuffle of n items (i = n-1 down: swap items[i]
-    and items[j]) as whole permutations, one itemgetter each, by the mixed-radix number of
-    their digits j (the first step's digit lowest, as the shuffle's number gives them): one
-    C call instead of a Python swap per step."""
+def _translations(n: int, group: list[int]) -> tuple[bytes, ...]:
+    """The steps `group` of a shuffle of n items (step i swaps items[i] and items[j]) as
+    whole permutations p (the swaps make items into [items[p[k]] for k]), by the
+    mixed-radix number of their digits j (the first step's digit lowest, as the shuffle's
+    number gives them), each as a bytes.translate table (the identity from n to 255)."""
     perms, radix = [list(range(n))], 1
-    for i in steps:
+    for i in group:
         grown: list = [None] * (radix * (i + 1))
         for j in range(i + 1):
             for x, p in enumerate(perms):
@@ -168,40 +152,45 @@ def _permutations(n: int, steps: range) -> tuple[Callable[[Any], tuple], ...]:
                 q[i], q[j] = q[j], q[i]
                 grown[x + radix * j] = q
         perms, radix = grown, radix * (i + 1)
-    return tuple(itemgetter(*p) for p in perms)
+    tail = bytes(range(n, 256))
+    return tuple(bytes(p) + tail for p in perms)
 
 
-# A shuffle of 10 (a player's deck, the remaining deck) in two C calls: the steps 9 to 6
-# (10 x 9 x 8 x 7 = 5,040 permutations), then 5 to 1 (720); 4 ms at import. (Tables for
-# the 30 cards' shuffle were slower than its swaps: an itemgetter of 30 against two swaps.)
-_LOW10 = _permutations(PLAYER_DECK, range(PLAYER_DECK - 1, 5, -1))
-_HIGH10 = _permutations(PLAYER_DECK, range(5, 0, -1))
-_L10, _H10 = len(_LOW10), len(_HIGH10)
+# For 30 cards 13 groups (6,096 tables), for 10 two (5,040 and 720): 3 MB, 10 ms at import.
+_TABLES = {n: tuple((prod(i + 1 for i in group), _translations(n, group))
+                    for group in _groups(n, most))
+           for n, most in ((DECK_SIZE, 1000), (PLAYER_DECK, 5040))}
+_IDENTITY = {n: bytes(range(n)) for n in _TABLES}
+
+
+def permutation(r: int, n: int) -> bytes:
+    """The Fisher-Yates shuffle of n items (30 or 10) by the digits of the number r (step
+    i = n-1 down to 1 swaps items[i] with items[j], j = r % (i + 1), then r //= i + 1; any
+    r below a multiple of n! gives the shuffle of r % n!) as the permutation P that makes
+    items into [items[k] for k in P]. One table per group of steps, and the groups composed
+    by bytes.translate (the last group first): a C call per group, not a Python swap per
+    step."""
+    chosen = []
+    for radix, tables in _TABLES[n]:
+        r, x = divmod(r, radix)
+        chosen.append(tables[x])
+    return reduce(bytes.translate, reversed(chosen), _IDENTITY[n])
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
     """The shuffles of one deal: the first of 30 cards (the full deck) takes the number below
     30!, each of 10 cards (deck 0, deck 1, remaining, in rule order) the next below 10!;
-    each is the Fisher-Yates shuffle by the digits of its number (`_swap_plan`,
-    `_permutations`)."""
+    each is the Fisher-Yates shuffle by the digits of its number (`permutation`)."""
     return shuffles(*_numbers(key))
 
 
 def shuffles(r30: int, *r10: int) -> Callable[[list], None]:
-    """The shuffle of `shuffler` for given numbers (any below a multiple of 30! or 10!)."""
-    tens = iter(r10)
+    """The shuffle of `shuffler` for given numbers (any below a multiple of 30! or 10!), in
+    place, for the rules functions (`Deal` uses the permutations directly)."""
+    numbers = {DECK_SIZE: iter((r30,)), PLAYER_DECK: iter(r10)}
 
     def shuffle(items: list) -> None:
-        if len(items) == PLAYER_DECK:
-            high, low = divmod(next(tens), _L10)
-            items[:] = _HIGH10[high % _H10](_LOW10[low](items))
-            return
-        assert len(items) == DECK_SIZE
-        r = r30
-        for radix, swaps in _PLAN30:
-            r, x = divmod(r, radix)
-            for i, j in swaps[x]:
-                items[i], items[j] = items[j], items[i]
+        items[:] = itemgetter(*permutation(next(numbers[len(items)]), len(items)))(items)
 
     return shuffle
 
@@ -243,31 +232,38 @@ DRAFT = _draft_positions()
 # check has it for "1" and true). A hand has at most three cards.
 _0, _1, _2 = 0, 1, 2
 assert DRAFT_DEAL == 2 and HAND_SIZE == 3 and int("2") is _2
-_PLACES = tuple(range(PLAYER_DECK))  # placeholder cards: a player's deck by position
 SIZES, DRAWN = _draw_schedule()
 
 
+# The remaining deck's positions in the full deck (the base cards, before their shuffle).
+_REST = remaining_after_draft(range(DECK_SIZE))
+assert _REST.stop == DECK_SIZE and _REST.step == 1 and len(_REST) == PLAYER_DECK
+_PAD = bytes(256 - len(_REST))  # (a bytes.translate table is 256 long)
+
+
 class Deal:
-    """The chance of one deal, drawn once and shared by every match that plays it.
+    """The chance of one deal, drawn once and shared by every match that plays it: what
+    `new_full_deck`, `remaining_after_draft` and `start_main` make with `shuffler(key)`
+    (a test compares them deal by deal), computed from the four permutations.
 
     `full` is the shuffled full deck (`DRAFT` says where the draft takes its cards);
     `arrange[s](deck)` orders seat s's ten cards (five kept, then five received, in draft
     order) as `start_main` shuffles them, opening hand first; `bases` are the base cards of
-    the ten games, `terms` their JUDGE terms.
+    the ten games, `terms` their indices (the judge's third term).
     """
 
     __slots__ = ("full", "arrange", "bases", "terms")
 
     def __init__(self, key: bytes) -> None:
-        shuffle = shuffler(key)
-        # (itemgetter and list copies: the cheapest ways CPython has to map and copy these)
-        self.full = full = [*itemgetter(*new_full_deck(shuffle))(CARDS)]
-        remaining = remaining_after_draft(full)
-        decks = [*_PLACES], [*_PLACES]
-        hands = start_main(*decks, remaining, shuffle)
-        self.arrange = (itemgetter(*hands[0], *decks[0]), itemgetter(*hands[1], *decks[1]))
-        self.bases = remaining
-        self.terms = itemgetter(*remaining)(INDEX)
+        r30, r0, r1, rest = _numbers(key)
+        deck = permutation(r30, DECK_SIZE)  # the full deck: card indices, top first
+        self.full = itemgetter(*deck)(CARDS)
+        # start_main shuffles deck 0, deck 1, then the remaining deck, and a seat's deck in
+        # its new order is its opening hand and then what it draws.
+        self.arrange = (itemgetter(*permutation(r0, PLAYER_DECK)),
+                        itemgetter(*permutation(r1, PLAYER_DECK)))
+        self.terms = terms = permutation(rest, PLAYER_DECK).translate(deck[_REST.start:] + _PAD)
+        self.bases = itemgetter(*terms)(CARDS)
 
 
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,

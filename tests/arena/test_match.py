@@ -21,6 +21,7 @@ from bot.arena.match import (
     _notice,
     _numbers,
     match_key,
+    permutation,
     play_match,
     shuffler,
     shuffles,
@@ -129,6 +130,7 @@ def test_the_planned_shuffle_is_fisher_yates_by_the_digits() -> None:
             planned = list(range(n))
             shuffles(r, r, r, r)(planned)
             assert planned == plain
+            assert list(permutation(r, n)) == plain
 
 
 class Sleepy:
@@ -377,3 +379,21 @@ def test_the_built_ins_empty_notifications_are_known_once() -> None:
             assert play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False],
                               quiet=flags[a] + flags[b]) == \
                 play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False])
+
+
+def test_a_deal_is_what_the_rules_functions_make_with_its_shuffles() -> None:
+    # Deal 29065 of seed 0 rejects a draw and reads a second hash block.
+    for key in [*(match_key(1, d) for d in range(400)), match_key(0, 29065)]:
+        shuffle = shuffler(key)
+        full = [CARDS[i] for i in rules.new_full_deck(shuffle)]
+        remaining = rules.remaining_after_draft(full)
+        decks = [list(range(10)), list(range(10))]
+        hands = rules.start_main(*decks, remaining, shuffle)
+        deal = Deal(key)
+        assert list(deal.full) == full
+        assert list(deal.bases) == remaining
+        assert list(deal.terms) == [CARDS.index(c) for c in remaining]
+        for seat in (0, 1):
+            cards = [f"X{i}" for i in range(10)]
+            assert list(deal.arrange[seat](cards)) == [cards[i] for i in hands[seat] + decks[seat]]
+
