@@ -78,7 +78,7 @@ async def match_choices(interaction: discord.Interaction, current: str
     if interaction.guild_id is None:
         return []
     # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).
-    found = await index_of(bot.service).find(interaction.guild_id, current, MAX_CHOICES)
+    found = await index_of(bot.api).find(interaction.guild_id, current, MAX_CHOICES)
     return [app_commands.Choice(name=f"#{m.id} {m.game}: {' vs '.join(m.names)} "
                                 f"({m.status})"[:100], value=m.id) for m in found]
 
