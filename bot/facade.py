@@ -1,7 +1,7 @@
 """What the Discord cogs ask of the match service, named for what they ask.
 
-The cogs (bot/discord/) never reach into the service's match table (`service.matches`) nor
-its store (`service.repo`, `bot.store`): they ask this facade for "the live match #12",
+The cogs (bot/discord/) never reach into the service's match table (`service.matches`),
+its store (`service.repo`, `bot.store`) nor its delivery (`service.delivery`): they ask this facade for "the live match #12",
 "the running matches of this server", "a player's running matches", "this server's
 settings", "remember these channel ids for match #12". So the service can change how it
 holds matches and the store how it keeps them without touching a cog; a test
@@ -68,6 +68,15 @@ class UmpireApi:
         in memory after a restart). Raises UmpireError when there is no such match."""
         found = self.live(match_id)
         return found if found is not None else await self.service.load(match_id)
+
+    # --- delivery ---------------------------------------------------------------------------
+    def post_pending(self, match_id: int, audience: str) -> bool:
+        """Whether a post of the match to `audience` is stored and not delivered yet."""
+        return self.service.delivery.pending(match_id, audience)
+
+    def retry_held(self, match_id: int) -> None:
+        """Try the match's held channels again now (something that may free them changed)."""
+        self.service.delivery.wake(match_id)
 
     # --- the store ------------------------------------------------------------------------
     def owns_guild(self, guild_id: int) -> bool:

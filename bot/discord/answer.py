@@ -124,7 +124,7 @@ async def wait_for_post(bot: UmpireBot, answer: Answer | None, match_id: int) ->
         return
     place = bot.routing.place_of(answer.channel_id)
     audience = f"seat{place.seat}" if place is not None else ""
-    if bot.service.delivery.pending(match_id, audience):
+    if bot.api.post_pending(match_id, audience):
         await answer.wait()
 
 

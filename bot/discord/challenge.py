@@ -395,3 +395,9 @@ class ChallengeCog(commands.Cog, name="Challenge"):
 
 
 DYNAMIC_ITEMS = (ChallengeButton, RematchButton)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/challenge.py): add the cog."""
+    await bot.add_cog(ChallengeCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier challenge or offer

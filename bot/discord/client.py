@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.guild import GuildConfig
 from bot.discord.routing import Routing
@@ -90,30 +91,9 @@ class UmpireBot(commands.Bot):
 
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        from bot.discord.admin import SettingsCog
-        from bot.discord.challenge import DYNAMIC_ITEMS as CHALLENGE_ITEMS
-        from bot.discord.challenge import ChallengeCog
-        from bot.discord.community import CommunityCog
-        from bot.discord.help import HelpCog
-        from bot.discord.host import HostCog
-        from bot.discord.lifecycle import LifecycleCog
-        from bot.discord.play import PlayCog
-        from bot.discord.rules import RulesCog
-        from bot.discord.tournament import TournamentCog
-        from bot.discord.watch import WatchCog
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier message
-        await self.add_cog(HostCog(self))
-        await self.add_cog(PlayCog(self))
-        await self.add_cog(RulesCog(self))
-        await self.add_cog(SettingsCog(self))
-        await self.add_cog(HelpCog(self))
-        await self.add_cog(CommunityCog(self))
-        await self.add_cog(ChallengeCog(self))
-        await self.add_cog(LifecycleCog(self))
-        await self.add_cog(WatchCog(self))
-        await self.add_cog(TournamentCog(self))
-        self.add_dynamic_items(*CHALLENGE_ITEMS)
+        for name in EXTENSIONS:  # each adds its cog (and its own dynamic items)
+            await self.load_extension(name)
         self.routing.index_matches()
         await self.sync_commands()
 

@@ -128,3 +128,8 @@ def board_embed(live: Any) -> discord.Embed:
     state = {"active": "running", "paused": "paused by the hosts"}.get(live.status, "ended")
     embed.set_footer(text=f"Spectator view · {state}")
     return embed
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/community.py): add the cog."""
+    await bot.add_cog(CommunityCog(bot))

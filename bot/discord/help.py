@@ -91,3 +91,8 @@ async def bot_choices(interaction: discord.Interaction, current: str
     names = sorted({name for game in games for name in game.bots()})
     want = current.lower().removeprefix("bot:")
     return [app_commands.Choice(name=n, value=n) for n in names if want in n.lower()][:MAX_CHOICES]
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/help.py): add the cog."""
+    await bot.add_cog(HelpCog(bot))

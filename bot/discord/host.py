@@ -338,3 +338,8 @@ def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> s
     """The readable transcript, as `umpire export --text` writes it (every placeholder, the
     result's included, rendered)."""
     return transcript(record, [p.name for p in players]) + "\n"
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/host.py): add the cog."""
+    await bot.add_cog(HostCog(bot))

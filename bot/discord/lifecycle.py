@@ -336,3 +336,8 @@ class LifecycleCog(commands.Cog, name="Lifecycle"):
 
     async def cog_unload(self) -> None:
         cancel_all()
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/lifecycle.py): add the cog."""
+    await bot.add_cog(LifecycleCog(bot))

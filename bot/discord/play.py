@@ -174,3 +174,8 @@ class PlayCog(commands.Cog, name="Play"):
                               allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not tell a player why their move was refused: %s", exc)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/play.py): add the cog."""
+    await bot.add_cog(PlayCog(bot))

@@ -407,3 +407,8 @@ def show_embed(event: Event) -> discord.Embed:
         embed.add_field(name="Bracket" if event.format in ("single", "double") else "Rounds",
                         value=f"```\n{bracket_text(named)[-1000:]}\n```", inline=False)
     return embed
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/tournament.py): add the cog."""
+    await bot.add_cog(TournamentCog(bot))

@@ -32,7 +32,7 @@ class WatchCog(commands.Cog, name="Watch"):
             return
         self.bot.transport.changed(guild_id)
         for match in self.bot.api.running(guild_id):
-            self.bot.service.delivery.wake(match.id)
+            self.bot.api.retry_held(match.id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
@@ -107,3 +107,8 @@ class WatchCog(commands.Cog, name="Watch"):
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
         self.bot.transport.changed(None)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/watch.py): add the cog."""
+    await bot.add_cog(WatchCog(bot))

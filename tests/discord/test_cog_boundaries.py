@@ -30,13 +30,14 @@ def _dotted(node: ast.AST) -> str:
 
 
 def reaches_in(source: str) -> list[str]:
-    """Uses of the service's match table or its store (`<...>.service.matches`, `.repo`)."""
+    """Uses of the service's match table, store or delivery (`<...>.service.matches`,
+    `.service.delivery`, `.repo`)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Attribute):
             continue
         owner = _dotted(node.value).rsplit(".", 1)[-1]
-        if node.attr == "repo" or (node.attr == "matches" and owner == "service"):
+        if node.attr == "repo" or (node.attr in ("matches", "delivery") and owner == "service"):
             found.append(f"line {node.lineno}: {_dotted(node) or node.attr}")
     return found
 
@@ -72,6 +73,7 @@ def test_the_checks_catch_what_they_look_for() -> None:
     assert reaches_in("x = self.bot.service.matches.get(1)")
     assert reaches_in("e = service.repo.engine")
     assert reaches_in("await bot.service.repo.merge_transport(1, {})")
+    assert reaches_in("bot.service.delivery.wake(1)")
     assert not reaches_in("x = self.bot.api.live(1)\ny = re.match('a', 'b')")
     assert store_imports("from bot.store.guilds import GuildStore")
     assert store_imports("def f():\n    import bot.store.repository")
@@ -82,7 +84,7 @@ def test_the_checks_catch_what_they_look_for() -> None:
 
 
 def test_no_cog_reaches_into_the_service() -> None:
-    """Only the composition root touches `service.matches` or `service.repo`; every other
+    """Only the composition root touches `service.matches`, `.repo` or `.delivery`; every other
     module of bot/discord (cogs, transport, helpers) asks the facade."""
     bad = {str(p.relative_to(BOT)): hits for p in modules(DISCORD)
            if p.name not in COMPOSITION_ROOT and (hits := reaches_in(p.read_text()))}
