@@ -18,9 +18,9 @@ from tests.discord.conftest import (
     channel_of,
     next_decision,
     start_rps,
+    start_vs_bot,
     umpire,
 )
-from tests.discord.test_other_games import start_vs_bot
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction
 from tests.fake_discord.server import FakeDiscord
