@@ -20,7 +20,7 @@ __all__ = ["GAME", "RpsPoker"]
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from games.rps_poker.engine import RpsPoker  # noqa: PLC0415 (lazy: see the docstring)
+    from games.rps_poker.engine import GAME, RpsPoker  # noqa: PLC0415 (lazy: see the docstring)
 
-    globals().update(GAME=RpsPoker(), RpsPoker=RpsPoker)
+    globals().update(GAME=GAME, RpsPoker=RpsPoker)
     return globals()[name]

@@ -25,6 +25,8 @@ def test_the_arena_command_imports_no_game_engine() -> None:
 def test_the_game_is_still_found_and_made_once() -> None:
     import games.rps_poker as package
     from games.registry import get_game
+    from games.rps_poker import engine
 
-    assert get_game("rps-poker") is package.GAME is package.GAME
+    # One instance, made under the import lock (threads asking at once get the same one).
+    assert get_game("rps-poker") is package.GAME is package.GAME is engine.GAME
     assert isinstance(package.GAME, package.RpsPoker)
