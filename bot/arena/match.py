@@ -18,9 +18,10 @@ shuffles are drawn, so one `Deal` is built per deal and shared by every match th
 `remaining_after_draft` and `start_main` make with the deal's shuffles (`shuffler`, which
 the tests use as the reference), computed straight from the four permutations: the full
 deck, the base cards, and where each of a player's ten cards (five kept, then five
-received) ends up; a match then places its own cards by those positions. Where the draft takes and passes cards (`DRAFT`) and what each game draws
-(`DRAWN`) depend on no chance at all: they are recorded once, at import, by running
-`draft_offers`, `draft_pass` and `draw` on placeholders.
+received) ends up; a match then places its own cards by those positions. Where the draft
+takes and passes cards (`DRAFT`) and what each game draws (`DRAWN`) depend on no chance at
+all: they are recorded once, at import, by running `draft_offers`, `draft_pass` and `draw`
+on placeholders.
 
 Per-call timing: see `play_match`. Empty notification methods are not called (`pyload._Inert`).
 """
@@ -227,7 +228,7 @@ def _draw_schedule() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 DRAFT = _draft_positions()
 # The valid answers, as objects: in CPython the integers -5 to 256 exist once each, so
-# `i is _0 or i is _1` is `type(i) is int and 0 <= i < 2` at a third of the cost, and True,
+# `i is _0 or i is _1` is `type(i) is int and 0 <= i < 2` at under half the cost, and True,
 # 1.0 or an int subclass's 1 are other objects (invalid, as the seed's Number.isInteger
 # check has it for "1" and true). A hand has at most three cards.
 _0, _1, _2 = 0, 1, 2
@@ -290,12 +291,9 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
         if quiet is None:
             recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
-            post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
         else:
             recv0 = None if quiet[0] else bot0.draft_receive
-            post0 = None if quiet[1] else bot0.main_postprocess
             recv1 = None if quiet[2] else bot1.draft_receive
-            post1 = None if quiet[3] else bot1.main_postprocess
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
@@ -332,6 +330,11 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                 raise late
             beat[0] = t = t3
         play0, play1 = bot0.main_play, bot1.main_play
+        if quiet is None:
+            post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
+        else:
+            post0 = None if quiet[1] else bot0.main_postprocess
+            post1 = None if quiet[3] else bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
         deck0, deck1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
