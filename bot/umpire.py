@@ -26,7 +26,7 @@ from bot.clock import Scheduler, TimeSource, wall_clock
 from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.service.bots import BotResolver, BotRunner
-from bot.service.clocks import REPORT_DOWN_AFTER, ClockKeeper
+from bot.service.clocks import ClockKeeper
 from bot.service.commands import WAITED_ON, CommandPath
 from bot.service.ends import Ends
 from bot.service.errors import (
@@ -40,6 +40,7 @@ from bot.service.errors import (
 from bot.service.hosts import MAX_EXTEND, HostActions
 from bot.service.reading import Reader
 from bot.service.resume import RESUME_BATCH, RESUME_SLICE, Resumer
+from bot.service.stops import REPORT_DOWN_AFTER
 from bot.service.table import MatchTable
 from bot.service.types import PRIVATE_IN_ROOM, PUBLIC_AT_TABLE, EndHook, Reply, Statement
 from bot.store.errors import StoreUnavailable
@@ -81,7 +82,7 @@ class MatchService:
         self.commands = CommandPath(self.table, repo, self.delivery, self.clocks, self.bots,
                                     self.ends, now, commit=self._commit,
                                     snapshot_every=snapshot_every)
-        self.hosts = HostActions(self.table, repo, self.clocks, self.bots, self.ends,
+        self.hosts = HostActions(self.table, repo, now, self.clocks, self.bots, self.ends,
                                  store=self._store, accept=self._accept,
                                  enqueue=self.commands.enqueue)
         self.resumer = Resumer(self.table, repo, self.delivery, self.clocks, self.bots, now)
@@ -225,7 +226,7 @@ class MatchService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.scheduler.stop()
-        for task in list(self.clocks.tasks):
+        for task in list(self.clocks.background.tasks):
             task.cancel()
         for task in self.bots.cancel():
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,13 +1,12 @@
-"""The clock keeper: when each decision's clock falls due (a reminder, the end of a break,
-a timeout), when it starts (its prompt delivered, late or not), and its stops while a
-channel it depends on is down."""
+"""The clock keeper: when each decision's clock starts (its prompt delivered, late or
+not) and when it falls due (a reminder, the end of a break, a timeout). Its stops while a
+channel is down are kept by `bot.service.stops`."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,26 +15,24 @@ from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, deadline_keys, moved_deadlines, reminder_times
 from bot.service.errors import STORE_RETRY_SECONDS, NotStored
+from bot.service.stops import Background, ChannelStops, place, shifted
 from bot.service.table import MatchTable
 from bot.service.types import Accept, Store
 from bot.status import LIVE, ClockStatus, MatchStatus
-from bot.store.repository import ClockData, MatchWrite, OutboxData, StopData, StoredMessage
-from bot.transport import MatchInfo, render_names
+from bot.store.repository import ClockData, MatchWrite, OutboxData, StoredMessage
+from bot.transport import MatchInfo
 from games.core import Prompt, Timeout
 from games.core.contract import OnTimeout
 
 log = logging.getLogger(__name__)
 
-#: A channel down at least this long (seconds) is reported to the hosts when it is back
-#: (shorter blips, a retried 5xx, stop the clocks all the same).
-REPORT_DOWN_AFTER = 1.0
-
 
 class ClockKeeper:
-    """Runs every decision's clock of the matches in `table`: arms the scheduler, acts when
-    a clock falls due (through `store` and `accept`), and listens to `delivery` for
-    prompts that arrive and channels that go down or come back. `posted(match)` is told
-    when decisions held back by a break are posted (their bots may move)."""
+    """Runs every decision's clock of the matches in `table`: arms the scheduler and acts
+    when a clock falls due (through `store` and `accept`). It listens to `delivery`: a
+    prompt that arrives starts its clock; a channel that goes down or comes back stops or
+    restarts the clocks that wait on it (`stops`). `posted(match)` is told when decisions
+    held back by a break are posted (their bots may move)."""
 
     def __init__(self, table: MatchTable, now: TimeSource, delivery: Delivery, *,
                  store: Store, accept: Accept, posted: Callable[[LiveMatch], None]) -> None:
@@ -46,37 +43,33 @@ class ClockKeeper:
         self.store = store
         self.accept = accept
         self.posted = posted
-        delivery.on_delivered = self.delivered
-        delivery.on_stalled = self.stalled
-        delivery.on_down = self.channel_down
-        delivery.on_up = self.channel_up
-        delivery.on_held = self.channel_held
-        delivery.prepare = self.prepare
         self.scheduler = Scheduler(now, self.on_due)
         #: A decision's clock starts when the message asking for it is delivered: outbox id ->
         #: (match id, prompt keys) until then, and the keys held back from timing out.
         self.unseen: dict[int, tuple[int, tuple[str, ...]]] = {}
         self.held: set[tuple[int, str]] = set()
-        #: Decisions whose clocks are stopped because a channel they depend on is down:
-        #: (match id, prompt key) -> since when, and which channels hold it (`channel_down`).
-        self.stopped: dict[tuple[int, str], StopData] = {}
-        #: Stops read back from the store on a restart, not yet re-checked (`reinstate_stops`).
-        self.restored: set[int] = set()
         self.delivery_grace = 1.0  # a later delivery than this starts the clock anew
         #: When the clocks were shifted for the downtime (they run from then); None before.
         self.shifted_at: datetime | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.background = Background()
+        self.stops = ChannelStops(self.matches, now, delivery, store=store, arm=self.arm,
+                                  held=self.held, tasks=self.background)
+        delivery.on_delivered = self.delivered
+        delivery.prepare = self.prepare
+        delivery.on_stalled = self.stops.stalled
+        delivery.on_down = self.stops.channel_down
+        delivery.on_up = self.stops.channel_up
+        delivery.on_held = self.stops.channel_held
 
     def forget(self, gone: set[int], *, unseen: bool = True) -> None:
         """Forget the clocks of these matches (ended, or their shards lost); `unseen`: also
         the prompts not delivered yet."""
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] in gone)
-        for stopped in [k for k in self.stopped if k[0] in gone]:
-            del self.stopped[stopped]
+        self.stops.forget(gone)
         if unseen:
             for message_id in [i for i, (m, _) in self.unseen.items() if m in gone]:
                 del self.unseen[message_id]
-            self.held = {h for h in self.held if h[0] not in gone}
+            self.held.difference_update({h for h in self.held if h[0] in gone})
 
     @staticmethod
     def new_clock(prompt: Prompt, now: datetime) -> ClockData:
@@ -85,16 +78,6 @@ class ClockKeeper:
         deadline = limit + timedelta(seconds=prompt.bank or 0) if limit else None
         return ClockData(key=prompt.key, seat=prompt.seat, started_at=now, limit_at=limit,
                          deadline_at=deadline)
-
-    def background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def later(self, work: Awaitable[None]) -> None:
-        """`work` after `STORE_RETRY_SECONDS`: a clock write the store could not take."""
-        await asyncio.sleep(STORE_RETRY_SECONDS)
-        await work
 
     # --- delivery: a decision's clock starts when its prompt arrives -----------------------
     def hold(self, match_id: int, message_id: int, payload: Mapping[str, Any]) -> None:
@@ -121,9 +104,9 @@ class ClockKeeper:
         if self.shifted_at is None:
             return  # (a held start: the shift for the downtime will cover this arrival)
         if delivered:
-            self.stop_while_down(match, keys, at)
+            self.stops.stop_while_down(match, keys, at)
         if delivered and any(self.late(match, k, at) for k in keys):
-            self.background(self.start_late(match, keys, at))
+            self.background.start(self.start_late(match, keys, at))
         else:
             self.arm(match)
 
@@ -151,195 +134,11 @@ class ClockKeeper:
                     await self.store(match, MatchWrite(match.id, match.seq, outbox=notes,
                                                        clocks_changed=clocks), self.now())
                 except NotStored:
-                    self.background(self.later(self.start_late(match, keys, at)))
+                    retry = self.background.later(self.start_late(match, keys, at))
+                    self.background.start(retry)
                     return
                 match.clocks.update((c.key, c) for c in clocks)
             self.arm(match)
-
-    def stalled(self, info: MatchInfo, audience: str, seconds: float) -> None:
-        """A channel has been failing for a while: tell the hosts once (in the host log,
-        unless the log is the channel that fails)."""
-        match = self.matches.get(info.id)
-        if match is None or audience == "umpire" or not match.running:
-            return
-        self.tell_hosts(match, (
-            f"⚠️ Match #{match.id}: nothing has gone through to {place_name(audience)} for "
-            f"{int(seconds)} s (Discord refuses or rate-limits the bot). The messages are kept "
-            "and retried until they arrive, in order; the clocks of the decisions waiting on "
-            "it are stopped until then."))
-
-    def tell_hosts(self, match: LiveMatch, text: str) -> None:
-        """A line in the host log of the match, stored and delivered like every message."""
-        async def tell() -> None:
-            async with match.lock:
-                try:
-                    await self.store(match, MatchWrite(match.id, match.seq,
-                                                       outbox=[OutboxData("umpire", text)]),
-                                     self.now())
-                except NotStored:
-                    self.background(self.later(tell()))
-        self.background(tell())
-
-    # --- channels that fail: clocks stopped, hosts told -------------------------------------
-    def clock_stopped(self, match_id: int, key: str) -> bool:
-        """Whether the decision's clock is stopped because a channel it depends on is down."""
-        return (match_id, key) in self.stopped
-
-    def stops_of(self, match_id: int, *, live: bool = False) -> dict[str, StopData]:
-        """The match's clock stops by prompt key: copies to change, store, then apply
-        (`set_stops`), or (`live`) the live ones."""
-        return {k[1]: s if live else StopData(s.since, set(s.channels))
-                for k, s in self.stopped.items() if k[0] == match_id}
-
-    def set_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
-        """Make the stored `stops` the match's live ones (their clocks re-armed by `arm`)."""
-        for key in [k for k in self.stopped if k[0] == match_id]:
-            del self.stopped[key]
-        self.stopped.update(((match_id, k), s) for k, s in stops.items())
-
-    def restore_stops(self, match_id: int, stops: Mapping[str, StopData]) -> None:
-        """A resumed match's stored stops are live at once (its clocks stay stopped); their
-        channels are re-checked once the clocks are shifted (`reinstate_stops`)."""
-        if stops:
-            self.set_stops(match_id, stops)
-            self.restored.add(match_id)
-
-    def reinstate_stops(self) -> None:
-        """After a restart: a stored stop goes on while its channel still has messages to
-        send (the first that goes through ends it, like any down spell: `channel_up`); a
-        channel with nothing left to send has nothing held, so its stops end now."""
-        restored, self.restored = self.restored, set()
-        now = self.now()
-        for match_id in sorted(restored):
-            match = self.matches.get(match_id)
-            if match is None:
-                continue
-            since: dict[str, datetime] = {}
-            for stop in self.stops_of(match_id, live=True).values():
-                for audience in stop.channels:
-                    since[audience] = min(since.get(audience, stop.since), stop.since)
-            for audience, first in sorted(since.items()):
-                if self.delivery.sending(match_id, audience):
-                    self.delivery.mark_down(match_id, audience, first)
-                else:
-                    self.channel_up(match.info, audience, first, now)
-
-    def channel_down(self, info: MatchInfo, audience: str, since: datetime,
-                     error: Exception) -> None:
-        """A channel's sends began failing at `since`: the clocks of the decisions that
-        depend on it stop (`depends_on`). Those whose prompt has not arrived yet wait for
-        it anyway (`hold`). They go on, with the time they had, when it is back."""
-        match = self.matches.get(info.id)
-        if match is None or not match.running:
-            return
-        self.background(self.stop_clocks(match, audience, since))
-
-    def stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
-        """Decisions whose prompt arrived while another channel they depend on is down (the
-        game room) stop from their arrival, like those asked before it went down."""
-        prompts = {p.key: p for p in match.prompts}
-        for audience in sorted({"public", *(place(p) for k in keys
-                                            if (p := prompts.get(k)) is not None)}):
-            if self.delivery.down_since(match.id, audience) is not None:
-                self.background(self.stop_clocks(match, audience, at, keys))
-
-    async def stop_clocks(self, match: LiveMatch, audience: str, since: datetime,
-                          keys: Sequence[str] | None = None) -> None:
-        """Stop, from `since`, the clocks of the decisions (`keys`: of these only) that
-        depend on the down channel `audience`: the stops are stored first, then in effect
-        (a write the store could not take is tried again after `STORE_RETRY_SECONDS`)."""
-        async with match.lock:
-            if not match.running or self.delivery.down_since(match.id, audience) is None:
-                return  # (back already: nothing to stop)
-            stops = self.stops_of(match.id)
-            for prompt in match.prompts:
-                if (keys is not None and prompt.key not in keys) or \
-                        not depends_on(prompt, audience) or \
-                        (match.id, prompt.key) in self.held or \
-                        getattr(match.clocks.get(prompt.key), "status", "") != ClockStatus.ARMED:
-                    continue
-                stops.setdefault(prompt.key, StopData(since)).channels.add(audience)
-            if stops == self.stops_of(match.id):
-                return
-            try:
-                await self.store(match, MatchWrite(match.id, match.seq, stops=stops),
-                                 self.now())
-            except NotStored:
-                self.background(self.later(self.stop_clocks(match, audience, since, keys)))
-                return
-            self.set_stops(match.id, stops)
-            self.arm(match)
-
-    def channel_up(self, info: MatchInfo, audience: str, since: datetime,
-                   at: datetime) -> None:
-        """A channel that was down took a message again: the clocks it alone stopped go on,
-        moved later by the time they were stopped, and the hosts are told how long it was."""
-        match = self.matches.get(info.id)
-        if match is None:
-            return
-        self.background(self.restart_clocks(match, audience, since, at))
-
-    async def restart_clocks(self, match: LiveMatch, audience: str, since: datetime,
-                             at: datetime) -> None:
-        """The clocks that `audience` alone held go on, moved later by the time they were
-        stopped; the stops' end and the moved clocks are stored, then made live (a write
-        the store could not take is tried again after `STORE_RETRY_SECONDS`, the clocks
-        still stopped meanwhile)."""
-        async with match.lock:
-            stops = self.stops_of(match.id)
-            touched = [k for k, stop in stops.items() if audience in stop.channels]
-            clocks = []
-            for key in touched:
-                stop = stops[key]
-                stop.channels.discard(audience)
-                if stop.channels:
-                    continue  # another channel it depends on is still down
-                del stops[key]
-                # (a paused match's clocks are moved on by `resume`, for the pause: not twice)
-                end = min(at, match.paused_at) if match.paused_at is not None else at
-                gap = max(timedelta(0), end - stop.since)
-                clock = match.clocks.get(key)
-                if clock is not None and clock.status == ClockStatus.ARMED and \
-                        match.prompt_pending(key):
-                    clocks.append(shifted(clock, gap))
-            outbox = []
-            seconds = (at - since).total_seconds()
-            if seconds >= REPORT_DOWN_AFTER:
-                what = ("the clocks waiting on it were stopped for that time" if touched else
-                        "no clock was waiting on it")
-                line = (f"📶 Match #{match.id}: {place_name(audience)} could not be reached "
-                        f"for {round(seconds)} s; {what}.")
-                if audience == "umpire":  # not in the log that failed: in the log file
-                    log.warning("%s", render_names(line, match.names))
-                elif match.running:
-                    outbox.append(OutboxData("umpire", line))
-            if clocks or outbox or touched:
-                try:
-                    await self.store(match, MatchWrite(
-                        match.id, match.seq, outbox=outbox, clocks_changed=clocks,
-                        stops=stops if touched else None), self.now())
-                except NotStored:
-                    self.background(self.later(self.restart_clocks(
-                        match, audience, since, at)))
-                    return
-            match.clocks.update((c.key, c) for c in clocks)
-            if touched:
-                self.set_stops(match.id, stops)
-            self.arm(match)
-
-    def channel_held(self, info: MatchInfo, audience: str, for_hosts: str) -> None:
-        """The transport holds a channel's messages (its readers are wrong, or the bot lost
-        access): tell the hosts at once, in the host log (in the log file when the held
-        channel is the host log itself). Nothing of the held channel goes anywhere else."""
-        match = self.matches.get(info.id)
-        if audience == "umpire" or match is None or not match.running:
-            log.warning("match %s: messages to %s are held: %s", info.id, audience, for_hosts)
-            return
-        self.tell_hosts(match, (
-            f"🔒 Match #{match.id}: messages to {place_name(audience)} are held, not posted: "
-            f"{for_hosts} They are kept and posted in order once it is fixed; " + (
-                "the match goes on meanwhile." if audience == "feed" else
-                "the clocks of the decisions waiting on it are stopped until then.")))
 
     def prepare(self, info: MatchInfo, message: StoredMessage) -> StoredMessage:
         """The message as it is posted now: each deadline it shows (`{until:...}`) as the
@@ -378,13 +177,7 @@ class ClockKeeper:
             late = now - clock.started_at
             if late.total_seconds() > self.delivery_grace:
                 limit += late
-        return limit + self.stopped_for(match.id, key, now)
-
-    def stopped_for(self, match_id: int, key: str, now: datetime) -> timedelta:
-        """How long the decision's clock has been stopped so far (its channel is down): not
-        charged, e.g. not in the seconds a decision took (`command.elapsed`)."""
-        stop = self.stopped.get((match_id, key))
-        return max(timedelta(0), now - stop.since) if stop is not None else timedelta(0)
+        return limit + self.stops.stopped_for(match.id, key, now)
 
     # --- falling due: a reminder, a break's end, a timeout ----------------------------------
     def arm(self, match: LiveMatch) -> None:
@@ -394,7 +187,7 @@ class ClockKeeper:
             token = (match.id, key)
             prompt = prompts.get(key)
             if match.status != MatchStatus.ACTIVE or clock.status not in LIVE or \
-                    prompt is None or self.clock_stopped(match.id, key):
+                    prompt is None or self.stops.clock_stopped(match.id, key):
                 self.scheduler.set(token, None)
                 continue
             in_break = clock.status == ClockStatus.BREAK
@@ -403,10 +196,11 @@ class ClockKeeper:
     async def on_due(self, token: Hashable) -> None:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None or (match_id, key) in self.held or self.clock_stopped(match_id, key):
+        if match is None or (match_id, key) in self.held or \
+                self.stops.clock_stopped(match_id, key):
             return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
-            if self.clock_stopped(match_id, key):
+            if self.stops.clock_stopped(match_id, key):
                 return  # (stopped while this waited for the lock)
             try:
                 await self.due(match, key)
@@ -478,13 +272,6 @@ class ClockKeeper:
         self.arm(match)
 
 
-def shifted(clock: ClockData, delta: timedelta) -> ClockData:
-    """A copy of `clock` moved `delta` later (the live clock changes once it is stored)."""
-    moved = dataclasses.replace(clock)
-    moved.shifted(delta)
-    return moved
-
-
 def in_break(match: LiveMatch, seat: int) -> bool:
     """Whether every decision pending for `seat` waits for the end of a break."""
     clocks = [match.clocks.get(p.key) for p in match.prompts if p.seat == seat]
@@ -498,21 +285,3 @@ def next_due(prompt: Prompt, clock: ClockData) -> datetime | None:
     if clock.reminders_sent < len(reminders):
         return reminders[clock.reminders_sent][0]
     return clock.deadline_at
-
-
-def place(prompt: Prompt) -> str:
-    """The audience (channel) a decision is asked in."""
-    return f"seat{prompt.seat}" if prompt.private else "public"
-
-
-def depends_on(prompt: Prompt, audience: str) -> bool:
-    """Whether a decision waits on a channel: the one it is asked in, and the game room for
-    every decision (what happens in the match is told there). Not the host log."""
-    return audience == "public" or audience == place(prompt)
-
-
-def place_name(audience: str) -> str:
-    """A channel as the hosts call it ({P<seat>} filled in by the transport)."""
-    return {"public": "the game room", "umpire": "the host log",
-            "feed": "the spectator feed"}.get(
-        audience, f"the table channel of {{P{audience[4:]}}}")

@@ -229,7 +229,7 @@ class CommandPath:
         now = self.now()
         clock = oldest_clock(match, seat)
         if clock is not None and not isinstance(command, Timeout):
-            taken = now - clock.started_at - self.clocks.stopped_for(match.id, clock.key, now)
+            taken = now - clock.started_at - self.clocks.stops.stopped_for(match.id, clock.key, now)
             elapsed = round(taken.total_seconds(), 3)  # (a stop for a down channel is free)
             command = command.model_copy(update={"elapsed": max(0.0, elapsed)})
         try:

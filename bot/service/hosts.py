@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
+from bot.clock import TimeSource
 from bot.feed import has_feed, reveal_rows
 from bot.live import LiveMatch
 from bot.messages import compose, seed_reveal
 from bot.ratings import result_statement
 from bot.service.bots import BotRunner
-from bot.service.clocks import ClockKeeper, shifted
+from bot.service.clocks import ClockKeeper
 from bot.service.ends import Ends, as_ended
 from bot.service.errors import NOT_STORED, NotStored, UmpireError
+from bot.service.stops import shifted
 from bot.service.table import MatchTable
 from bot.service.types import Accept, Statement, Store
 from bot.status import LIVE, ClockStatus, MatchStatus
@@ -29,17 +32,21 @@ log = logging.getLogger(__name__)
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
 MAX_EXTEND = 86_400
 
-#: Hands a stored write's messages to delivery (`CommandPath.enqueue`).
-Enqueue = Callable[..., None]
+
+class Enqueue(Protocol):
+    """Hands a stored write's messages to delivery (`CommandPath.enqueue`)."""
+
+    def __call__(self, match: LiveMatch, write: MatchWrite, ids: Sequence[int], now: datetime,
+                 *, hold: bool) -> None: ...
 
 
 class HostActions:
     """What the hosts may do to the matches in `table`, through `store` and `accept` (the
     command path) and the clock keeper, bot runner and end hooks it shares."""
 
-    def __init__(self, table: MatchTable, repo: Repository, clocks: ClockKeeper,
-                 bots: BotRunner, ends: Ends, *, store: Store, accept: Accept,
-                 enqueue: Enqueue) -> None:
+    def __init__(self, table: MatchTable, repo: Repository, now: TimeSource,
+                 clocks: ClockKeeper, bots: BotRunner, ends: Ends, *, store: Store,
+                 accept: Accept, enqueue: Enqueue) -> None:
         self.table = table
         self.repo = repo
         self.clocks = clocks
@@ -48,7 +55,7 @@ class HostActions:
         self.store = store
         self.accept = accept
         self.enqueue = enqueue
-        self.now = clocks.now
+        self.now = now
 
     async def pause(self, match_id: int) -> None:
         match = self.table.get(match_id)
@@ -71,7 +78,7 @@ class HostActions:
             now = self.now()
             gap = now - match.paused_at
             clocks = [shifted(c, gap) for c in match.clocks.values()]
-            stops = self.clocks.stops_of(match.id)  # a down channel's stop: the pause is moved
+            stops = self.clocks.stops.stops_of(match.id)  # a down channel's stop: the pause is moved
             for stop in stops.values():  # for already, not again
                 stop.since = min(stop.since + gap, now)
             await self.store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
@@ -79,7 +86,7 @@ class HostActions:
                 clocks_changed=clocks, stops=stops or None,
                 match_fields={"status": MatchStatus.ACTIVE, "paused_at": None}), now)
             match.clocks.update((c.key, c) for c in clocks)
-            self.clocks.set_stops(match.id, stops)
+            self.clocks.stops.set_stops(match.id, stops)
             match.status, match.paused_at = MatchStatus.ACTIVE, None
             self.clocks.arm(match)
             self.bots.schedule(match)
@@ -155,7 +162,7 @@ class HostActions:
                 outbox.insert(0, OutboxData(audience, note))
             if not outbox and not clocks:
                 return
-            stops = self.clocks.stops_of(match.id)
+            stops = self.clocks.stops.stops_of(match.id)
             for clock in clocks:  # the gap covers the lost channel's down time: not twice
                 stop = stops.get(clock.key)
                 if stop is not None:
@@ -165,14 +172,14 @@ class HostActions:
                     else:
                         del stops[clock.key]
             write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks,
-                               stops=stops if stops != self.clocks.stops_of(match.id) else None)
+                               stops=stops if stops != self.clocks.stops.stops_of(match.id) else None)
             try:
                 ids = await self.repo.commit(write, now)
             except Exception as exc:
                 log.warning("match %s: a repost was not stored: %s", match.id, exc)
                 raise NotStored(NOT_STORED) from exc
             match.clocks.update((c.key, c) for c in clocks)
-            self.clocks.set_stops(match.id, stops)
+            self.clocks.stops.set_stops(match.id, stops)
             # the clocks were extended by the gap: no second restart on delivery
             self.enqueue(match, write, ids, now, hold=False)
             self.clocks.arm(match)

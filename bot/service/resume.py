@@ -65,7 +65,7 @@ class Resumer:
             for clock in match.clocks.values():
                 if clock.status in LIVE:
                     clock.shifted(self.downtime)
-            for stop in self.clocks.stops_of(match.id, live=True).values():  # (stored ones too)
+            for stop in self.clocks.stops.stops_of(match.id, live=True).values():  # (stored ones too)
                 stop.since = min(stop.since + self.downtime, now)
         #: When the clocks were shifted: the rest of the start (reading the running matches,
         #: well under a second even with thousands) runs on the players' clocks.
@@ -74,7 +74,7 @@ class Resumer:
             if match.status == MatchStatus.ACTIVE and not match.dormant:
                 self.clocks.arm(match)
                 self.bots.schedule(match)
-        self.clocks.reinstate_stops()
+        self.clocks.stops.reinstate_stops()
 
     def owns(self, shard: int) -> bool:
         """Whether this process umpires the matches of `shard` (always, unless sharded)."""
@@ -122,7 +122,7 @@ class Resumer:
                 match = LiveMatch.dormant_from_store(stored)
                 match.on_hydrate = self.woken
                 self.matches[match.id] = match
-                self.clocks.restore_stops(match.id, stops.get(match.id, {}))
+                self.clocks.stops.restore_stops(match.id, stops.get(match.id, {}))
                 self.table.snapshot_at[match.id] = stored.snapshot_seq
                 for message in pending.pop(match.id, []):
                     self.delivery.enqueue(match.info, message)
@@ -140,7 +140,7 @@ class Resumer:
             for message in pending.pop(row.id, []):
                 self.delivery.enqueue(info, message)
         if self.clocks.shifted_at is not None:  # (a held start: once they are shifted)
-            self.clocks.reinstate_stops()
+            self.clocks.stops.reinstate_stops()
 
     async def hydrate_all(self, matches: list[Queued]) -> None:
         """Rebuild every dormant resumed match, most urgent first (`urgency`: a break

@@ -159,7 +159,7 @@ def test_memory_stays_flat_over_finished_matches_of_every_game(game: str) -> Non
     assert all(m.status not in ("active", "paused") for m in service.matches.values())
     assert len(service.matches) <= service.keep_ended
     assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
-    assert not service.clocks.stopped
+    assert not service.clocks.stops.stopped
     assert not service.delivery._queues and not service.delivery._workers
     assert growth < PER_MATCH_BOUND, f"{game}: {growth:.0f} bytes kept per finished match"
 
@@ -177,6 +177,6 @@ def test_memory_stays_flat_over_2000_finished_matches() -> None:
     assert transport.sent >= 2000 * 3, "the matches were played and their messages sent"
     assert len(service.matches) <= service.keep_ended
     assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
-    assert not service.clocks.stopped
+    assert not service.clocks.stops.stopped
     assert not service.delivery._queues and not service.delivery._workers
     assert growth < PER_MATCH_BOUND, f"{growth:.0f} bytes kept per finished match"
