@@ -61,6 +61,9 @@ log = logging.getLogger(__name__)
 
 
 class MatchService:
+    """The facade every caller uses (Discord, the console, tournaments, tests): its public
+    methods keep their names and signatures; the work is done by the pieces it wires."""
+
     snapshot_on_stop = True  # see stop()
 
     def __init__(self, repo: Repository, transport: Transport, *, now: TimeSource = wall_clock,

@@ -174,3 +174,8 @@ def test_every_bot_module_imports_alone_in_a_fresh_interpreter() -> None:
     assert done.returncode == 0, done.stderr
     failed = json.loads(done.stdout.strip().splitlines()[-1])
     assert not failed, "\n".join(f"{name}:\n{error}" for name, error in failed.items())
+
+
+def test_the_service_facade_stays_small() -> None:
+    """Issue 32: the work of the match service is in its pieces (bot/service/)."""
+    assert len((BOT / "umpire.py").read_text().splitlines()) < 400
