@@ -298,6 +298,11 @@ class MatchService:
     def _schedule_bots(self, match: LiveMatch) -> None:
         self.bots.schedule(match)
 
+    def stopped_for(self, match_id: int, key: str, now: datetime) -> timedelta:
+        """How long the decision's clock has been stopped so far (a channel it depends on
+        is down): not charged, e.g. not in the seconds a decision took."""
+        return self.clocks.stops.stopped_for(match_id, key, now)
+
     # --- match table: ended matches retired ------------------------------------------------
     def _idle(self, match_id: int) -> None:
         """Every message of the match is out: an ended match is retired."""
