@@ -9,21 +9,9 @@ import random
 from bot.service import resume as resume_module
 from bot.store.database import create_engine
 from bot.store.repository import Repository
-from bot.transport import MatchInfo, PlayerRef
+from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.support.transport import RecordingTransport
-
-
-class HeldTransport(RecordingTransport):
-    """Accepts nothing until released: messages stay undelivered in the outbox."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.release = asyncio.Event()
-
-    async def send(self, match: MatchInfo, message) -> None:  # type: ignore[no-untyped-def]
-        await self.release.wait()
-        await super().send(match, message)
+from tests.support.transport import HeldTransport, RecordingTransport
 
 
 def _players(i: int) -> list[PlayerRef]:
