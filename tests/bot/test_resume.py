@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot import umpire as umpire_module
+from bot.service import resume as resume_module
 from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.transport import PlayerRef
@@ -41,7 +41,7 @@ async def test_running_matches_resume_in_batches_and_ended_ones_stay_unloaded(db
     busy.lock.release()
     await engine.dispose()
 
-    monkeypatch.setattr(umpire_module, "RESUME_BATCH", 2)
+    monkeypatch.setattr(resume_module, "RESUME_BATCH", 2)
     engine = create_engine(db_url)
     transport = RecordingTransport()
     service = MatchService(Repository(engine), transport)
