@@ -448,7 +448,7 @@ async def load(db: Database, matches: int, games: list[str], think: float,
 
 def by_phase(figures: Figures, matches: int) -> dict[str, Any]:
     """Latency while at least half of the matches were running, and after it (the last, long
-    matches: a lighter load; on this VM every step is slower then, docs/architecture.md)."""
+    matches: a lighter load; on this VM every step is slower then, docs/bench.md)."""
     pairs = list(zip(figures.latencies, figures.ended_before, strict=True))
     steady = [lat for lat, ended in pairs if 2 * ended < matches]
     rest = [lat for lat, ended in pairs if 2 * ended >= matches]

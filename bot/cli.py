@@ -15,11 +15,8 @@ import os
 import sys
 from collections.abc import Iterator
 from datetime import timedelta
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
-
-from games.registry import all_games
 
 
 class UserError(Exception):
@@ -31,10 +28,14 @@ class UserError(Exception):
 
 
 def _games_help() -> str:
+    from games.registry import all_games  # here, not at the top: `umpire arena` needs no game
+
     return ", ".join(all_games()) or "none installed"
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # only for --help, --version
+
     try:
         return version("umpire")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.status import ENDED, RUNNING, MatchStatus
 from bot.store.repository import ClockData, StoredMatch
 from bot.transport import MatchInfo, PlayerRef
 from games.core import Game, Outcome, Prompt
@@ -28,7 +29,7 @@ class LiveMatch:
 
     def __init__(self, *, id: int, game: Game, settings: BaseModel | None, seed: str,
                  commitment: str, players: tuple[PlayerRef, ...], state: BaseModel | None,
-                 seq: int, status: str, transport: dict[str, Any] | None = None,
+                 seq: int, status: MatchStatus, transport: dict[str, Any] | None = None,
                  clocks: dict[str, ClockData] | None = None, paused_at: datetime | None = None,
                  result: dict[str, Any] | None = None,
                  prompts: list[Prompt] | None = None, salt: str | None = None) -> None:
@@ -39,7 +40,7 @@ class LiveMatch:
         self.salt = salt  # what the commitment covers with the seed; None: stored unsalted
         self.players = players
         self.seq = seq
-        self.status = status  # active|paused|finished|aborted
+        self.status = MatchStatus(status)
         self.transport: dict[str, Any] = transport if transport is not None else {}
         self.clocks: dict[str, ClockData] = clocks if clocks is not None else {}
         self.paused_at = paused_at
@@ -114,7 +115,7 @@ class LiveMatch:
     def prepare_draft(self) -> None:
         """Copy the state for the next step now, while nobody waits (after a step)."""
         if self._spare is None and self._state is not None and self._source is None \
-                and self.status in ("active", "paused"):
+                and self.running:
             self._spare = (self._state, self._copy())
 
     def _copy(self) -> BaseModel:
@@ -144,12 +145,22 @@ class LiveMatch:
                          transport=self.transport)
 
     @property
+    def running(self) -> bool:
+        """Still umpired: active, or paused by the hosts."""
+        return self.status in RUNNING
+
+    @property
+    def ended(self) -> bool:
+        """Over: finished (an outcome or an award) or aborted."""
+        return self.status in ENDED
+
+    @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
     def refresh_prompts(self) -> None:
         self._prompts = (self.game.prompts(self.state)
-                         if self.status in ("active", "paused") else [])
+                         if self.running else [])
 
     def prompt_pending(self, key: str) -> bool:
         return any(p.key == key for p in self.prompts)
@@ -171,7 +182,7 @@ class LiveMatch:
             id=row.id, game=get_game(row.game), settings=None, seed=row.seed,
             commitment=row.seed_commitment, salt=row.seed_salt,
             players=tuple(PlayerRef.from_json(p) for p in row.players), state=None,
-            seq=row.action_count, status=row.status, transport=dict(row.transport or {}),
+            seq=row.action_count, status=MatchStatus(row.status), transport=dict(row.transport or {}),
             clocks={c.key: c for c in stored.clocks}, paused_at=row.paused_at, result=row.result,
         )
         live._source = stored

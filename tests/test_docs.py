@@ -121,3 +121,47 @@ def test_decoder_page_matches_the_engines_setup() -> None:
     assert "Nothing of a player's setup steps is announced" in page
     assert "Setup is over: the match begins" in page
     assert "has made their rarity choice" not in page
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+BENCH = ROOT / "docs" / "bench.md"
+DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+
+
+def test_architecture_names_every_game_package_and_every_bot_package() -> None:
+    from games.registry import all_games
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    packages = {type(game).__module__.split(".")[1] for game in all_games().values()
+                if type(game).__module__.startswith("games.")}
+    assert len(packages) >= 5
+    layers = _section(text, "Layers")
+    missing = [f"games/{p}/" for p in sorted(packages) if f"{p}/" not in layers]
+    missing += [f"bot/{d.name}/" for d in sorted((ROOT / "bot").iterdir())
+                if (d / "__init__.py").exists() and f"{d.name}/" not in layers]
+    assert not missing, f"docs/architecture.md's layers do not name: {missing}"
+
+
+def test_architecture_keeps_its_figures_in_the_bench_page() -> None:
+    """Dated runs live in docs/bench.md; architecture.md may name a date only to point there."""
+    dated = [line.strip() for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines()
+             if DATE.search(line) and "bench.md" not in line]
+    assert not dated, f"dated measurements in docs/architecture.md (move them to bench.md): {dated}"
+    assert "](bench.md)" in ARCHITECTURE.read_text(encoding="utf-8")
+    assert "(docs/bench.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_bench_page_puts_the_newest_run_first_under_each_subject() -> None:
+    """Each run's heading starts with its date (and time, where the log gave one); a run of
+    the same day without a time may stand anywhere among that day's runs."""
+    subjects = re.split(r"^## ", BENCH.read_text(encoding="utf-8"), flags=re.M)[1:]
+    checked = 0
+    for subject in subjects:
+        runs = [found.group(0) for heading in re.findall(r"^### (.*)$", subject, re.M)
+                if (found := re.search(rf"{DATE.pattern}(?: \d\d:\d\d)?", heading))]
+        for newer, older in zip(runs, runs[1:], strict=False):
+            both_timed = len(newer) > 10 and len(older) > 10
+            assert (newer >= older if both_timed else newer[:10] >= older[:10]), \
+                (subject.splitlines()[0], newer, older)
+            checked += 1
+    assert checked >= 10

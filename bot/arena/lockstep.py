@@ -33,8 +33,7 @@ from time import perf_counter
 from typing import Any
 
 from bot.arena.match import (
-    _J30,
-    _J900,
+    _BY_CARDS,
     DRAFT,
     DRAWN,
     GAMES,
@@ -49,7 +48,7 @@ from bot.arena.match import (
 )
 from bot.arena.process import SLACK, PipeBot, _Invalid
 from bot.arena.pyhost import _lockstep
-from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS, JUDGE
+from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS
 
 _DIGITS = "0123456789"
 _DIGIT = {c: i for i, c in enumerate(_DIGITS)}
@@ -263,7 +262,7 @@ def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
             break
         n = size or SIZES[step]
         drawn = DRAWN[step] if kind == "m" else 0
-        judge, j900, j30 = JUDGE, _J900, _J30
+        judge = _BY_CARDS
         for seat in (0, 1):
             sent = _send(hosts, seats[seat], kind, step, seat)
             _wait(sent, running, limit, fail, call, note)
@@ -303,7 +302,7 @@ def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
                         h0, h1 = mt.h0, mt.h1
                         mt.n1 = c0 = h0[i0:i0 + 2]
                         mt.n0 = c1 = h1[i:i + 2]
-                        mt.s1 += judge[j900[c0] + j30[c1] + mt.deal.terms[step]]
+                        mt.s1 += judge[c0][c1][mt.deal.terms[step]]
                         if drawn:
                             mt.h0 = h0[:i0] + h0[i0 + 2:] + mt.d0[drawn]
                             mt.h1 = h1[:i] + h1[i + 2:] + mt.d1[drawn]

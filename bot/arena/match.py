@@ -14,12 +14,14 @@ exactly uniform (a rejection, probability about 1e-5 per deal, takes the next ha
 
 A shuffle moves positions whatever the cards are, and the bots' choices never change which
 shuffles are drawn, so one `Deal` is built per deal and shared by every match that plays it
-(each pair plays each deal from both seats). It runs `new_full_deck` on the real deck, and
-`start_main` on decks of placeholder positions, which records where each of a player's ten
-cards (five kept, then five received) ends up; a match then places its own cards by those
-positions. Where the draft takes and passes cards (`DRAFT`) and what each game draws
-(`DRAWN`) depend on no chance at all: they are recorded once, at import, by running
-`draft_offers`, `draft_pass` and `draw` on placeholders.
+(each pair plays each deal from both seats). It holds what `new_full_deck`,
+`remaining_after_draft` and `start_main` make with the deal's shuffles (`shuffler`, which
+the tests use as the reference), computed straight from the four permutations: the full
+deck, the base cards, and where each of a player's ten cards (five kept, then five
+received) ends up; a match then places its own cards by those positions. Where the draft
+takes and passes cards (`DRAFT`) and what each game draws (`DRAWN`) depend on no chance at
+all: they are recorded once, at import, by running `draft_offers`, `draft_pass` and `draw`
+on placeholders.
 
 Per-call timing: see `play_match`. Empty notification methods are not called (`pyload._Inert`).
 """
@@ -28,13 +30,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import reduce
 from math import factorial, prod
 from operator import itemgetter
 from time import perf_counter
 from typing import Any
 
 from bot.arena.pyload import _notice
-from games.rps_poker.cards import CARDS, DECK_SIZE, INDEX
+from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
     DRAFT_DEAL,
     DRAFT_ROUNDS,
@@ -45,18 +48,17 @@ from games.rps_poker.rules import (
     draft_offers,
     draft_pass,
     draw,
-    new_full_deck,
     remaining_after_draft,
-    start_main,
 )
 
 F30, F10 = factorial(30), factorial(10)
 _LIM30 = (1 << 128) // F30 * F30  # accept a 128-bit draw below this, then take it mod 30!
 _LIM10 = (1 << 40) // F10 * F10
 _M128, _M40 = (1 << 128) - 1, (1 << 40) - 1
-# JUDGE[a * 900 + b * 30 + base] on card codes: the first two terms by a dict lookup each.
-_J900 = {c: i * 900 for c, i in INDEX.items()}
-_J30 = {c: i * 30 for c, i in INDEX.items()}
+# _BY_CARDS[a][b][base] is JUDGE[a * 900 + b * 30 + base] by the cards' codes: two dict
+# lookups and a tuple subscript, all three specialised by CPython 3.11 (4% of a match).
+_BY_CARDS = {a: {b: tuple(JUDGE[ia * 900 + ib * 30:ia * 900 + ib * 30 + DECK_SIZE])
+                 for b, ib in INDEX.items()} for a, ia in INDEX.items()}
 # Calls per draft round and per game: the times are compared with the limit (and the
 # watchdog's beat written) once per round or game.
 CALLS_PER_ROUND = 4
@@ -125,51 +127,71 @@ def _numbers(key: bytes) -> tuple[int, int, int, int]:
                                                   for _ in range(3)))
 
 
-def _swap_plan(n: int) -> tuple[tuple[int, tuple[tuple[tuple[int, int], ...], ...]], ...]:
-    """The Fisher-Yates shuffle of n cards by the mixed-radix digits of its number (step
-    i = n-1 down to 1 swaps items[i] with items[j], j = r % (i + 1), then r //= i + 1), with
-    the steps in groups whose radices multiply to at most 1000: for each group, (the
-    product, swaps[x]) where swaps[x] are the (i, j) swaps, other than i == j, of the
-    group's digits x. One divmod per group instead of one per step; the same shuffle."""
-    plan, steps = [], list(range(n - 1, 0, -1))
+def _groups(n: int, most: int) -> list[list[int]]:
+    """The Fisher-Yates steps of a shuffle of n items (i = n-1 down to 1), in groups whose
+    radices (i + 1) multiply to at most `most`."""
+    groups, steps = [], list(range(n - 1, 0, -1))
     while steps:
         group = [steps.pop(0)]
-        while steps and prod(i + 1 for i in group) * (steps[0] + 1) <= 1000:
+        while steps and prod(i + 1 for i in group) * (steps[0] + 1) <= most:
             group.append(steps.pop(0))
-        radix = prod(i + 1 for i in group)
-        swaps = []
-        for x in range(radix):
-            pairs = []
-            for i in group:
-                x, j = divmod(x, i + 1)
-                if i != j:
-                    pairs.append(_PAIR.setdefault((i, j), (i, j)))
-            swaps.append(tuple(pairs))
-        plan.append((radix, tuple(swaps)))
-    return tuple(plan)
+        groups.append(group)
+    return groups
 
 
-_PAIR: dict[tuple[int, int], tuple[int, int]] = {}  # one tuple per (i, j), shared by tables
-_PLANS = {n: _swap_plan(n) for n in (DECK_SIZE, PLAYER_DECK)}
+def _translations(n: int, group: list[int]) -> tuple[bytes, ...]:
+    """The steps `group` of a shuffle of n items (step i swaps items[i] and items[j]) as
+    whole permutations p (the swaps make items into [items[p[k]] for k]), by the
+    mixed-radix number of their digits j (the first step's digit lowest, as the shuffle's
+    number gives them), each as a bytes.translate table (the identity from n to 255)."""
+    perms, radix = [list(range(n))], 1
+    for i in group:
+        grown: list = [None] * (radix * (i + 1))
+        for j in range(i + 1):
+            for x, p in enumerate(perms):
+                q = p[:]
+                q[i], q[j] = q[j], q[i]
+                grown[x + radix * j] = q
+        perms, radix = grown, radix * (i + 1)
+    tail = bytes(range(n, 256))
+    return tuple(bytes(p) + tail for p in perms)
+
+
+# For 30 cards 13 groups (6,096 tables), for 10 two (5,040 and 720): 3 MB, 10 ms at import.
+_TABLES = {n: tuple((prod(i + 1 for i in group), _translations(n, group))
+                    for group in _groups(n, most))
+           for n, most in ((DECK_SIZE, 1000), (PLAYER_DECK, 5040))}
+_IDENTITY = {n: bytes(range(n)) for n in _TABLES}
+
+
+def permutation(r: int, n: int) -> bytes:
+    """The Fisher-Yates shuffle of n items (30 or 10) by the digits of the number r (step
+    i = n-1 down to 1 swaps items[i] with items[j], j = r % (i + 1), then r //= i + 1; any
+    r below a multiple of n! gives the shuffle of r % n!) as the permutation P that makes
+    items into [items[k] for k in P]. One table per group of steps, and the groups composed
+    by bytes.translate (the last group first): a C call per group, not a Python swap per
+    step."""
+    chosen = []
+    for radix, tables in _TABLES[n]:
+        r, x = divmod(r, radix)
+        chosen.append(tables[x])
+    return reduce(bytes.translate, reversed(chosen), _IDENTITY[n])
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
     """The shuffles of one deal: the first of 30 cards (the full deck) takes the number below
     30!, each of 10 cards (deck 0, deck 1, remaining, in rule order) the next below 10!;
-    each is the Fisher-Yates shuffle of `_swap_plan`."""
+    each is the Fisher-Yates shuffle by the digits of its number (`permutation`)."""
     return shuffles(*_numbers(key))
 
 
 def shuffles(r30: int, *r10: int) -> Callable[[list], None]:
-    """The shuffle of `shuffler` for given numbers (any below a multiple of 30! or 10!)."""
+    """The shuffle of `shuffler` for given numbers (any below a multiple of 30! or 10!), in
+    place, for the rules functions (`Deal` uses the permutations directly)."""
     numbers = {DECK_SIZE: iter((r30,)), PLAYER_DECK: iter(r10)}
 
     def shuffle(items: list) -> None:
-        r = next(numbers[len(items)])
-        for radix, swaps in _PLANS[len(items)]:
-            r, x = divmod(r, radix)
-            for i, j in swaps[x]:
-                items[i], items[j] = items[j], items[i]
+        items[:] = itemgetter(*permutation(next(numbers[len(items)]), len(items)))(items)
 
     return shuffle
 
@@ -205,35 +227,49 @@ def _draw_schedule() -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 DRAFT = _draft_positions()
-_PLACES = tuple(range(PLAYER_DECK))  # placeholder cards: a player's deck by position
+# The valid answers, as objects: in CPython the integers -5 to 256 exist once each, so
+# `i is _0 or i is _1` is `type(i) is int and 0 <= i < 2` at under half the cost, and True,
+# 1.0 or an int subclass's 1 are other objects (invalid, as the seed's Number.isInteger
+# check has it for "1" and true). A hand has at most three cards.
+_0, _1, _2 = 0, 1, 2
+assert DRAFT_DEAL == 2 and HAND_SIZE == 3 and int("2") is _2
 SIZES, DRAWN = _draw_schedule()
 
 
+# The remaining deck's positions in the full deck (the base cards, before their shuffle).
+_REST = remaining_after_draft(range(DECK_SIZE))
+assert _REST.stop == DECK_SIZE and _REST.step == 1 and len(_REST) == PLAYER_DECK
+_PAD = bytes(256 - len(_REST))  # (a bytes.translate table is 256 long)
+
+
 class Deal:
-    """The chance of one deal, drawn once and shared by every match that plays it.
+    """The chance of one deal, drawn once and shared by every match that plays it: what
+    `new_full_deck`, `remaining_after_draft` and `start_main` make with `shuffler(key)`
+    (a test compares them deal by deal), computed from the four permutations.
 
     `full` is the shuffled full deck (`DRAFT` says where the draft takes its cards);
     `arrange[s](deck)` orders seat s's ten cards (five kept, then five received, in draft
     order) as `start_main` shuffles them, opening hand first; `bases` are the base cards of
-    the ten games, `terms` their JUDGE terms.
+    the ten games, `terms` their indices (the judge's third term).
     """
 
     __slots__ = ("full", "arrange", "bases", "terms")
 
     def __init__(self, key: bytes) -> None:
-        shuffle = shuffler(key)
-        # (itemgetter and list copies: the cheapest ways CPython has to map and copy these)
-        self.full = full = [*itemgetter(*new_full_deck(shuffle))(CARDS)]
-        remaining = remaining_after_draft(full)
-        decks = [*_PLACES], [*_PLACES]
-        hands = start_main(*decks, remaining, shuffle)
-        self.arrange = (itemgetter(*hands[0], *decks[0]), itemgetter(*hands[1], *decks[1]))
-        self.bases = remaining
-        self.terms = itemgetter(*remaining)(INDEX)
+        r30, r0, r1, rest = _numbers(key)
+        deck = permutation(r30, DECK_SIZE)  # the full deck: card indices, top first
+        self.full = itemgetter(*deck)(CARDS)
+        # start_main shuffles deck 0, deck 1, then the remaining deck, and a seat's deck in
+        # its new order is its opening hand and then what it draws.
+        self.arrange = (itemgetter(*permutation(r0, PLAYER_DECK)),
+                        itemgetter(*permutation(r1, PLAYER_DECK)))
+        self.terms = terms = permutation(rest, PLAYER_DECK).translate(deck[_REST.start:] + _PAD)
+        self.bases = itemgetter(*terms)(CARDS)
 
 
 def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
-               sync: tuple[bool, bool] = (False, False)) -> int:
+               sync: tuple[bool, bool] = (False, False),
+               quiet: tuple[bool, bool, bool, bool] | None = None) -> int:
     """Play one match; return seat 0's score (seat 1 has the rest of the 10 points).
 
     Raises Disqualified for the first bot (in call order) that raises, returns an invalid
@@ -243,14 +279,21 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     one by one only when the round or game as a whole took longer than the limit, or a call
     failed. `beat` ([start of the round or game in progress, fired]) is shared with the
     worker's watchdog. `sync[s]`: call the bot's `arena_sync()` at the end (JS bots).
+    `quiet`: whether draft_receive and main_postprocess of seat 0, then of seat 1, are empty
+    (`_notice`), given by the caller for bots whose methods it knows (built-in classes: no
+    instance shadows them), so that they are not looked up for every match.
     """
     pc = perf_counter
-    judge, j900, j30 = JUDGE, _J900, _J30
+    judge = _BY_CARDS
     at = 0
     beat[0] = t = t0 = t1 = t2 = pc()
     try:
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
-        recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
+        if quiet is None:
+            recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
+        else:
+            recv0 = None if quiet[0] else bot0.draft_receive
+            recv1 = None if quiet[2] else bot1.draft_receive
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
@@ -258,12 +301,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 0
             i0 = pick0([full[a0], full[b0]])
             t0 = pc()
-            if type(i0) is not int or i0 < 0 or i0 >= DRAFT_DEAL:
+            if i0 is not _0 and i0 is not _1:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
             i1 = pick1([full[a1], full[b1]])
             t1 = pc()
-            if type(i1) is not int or i1 < 0 or i1 >= DRAFT_DEAL:
+            if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
             k0, q0 = kp0[i0]
             k1, q1 = kp1[i1]
@@ -287,7 +330,11 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                 raise late
             beat[0] = t = t3
         play0, play1 = bot0.main_play, bot1.main_play
-        post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
+        if quiet is None:
+            post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
+        else:
+            post0 = None if quiet[1] else bot0.main_postprocess
+            post1 = None if quiet[3] else bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
         deck0, deck1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
@@ -296,16 +343,16 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             at = 4
             i0 = play0([*hand0], base)
             t0 = pc()
-            if type(i0) is not int or i0 < 0 or i0 >= n:
+            if i0 is not _0 and i0 is not _1 and i0 is not _2 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
             i1 = play1([*hand1], base)
             t1 = pc()
-            if type(i1) is not int or i1 < 0 or i1 >= n:
+            if i1 is not _0 and i1 is not _1 and i1 is not _2 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
-            s1 += judge[j900[c0] + j30[c1] + term]
+            s1 += judge[c0][c1][term]
             if post0 is None:
                 t2 = t1
             else:
@@ -351,6 +398,11 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             f"raised {type(exc).__name__}: {exc} in {where}"
         raise _earlier(at, (t, t0, t1, t2), limit) or \
             Disqualified(side, reason[:300]) from None
+
+
+def quiet_notices(bot: Any) -> tuple[bool, bool]:
+    """Whether `bot`'s draft_receive and main_postprocess are empty (see `play_match`)."""
+    return _notice(bot.draft_receive) is None, _notice(bot.main_postprocess) is None
 
 
 def _first_slow(first: int, stamps: tuple[float, ...], limit: float) -> Disqualified | None:

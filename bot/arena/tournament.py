@@ -34,7 +34,14 @@ from typing import Any, overload
 
 from bot.arena.loader import BotSpec, Contestant
 from bot.arena.lockstep import batchable, play_lockstep
-from bot.arena.match import CALLS_PER_ROUND, Deal, Disqualified, match_key, play_match
+from bot.arena.match import (
+    CALLS_PER_ROUND,
+    Deal,
+    Disqualified,
+    match_key,
+    play_match,
+    quiet_notices,
+)
 
 CHUNK = 500
 SKIPPED = 255  # a match a worker did not play (one bot already disqualified there)
@@ -128,9 +135,14 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
     watchdog = Watchdog(limit)
     beat = watchdog.beat
     twin = len(schedule.seatings)
-    # Per seating: (bot in seat 0, bot in seat 1, their makers, their arena_sync flags).
+    # Per seating: (bot in seat 0, bot in seat 1, their makers, their arena_sync flags,
+    # their empty notifications when both are built-in: see play_match's `quiet`).
+    quiet = {i: quiet_notices(c.for_match()) for i, (s, c) in enumerate(
+        zip(specs, contestants, strict=True)) if s.kind == "builtin"}
     seats = [(a, b, contestants[a].for_match, contestants[b].for_match,
-              (contestants[a].sync, contestants[b].sync)) for a, b in schedule.seatings]
+              (contestants[a].sync, contestants[b].sync),
+              quiet[a] + quiet[b] if a in quiet and b in quiet else None)
+             for a, b in schedule.seatings]
     deal_no, deal = -1, None
     chunk, scores, dqs = -1, bytearray(), []
     try:
@@ -140,7 +152,7 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
             scores = bytearray()
             dqs = []
             for m in range(first, last):
-                a, b, new0, new1, sync = seats[m % twin]
+                a, b, new0, new1, sync, notes = seats[m % twin]
                 if dead and (a in dead or b in dead):
                     scores.append(SKIPPED)
                     continue
@@ -148,7 +160,7 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
                     deal_no = m // twin
                     deal = Deal(match_key(seed, deal_no))
                 try:
-                    scores.append(play_match(new0(), new1(), deal, limit, beat, sync))
+                    scores.append(play_match(new0(), new1(), deal, limit, beat, sync, notes))
                 except Disqualified as dq:
                     culprit = (a, b)[dq.side]
                     dead.add(culprit)

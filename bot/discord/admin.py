@@ -152,3 +152,8 @@ class SettingsCog(commands.Cog, name="Settings"):
         else:
             head = ""
         return head + current.summary(guild)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/admin.py): add the cog."""
+    await bot.add_cog(SettingsCog(bot))

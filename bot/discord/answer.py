@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.render import player_id
+
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
 
@@ -120,19 +122,19 @@ async def wait_for_post(bot: UmpireBot, answer: Answer | None, match_id: int) ->
     the click's response (at most until the answer's time is up)."""
     if answer is None:
         return
-    place = bot.place_of(answer.channel_id)
+    place = bot.routing.place_of(answer.channel_id)
     audience = f"seat{place.seat}" if place is not None else ""
-    if bot.service.delivery.pending(match_id, audience):
+    if bot.api.post_pending(match_id, audience):
         await answer.wait()
 
 
 def _open(bot: UmpireBot, interaction: discord.Interaction[Any], match_id: int) -> Answer | None:
     """An answer for a click in the clicker's own table of a running match, else None."""
-    place = bot.place_of(interaction.channel_id)
-    match = bot.service.matches.get(match_id)
+    place = bot.routing.place_of(interaction.channel_id)
+    match = bot.api.live(match_id)
     if place is None or place.match_id != match_id or place.seat is None or match is None \
             or interaction.response.is_done():
         return None
-    if match.seat_of(f"discord:{interaction.user.id}") != place.seat:
+    if match.seat_of(player_id(interaction.user.id)) != place.seat:
         return None
     return bot.transport.open_answer(interaction, int(interaction.channel_id or 0))

@@ -29,14 +29,15 @@ from bot.discord.channels import sees_everything
 from bot.discord.components import ack, tell
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.launch import launch
-from bot.discord.render import player_ref, shown, user_id_of
-from bot.store.challenges import ChallengeStore, StoredChallenge
+from bot.discord.render import player_id, player_ref, shown, user_id_of
+from bot.facade import StoredChallenge
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
+    from bot.facade import ChallengeStore, UmpireApi
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +57,9 @@ def _lock(key: str) -> asyncio.Lock:
 
 def running_friendly(bot: UmpireBot, guild_id: int, a: int, b: int) -> int | None:
     """The id of a running friendly match of members `a` and `b` on this server, if any."""
-    pair = {f"discord:{a}", f"discord:{b}"}
-    for match in bot.service.matches.values():
-        if match.status in ("active", "paused") and match.transport.get("friendly") and \
-                match.transport.get("guild") == guild_id and \
-                {p.id for p in match.players} == pair:
+    pair = {player_id(a), player_id(b)}
+    for match in bot.api.running(guild_id):
+        if match.transport.get("friendly") and {p.id for p in match.players} == pair:
             return match.id
     return None
 
@@ -126,7 +125,7 @@ class ChallengeLimits:
 def limits_of(bot: Any) -> ChallengeLimits:
     cog = bot.get_cog("Challenge")
     return cog.limits if isinstance(cog, ChallengeCog) else \
-        ChallengeLimits(ChallengeStore(bot.service.repo))
+        ChallengeLimits(bot.api.challenges)
 
 
 def coin_flip(seed: str) -> int:
@@ -271,7 +270,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise Refusal(NO_SUCH_MATCH)
         if old.status not in ENDED:
             raise Refusal("The match is still on.")
-        me = f"discord:{interaction.user.id}"
+        me = player_id(interaction.user.id)
         if old.seat_of(me) is None:
             raise Refusal("Only the players of this match can ask for a rematch.")
         async with _lock(f"rematch:{old.id}"):
@@ -322,11 +321,11 @@ def rematch_note(text: str) -> discord.Embed:
 async def merge_transport(bot: UmpireBot, match: Any, **changes: Any) -> None:
     """Store changes to an ended match's transport data over what is stored (atomically: the
     channel closing writes the same row)."""
-    match.transport.update(await bot.service.repo.merge_transport(match.id, changes))
+    match.transport.update(await bot.api.remember(match.id, changes))
 
 
 async def offer_rematch(client: discord.Client | None, match: MatchInfo,
-                        service: Any = None) -> None:
+                        api: UmpireApi | None = None) -> None:
     """Post the Rematch button in the room of an ended match, unless the match's final
     message carried it (`rematch_offered`; bot/discord/transport.py). Never raises."""
     room = match.transport.get("room")
@@ -340,8 +339,8 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
             f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
             view=view, allowed_mentions=discord.AllowedMentions.none())
         match.transport["rematch_offered"] = True
-        if service is not None:
-            await service.repo.merge_transport(match.id, {"rematch_offered": True})
+        if api is not None:
+            await api.remember(match.id, {"rematch_offered": True})
     except (discord.HTTPException, AttributeError) as exc:
         log.warning("could not offer a rematch for match %s: %s", match.id, exc)
 
@@ -349,7 +348,7 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
 class ChallengeCog(commands.Cog, name="Challenge"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
-        self.limits = ChallengeLimits(ChallengeStore(bot.service.repo))
+        self.limits = ChallengeLimits(bot.api.challenges)
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
@@ -396,3 +395,9 @@ class ChallengeCog(commands.Cog, name="Challenge"):
 
 
 DYNAMIC_ITEMS = (ChallengeButton, RematchButton)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/challenge.py): add the cog."""
+    await bot.add_cog(ChallengeCog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier challenge or offer

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.render import user_id_of
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
 
@@ -392,8 +393,8 @@ async def lock_match_channels(client: discord.Client | None, match: MatchInfo,
     guild = client.get_guild(int(data.get("guild") or 0))
     if guild is None:
         return False
-    members = [guild.get_member(int(p.id.split(":", 1)[1])) for p in match.players
-               if p.bot is None and p.id.startswith("discord:")]
+    members = [guild.get_member(uid) for p in match.players
+               if (uid := user_id_of(p)) is not None]
     for key in ("room", "table0", "table1"):
         cid = data.get(key)
         channel = guild.get_channel(int(cid)) if cid and int(cid) not in skip else None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from discord.ext import commands
 
 from bot.discord.errors import Refusal
+from bot.discord.render import player_id
 from bot.live import LiveMatch
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ async def host_check(bot: UmpireBot, ctx: commands.Context[Any]) -> bool:
 def not_a_player(live: LiveMatch, user_id: int) -> LiveMatch:
     """`live`, unless `user_id` plays it: a player (a host or not) cannot referee their own
     match, ever; it would let them erase a loss or read the opponent's secrets."""
-    if live.seat_of(f"discord:{user_id}") is not None:
+    if live.seat_of(player_id(user_id)) is not None:
         when = "while it is on" if live.status in ("active", "paused") else "even now it is over"
         raise Refusal(f"You play in match #{live.id}, so you cannot run host commands on it "
                       f"{when}: another host must.")

@@ -6,7 +6,6 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -14,12 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
-from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.guild import GuildConfig
+from bot.discord.routing import Routing
 from bot.discord.sharding import answer_only_owned
 from bot.discord.transport import DiscordTransport
-from bot.store.guilds import GuildStore
+from bot.facade import UmpireApi
 from bot.umpire import MatchService
 
 log = logging.getLogger(__name__)
@@ -59,14 +59,6 @@ class UmpireTree(app_commands.CommandTree[Any]):
         return True
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a channel sits in a match: the room (seat None) or a seat's table."""
-
-    match_id: int
-    seat: int | None
-
-
 class UmpireBot(commands.Bot):
     def __init__(self, service: MatchService, settings: Settings, transport: DiscordTransport,
                  **kwargs: Any) -> None:
@@ -78,18 +70,20 @@ class UmpireBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned_or(settings.discord.command_prefix),
                          help_command=None, **kwargs)
         self.service = service
+        #: What the cogs ask of the service (they never reach into its matches or store).
+        self.api = UmpireApi(service)
         self.settings = settings
         self.transport = transport
-        self.places: dict[int, Place] = {}
-        self.guild_store = GuildStore(service.repo)
-        transport.attach(self, service)
+        #: Which match a channel belongs to, and where a click goes.
+        self.routing = Routing(self.api, service)
+        self.guild_store = self.api.guild_settings
+        transport.attach(self, self.api)
         if settings.shards.enabled:  # answer only the servers of the shards owned
             answer_only_owned(self, self.owns_guild)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process umpires the server now (always, unless sharded)."""
-        repo = self.service.repo
-        return repo.shards is None or repo.shard_for({"guild": guild_id}) in repo.shards
+        return self.api.owns_guild(guild_id)
 
     async def guild_config(self, guild_id: int) -> GuildConfig:
         """The server's effective settings (its own, else config.toml's defaults)."""
@@ -97,31 +91,10 @@ class UmpireBot(commands.Bot):
 
     # --- start --------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        from bot.discord.admin import SettingsCog
-        from bot.discord.challenge import DYNAMIC_ITEMS as CHALLENGE_ITEMS
-        from bot.discord.challenge import ChallengeCog
-        from bot.discord.community import CommunityCog
-        from bot.discord.help import HelpCog
-        from bot.discord.host import HostCog
-        from bot.discord.lifecycle import LifecycleCog
-        from bot.discord.play import PlayCog
-        from bot.discord.rules import RulesCog
-        from bot.discord.tournament import TournamentCog
-        from bot.discord.watch import WatchCog
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier message
-        await self.add_cog(HostCog(self))
-        await self.add_cog(PlayCog(self))
-        await self.add_cog(RulesCog(self))
-        await self.add_cog(SettingsCog(self))
-        await self.add_cog(HelpCog(self))
-        await self.add_cog(CommunityCog(self))
-        await self.add_cog(ChallengeCog(self))
-        await self.add_cog(LifecycleCog(self))
-        await self.add_cog(WatchCog(self))
-        await self.add_cog(TournamentCog(self))
-        self.add_dynamic_items(*CHALLENGE_ITEMS)
-        self.index_matches()
+        for name in EXTENSIONS:  # each adds its cog (and its own dynamic items)
+            await self.load_extension(name)
+        self.routing.index_matches()
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -145,7 +118,7 @@ class UmpireBot(commands.Bot):
             log.exception("could not sync slash commands (prefix commands still work)")
 
     async def on_ready(self) -> None:
-        self.index_matches()
+        self.routing.index_matches()
         self.transport.ready.set()
         log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
         closed = await self.transport.close_ended()
@@ -162,77 +135,6 @@ class UmpireBot(commands.Bot):
     async def shards_adopted(self, shards: set[int]) -> None:
         """This process took shards (over): route their matches' channels here, and close
         the channels of their ended matches left open."""
-        self.index_matches()
+        self.routing.index_matches()
         if self.transport.ready.is_set():
             await self.transport.close_ended()
-
-    # --- which match a channel belongs to ------------------------------------------------
-    def index_matches(self) -> None:
-        for match in self.service.matches.values():
-            self.index_match(match.id, match.transport)
-
-    def index_match(self, match_id: int, transport: dict[str, Any]) -> None:
-        if transport.get("room"):
-            self.places[int(transport["room"])] = Place(match_id, None)
-        for seat in (0, 1):
-            table = transport.get(f"table{seat}")
-            if table:
-                self.places[int(table)] = Place(match_id, seat)
-
-    def place_of(self, channel_id: int | None) -> Place | None:
-        return self.places.get(channel_id) if channel_id is not None else None
-
-    # --- a click on a choice --------------------------------------------------------------
-    def click_refusal(self, user_id: int, match_id: int, key: str,
-                      guild_id: int | None = None, channel_id: int | None = None) -> str | None:
-        """Why a click on decision `key` cannot be taken now, or None. A component's custom id
-        can be forged: a match of another server, or a component outside the match's room and
-        tables, gets the same answer as an unknown match."""
-        match = self.service.matches.get(match_id)
-        if match is None or not self.in_place(match, guild_id, channel_id):
-            return NO_SUCH_MATCH
-        prompt = next((p for p in match.prompts if p.key == key), None)
-        if prompt is None or match.status not in ("active", "paused"):
-            return ("That choice is no longer open: the decision was already made or its "
-                    "time ran out.")
-        seat = match.seat_of(f"discord:{user_id}")
-        if seat is None:
-            return "Only the players of this match can choose here."
-        if seat != prompt.seat:
-            return f"This choice is for {match.players[prompt.seat].name}, not for you."
-        return None
-
-    def in_place(self, match: Any, guild_id: int | None, channel_id: int | None) -> bool:
-        """Whether a component used in `channel_id` of `guild_id` belongs to `match`: same
-        server, and the match's room or one of its tables."""
-        if guild_id is None or match.transport.get("guild") != guild_id:
-            return False
-        place = self.place_of(channel_id)
-        return place is not None and place.match_id == match.id
-
-    async def submit_choice(self, user_id: int, channel_id: int | None, match_id: int, key: str,
-                            index: int, guild_id: int | None = None) -> tuple[str, bool]:
-        """(refusal, accepted) for a click on choice `index` of prompt `key`."""
-        refusal = self.click_refusal(user_id, match_id, key, guild_id, channel_id)
-        if refusal:
-            return refusal, False
-        prompt = next(p for p in self.service.matches[match_id].prompts if p.key == key)
-        if index not in range(len(prompt.choices)):
-            return "That option is no longer offered; type your move instead.", False
-        return await self.submit_text(user_id, channel_id, match_id, key, prompt.choices[index],
-                                      guild_id)
-
-    async def submit_text(self, user_id: int, channel_id: int | None, match_id: int, key: str,
-                          text: str, guild_id: int | None = None) -> tuple[str, bool]:
-        """(refusal, accepted) for a component's text answering decision `key`, submitted as
-        if typed in the channel of the component."""
-        refusal = self.click_refusal(user_id, match_id, key, guild_id, channel_id)
-        if refusal:
-            return refusal, False
-        place = self.place_of(channel_id)
-        table_of = place.seat if place is not None and place.match_id == match_id else None
-        reply = await self.service.submit(match_id, f"discord:{user_id}", text,
-                                          table_of=table_of, prompt_key=key)
-        if reply.ignored:
-            return "Only the players of this match can choose here.", False
-        return reply.message, reply.accepted

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.errors import Refusal, answer_error
-from bot.discord.render import render_plain, shown
-from bot.ratings import history, ordinal, standings
+from bot.discord.render import player_id, render_plain, shown
+from bot.ratings import ordinal
 from games.registry import all_games, get_game
 
 if TYPE_CHECKING:
@@ -58,10 +58,6 @@ class CommunityCog(commands.Cog, name="Community"):
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
 
-    @property
-    def engine(self) -> Any:
-        return self.bot.service.repo.engine
-
     @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="history", description="A member's matches and ratings here")
     @app_commands.describe(member="whose history (you if left out)", game="only this game")
@@ -72,12 +68,12 @@ class CommunityCog(commands.Cog, name="Community"):
         if ctx.guild is None:
             raise Refusal("History is kept per server: use this command in one.")
         who = member or ctx.author
-        pid = f"discord:{who.id}"
-        lines = await history(self.engine, ctx.guild.id, pid, str(game) if game else None)
+        pid = player_id(who.id)
+        lines = await self.bot.api.history(ctx.guild.id, pid, str(game) if game else None)
         games = [str(game)] if game else sorted({h.game for h in lines} | set(all_games()))
         ratings = []
         for slug in games:
-            found = await standings(self.engine, ctx.guild.id, slug, [pid])
+            found = await self.bot.api.standings(ctx.guild.id, slug, [pid])
             ratings += [(slug, s) for s in found]
         text = history_text(shown(who), lines, ratings)
         await ctx.send(text[:2000], ephemeral=True, allowed_mentions=NONE)
@@ -92,7 +88,7 @@ class CommunityCog(commands.Cog, name="Community"):
         if ctx.guild is None:
             raise Refusal("Ratings are kept per server: use this command in one.")
         title = get_game(str(game)).title
-        board = await standings(self.engine, ctx.guild.id, str(game))
+        board = await self.bot.api.standings(ctx.guild.id, str(game))
         lines = [f"**{title}: leaderboard** (rating = μ − 3σ, openskill)"]
         lines += [f"{i}. {s.name} {s.rating:.1f} ({s.wins}W {s.losses}L {s.draws}D, "
                   f"μ {s.mu:.1f} σ {s.sigma:.1f})" for i, s in enumerate(board, 1)]
@@ -105,8 +101,8 @@ class CommunityCog(commands.Cog, name="Community"):
     @app_commands.guild_only()
     async def board(self, ctx: commands.Context[Any]) -> None:
         await defer(ctx, ephemeral=True)
-        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
-        live = self.bot.service.matches.get(place.match_id) if place else None
+        place = self.bot.routing.place_of(ctx.channel.id if ctx.channel else None)
+        live = self.bot.api.live(place.match_id) if place else None
         if live is None or ctx.guild is None or live.transport.get("guild") != ctx.guild.id \
                 or place is None or place.seat is not None:
             raise Refusal("Use /board in the game room of a match.")
@@ -132,3 +128,8 @@ def board_embed(live: Any) -> discord.Embed:
     state = {"active": "running", "paused": "paused by the hosts"}.get(live.status, "ended")
     embed.set_footer(text=f"Spectator view · {state}")
     return embed
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/community.py): add the cog."""
+    await bot.add_cog(CommunityCog(bot))

@@ -34,6 +34,7 @@ import discord
 
 from bot.discord.answer import answering, wait_for_post
 from bot.discord.games import hooks_for
+from bot.discord.render import player_id
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -234,7 +235,7 @@ class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await tell(interaction, "Pick one of the options.")
             return
         picked = [*self.picked, values[0]]
-        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
+        refusal = bot.routing.click_refusal(interaction.user.id, self.match_id, self.key,
                                     interaction.guild_id, interaction.channel_id)
         if refusal:
             await tell(interaction, refusal)
@@ -306,14 +307,14 @@ class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
-        refusal = bot.click_refusal(interaction.user.id, self.match_id, self.key,
+        refusal = bot.routing.click_refusal(interaction.user.id, self.match_id, self.key,
                                     interaction.guild_id, interaction.channel_id)
-        live = bot.service.matches.get(self.match_id)
+        live = bot.api.live(self.match_id)
         hooks = hooks_for(live.game.slug) if live is not None else None
         if refusal or live is None or hooks is None or hooks.private_options is None:
             await tell(interaction, refusal or "Type your move instead.")
             return
-        seat = live.seat_of(f"discord:{interaction.user.id}")
+        seat = live.seat_of(player_id(interaction.user.id))
         prompt = next(p for p in live.prompts if p.key == self.key)
         options = hooks.private_options(live, prompt, seat)
         if not options:
@@ -337,7 +338,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     async with answering(bot, interaction, match_id) as answer:
         try:
-            refusal, accepted = await bot.submit_choice(
+            refusal, accepted = await bot.routing.submit_choice(
                 interaction.user.id, interaction.channel_id, match_id, key, index,
                 interaction.guild_id)
         except Exception:
@@ -357,7 +358,7 @@ async def submit_text(interaction: discord.Interaction[Any], match_id: int, key:
     await ack(interaction)
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
     try:
-        refusal, accepted = await bot.submit_text(interaction.user.id, interaction.channel_id,
+        refusal, accepted = await bot.routing.submit_text(interaction.user.id, interaction.channel_id,
                                                   match_id, key, text, interaction.guild_id)
     except Exception:
         log.exception("menu %s/%s failed", match_id, key)

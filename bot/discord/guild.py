@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.config import DiscordSettings
-from bot.store.guilds import StoredGuild
+from bot.facade import StoredGuild
 
 CHANNEL_MODES = ("threads", "channels")
 

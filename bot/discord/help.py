@@ -78,7 +78,7 @@ async def match_choices(interaction: discord.Interaction, current: str
     if interaction.guild_id is None:
         return []
     # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).
-    found = await index_of(bot.service).find(interaction.guild_id, current, MAX_CHOICES)
+    found = await index_of(bot.api).find(interaction.guild_id, current, MAX_CHOICES)
     return [app_commands.Choice(name=f"#{m.id} {m.game}: {' vs '.join(m.names)} "
                                 f"({m.status})"[:100], value=m.id) for m in found]
 
@@ -91,3 +91,8 @@ async def bot_choices(interaction: discord.Interaction, current: str
     names = sorted({name for game in games for name in game.bots()})
     want = current.lower().removeprefix("bot:")
     return [app_commands.Choice(name=n, value=n) for n in names if want in n.lower()][:MAX_CHOICES]
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/help.py): add the cog."""
+    await bot.add_cog(HelpCog(bot))

@@ -21,11 +21,9 @@ from bot.discord.feed import feed_problem
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import escape, player_ref, shown
+from bot.discord.render import escape, player_id, player_ref, shown
 from bot.feed import with_feed
 from bot.live import LiveMatch
-from bot.store.guilds import matches_of_guild
-from bot.store.repository import transport_merge
 from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -68,19 +66,18 @@ class HostCog(commands.Cog, name="Host"):
         return not_a_player(self._find(ctx, match_id), ctx.author.id)
 
     def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
-        matches = self.service.matches
+        api = self.bot.api
         guild_id = ctx.guild.id if ctx.guild else None
         if match_id is not None:
-            found = matches.get(match_id)
+            found = api.live(match_id)
             if found is None or not here(found, guild_id):
                 raise Refusal(NO_SUCH_MATCH)
             return found
-        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
-        if place is not None and place.match_id in matches and \
-                here(matches[place.match_id], guild_id):
-            return matches[place.match_id]
-        running = [m for m in matches.values() if m.status in ("active", "paused")
-                   and here(m, guild_id)]
+        place = self.bot.routing.place_of(ctx.channel.id if ctx.channel else None)
+        in_channel = api.live(place.match_id) if place is not None else None
+        if in_channel is not None and here(in_channel, guild_id):
+            return in_channel
+        running = [m for m in api.running() if here(m, guild_id)]
         if len(running) == 1:
             return running[0]
         if not running:
@@ -190,7 +187,7 @@ class HostCog(commands.Cog, name="Host"):
         live = self.resolve(ctx, match)
         seat = None
         if player is not None:
-            seat = live.seat_of(f"discord:{player.id}")
+            seat = live.seat_of(player_id(player.id))
             if seat is None:
                 raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         await self.service.extend(live.id, float(seconds), seat=seat)
@@ -220,7 +217,7 @@ class HostCog(commands.Cog, name="Host"):
                     reason: str = "awarded by the hosts") -> None:
         live = self.resolve(ctx, match)
         if player is not None:
-            winner = live.seat_of(f"discord:{player.id}")
+            winner = live.seat_of(player_id(player.id))
             if winner is None:
                 raise Refusal(f"{shown(player)} does not play match #{live.id}.")
         elif seat is not None:
@@ -243,18 +240,15 @@ class HostCog(commands.Cog, name="Host"):
     @match.command(name="list", description="The matches of this server, newest first")
     async def list_(self, ctx: commands.Context[Any]) -> None:
         assert ctx.guild is not None
-        found = await matches_of_guild(self.service.repo.engine, ctx.guild.id, limit=30)
+        found = await self.bot.api.guild_matches(ctx.guild.id, limit=30)
         lines = [f"#{m.id} {m.game}: {' vs '.join(m.names)} ({m.status})" for m in found]
         await ctx.send("\n".join(lines) or "No matches.", ephemeral=True,
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="export", description="The match record: JSON and a readable transcript")
     async def export(self, ctx: commands.Context[Any], match: int | None = None) -> None:
-        if match is not None and match not in self.service.matches:
-            try:  # an ended match is not kept in memory after a restart: load its record
-                await self.service.load(match)
-            except UmpireError as exc:
-                raise Refusal(NO_SUCH_MATCH) from exc
+        if match is not None:  # an ended match is not kept in memory after a restart
+            await stored_match(self.bot, match)
         live = self.resolve(ctx, match)
         record = await self.service.export(live.id)
         data = self.service.export_json(record).encode()
@@ -280,11 +274,7 @@ class HostCog(commands.Cog, name="Host"):
     async def delete(self, ctx: commands.Context[Any], match: int) -> None:
         from bot.discord.lifecycle import archive_match
 
-        if match not in self.service.matches:
-            try:
-                await self.service.load(match)
-            except UmpireError as exc:
-                raise Refusal(NO_SUCH_MATCH) from exc
+        await stored_match(self.bot, match)
         live = self.resolve(ctx, match)
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
@@ -300,25 +290,27 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
     taken out of the ratings, which are recomputed from the rest of the history."""
     from datetime import UTC, datetime
 
-    from bot.ratings import unrate_statement
-
-    if match_id not in cog.service.matches:
-        try:
-            await cog.service.load(match_id)
-        except UmpireError as exc:
-            raise Refusal(NO_SUCH_MATCH) from exc
+    await stored_match(cog.bot, match_id)
     live = cog.resolve(ctx, match_id)  # a host who plays it cannot, ever
     if live.status in ("active", "paused"):  # the mark and the room's line: one transaction
-        await cog.service.announce(live.id, UNRATED_LINE,
-                                   also=[transport_merge(live.id, {"unrated": True})])
+        await cog.bot.api.mark_unrated(live.id, UNRATED_LINE)
         live.transport["unrated"] = True
         text = f"Match #{live.id} will not count for the ratings (it stays in the history)."
     else:
-        await cog.service.repo.writer.run(unrate_statement(live.id, datetime.now(UTC)))
+        await cog.bot.api.unrate_ended(live.id, datetime.now(UTC))
         await post_in_room(cog.bot, live, UNRATED_LINE)
         text = (f"Match #{live.id} no longer counts for the ratings; the {live.game.title} "
                 "ratings of this server were recomputed without it.")
     await ctx.send(text, ephemeral=True)
+
+
+async def stored_match(bot: UmpireBot, match_id: int) -> LiveMatch:
+    """Match `match_id` as held, else loaded from the store: an ended match is not kept in
+    memory after a restart. A match that does not exist is an unknown match."""
+    try:
+        return await bot.api.live_or_stored(match_id)
+    except UmpireError as exc:
+        raise Refusal(NO_SUCH_MATCH) from exc
 
 
 UNRATED_LINE = "📋 The hosts marked this match unrated: it will not change ratings."
@@ -346,3 +338,8 @@ def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> s
     """The readable transcript, as `umpire export --text` writes it (every placeholder, the
     result's included, rendered)."""
     return transcript(record, [p.name for p in players]) + "\n"
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/host.py): add the cog."""
+    await bot.add_cog(HostCog(bot))

@@ -124,8 +124,7 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
         channels.note = mode_note
         transport = {**channels.transport(), **(extra or {})}
         try:
-            elsewhere = {int(uid): before for m in bot.service.matches.values()
-                         if m.status in ("active", "paused")
+            elsewhere = {int(uid): before for m in bot.api.running()
                          if isinstance(m.transport.get("log_denied"), dict)
                          for uid, before in m.transport["log_denied"].items()}
             transport["log_denied"] = await shut_out_of_log(log_ch, members, elsewhere)
@@ -148,7 +147,7 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                           "I had made for it was removed, nothing was started. Try "
                           "again.") from exc
         raise
-    bot.index_match(live.id, live.transport)
+    bot.routing.index_match(live.id, live.transport)
     assert channels is not None
     return live, channels
 
@@ -172,9 +171,7 @@ def held_channel_problems(bot: UmpireBot,
 
 def holding_match(bot: UmpireBot, channel_id: int) -> tuple[int, str] | None:
     """(match id, "the room" | "a table") of the running match a channel belongs to."""
-    for match in bot.service.matches.values():
-        if match.status not in ("active", "paused"):
-            continue
+    for match in bot.api.running():
         t = match.transport
         if t.get("room") and int(t["room"]) == channel_id:
             return match.id, "the room"

@@ -81,7 +81,7 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
                 "transcript, posted before its channels are removed.",
                 file=discord.File(io.BytesIO(text.encode()), filename=f"match-{match_id}.txt"),
                 allowed_mentions=discord.AllowedMentions.none())
-            data = await service.repo.merge_transport(match_id, {"transcript_posted": True})
+            data = await bot.api.remember(match_id, {"transcript_posted": True})
         created = set(data.get("created") or [])
         keep = set() if delete_room else {data.get("room")}
         order = [data.get("table0"), data.get("table1"), data.get("room"), data.get("category")]
@@ -93,7 +93,7 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
             await set_tables(bot, tables, archived=True, locked=True, delete=delete_room,
                              reason=why)
             for tid in tables:
-                bot.places.pop(int(tid), None)
+                bot.routing.forget(int(tid))
             order = order[2:]
         for cid in order:
             if not cid or cid not in created or cid in keep:
@@ -104,9 +104,9 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
             with contextlib.suppress(discord.NotFound):
                 await channel.delete(reason=f"umpire: match #{match_id} "
                                             f"{'deleted by a host' if delete_room else 'archived'}")
-            bot.places.pop(int(cid), None)
+            bot.routing.forget(int(cid))
         flag = {"deleted": True, "archived": True} if delete_room else {"archived": True}
-        live.transport.update(await service.repo.merge_transport(match_id, flag))
+        live.transport.update(await bot.api.remember(match_id, flag))
     threads = data.get("mode") == "threads"
     if delete_room:
         return (f"Match #{match_id}: transcript posted in the host log, "
@@ -158,7 +158,7 @@ async def lock_tables(bot: discord.Client, match: MatchInfo, tables: frozenset[i
 
 async def archive_due(bot: UmpireBot) -> None:
     """On connect: schedule every ended match whose channels are not archived yet."""
-    for row in await bot.service.repo.ended_with_open_places("archived"):
+    for row in await bot.api.ended_with_open_places("archived"):
         if row.transport.get("created") and row.transport.get("closed"):
             schedule_archive(bot, MatchInfo(id=row.id, game=row.game, players=(),
                                             transport=dict(row.transport)), row.ended_at)
@@ -181,10 +181,10 @@ REMADE = "♻️ This channel was deleted and made again; here is what is open."
 
 def _running(bot: UmpireBot, channel_id: int) -> tuple[Any, Any] | None:
     """(place, live match) when `channel_id` is the room or a table of a running match."""
-    place = bot.places.get(channel_id)
+    place = bot.routing.place_of(channel_id)
     if place is None:
         return None
-    live = bot.service.matches.get(place.match_id)
+    live = bot.api.live(place.match_id)
     if live is None or live.status not in ("active", "paused"):
         return None
     return place, live
@@ -290,12 +290,12 @@ async def _new_table(bot: UmpireBot, guild: discord.Guild, live: Any, seat: int,
 async def _record(bot: UmpireBot, live: Any, changes: dict[str, Any], gone: list[int]) -> None:
     """Store the new channel ids (and forget the deleted ones) in the match's transport."""
     for cid in gone:
-        bot.places.pop(cid, None)
+        bot.routing.forget(cid)
     new_ids = [v for k, v in changes.items() if k != "mode"]
     created = [c for c in live.transport.get("created") or [] if c not in gone]
     changes = {**changes, "created": [*created, *new_ids]}
-    live.transport.update(await bot.service.repo.merge_transport(live.id, changes))
-    bot.index_match(live.id, live.transport)
+    live.transport.update(await bot.api.remember(live.id, changes))
+    bot.routing.index_match(live.id, live.transport)
 
 
 async def _repost(bot: UmpireBot, live: Any, guild: discord.Guild, audience: str,
@@ -336,3 +336,8 @@ class LifecycleCog(commands.Cog, name="Lifecycle"):
 
     async def cog_unload(self) -> None:
         cancel_all()
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/lifecycle.py): add the cog."""
+    await bot.add_cog(LifecycleCog(bot))

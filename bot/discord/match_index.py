@@ -14,9 +14,8 @@ import contextlib
 import logging
 import time
 import weakref
-from typing import Any
 
-from bot.store.guilds import MatchSummary, matches_of_guild
+from bot.facade import MatchSummary, UmpireApi
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +27,8 @@ WAIT_SECONDS = 1.0
 class MatchIndex:
     """Per server: (when read, the stored matches) and the background read under way."""
 
-    def __init__(self, service: Any) -> None:
-        self.service = service
+    def __init__(self, api: UmpireApi) -> None:
+        self.api = api
         self.stored: dict[int, tuple[float, list[MatchSummary]]] = {}
         self.reading: dict[int, asyncio.Task[None]] = {}
 
@@ -45,7 +44,7 @@ class MatchIndex:
                 await asyncio.wait_for(asyncio.shield(task), WAIT_SECONDS)
         _, older = self.stored.get(guild_id, (None, []))
         found = {m.id: m for m in older}
-        for match in list(self.service.matches.values()):
+        for match in self.api.held():
             if match.transport.get("guild") == guild_id:
                 found[match.id] = MatchSummary(match.id, match.game.slug,
                                                tuple(p.name for p in match.players),
@@ -65,7 +64,7 @@ class MatchIndex:
 
     async def _read(self, guild_id: int) -> None:
         try:
-            rows = await matches_of_guild(self.service.repo.engine, guild_id, limit=100)
+            rows = await self.api.guild_matches(guild_id, limit=100)
         except Exception:  # the store is down: answer from what is held, try again later
             log.warning("could not read the matches of server %s for autocomplete", guild_id,
                         exc_info=True)
@@ -73,12 +72,12 @@ class MatchIndex:
         self.stored[guild_id] = (time.monotonic(), rows)
 
 
-_indexes: weakref.WeakKeyDictionary[Any, MatchIndex] = weakref.WeakKeyDictionary()
+_indexes: weakref.WeakKeyDictionary[UmpireApi, MatchIndex] = weakref.WeakKeyDictionary()
 
 
-def index_of(service: Any) -> MatchIndex:
+def index_of(api: UmpireApi) -> MatchIndex:
     """The index of a match service (one per service, made on first use)."""
-    found = _indexes.get(service)
+    found = _indexes.get(api)
     if found is None:
-        found = _indexes[service] = MatchIndex(service)
+        found = _indexes[api] = MatchIndex(api)
     return found

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.discord.render import player_id
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
@@ -32,7 +33,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None:
             return
-        place = self.bot.place_of(message.channel.id)
+        place = self.bot.routing.place_of(message.channel.id)
         if place is None or not message.content.strip():
             return
         prefix = self.bot.settings.discord.command_prefix
@@ -43,7 +44,7 @@ class PlayCog(commands.Cog, name="Play"):
             if self.is_chat(place.match_id, message.content):
                 return  # chat in the game room: no answer at all
         try:
-            reply = await self.bot.service.submit(place.match_id, f"discord:{message.author.id}",
+            reply = await self.bot.service.submit(place.match_id, player_id(message.author.id),
                                                   message.content, table_of=place.seat)
         except Exception:
             log.exception("could not handle a message in match %s", place.match_id)
@@ -51,8 +52,8 @@ class PlayCog(commands.Cog, name="Play"):
                                  "applied. Please try again (the hosts can see the bot's log).")
         if reply.accepted or reply.ignored or not reply.message:
             return
-        match = self.bot.service.matches.get(place.match_id)
-        seat = match.seat_of(f"discord:{message.author.id}") if match is not None else None
+        match = self.bot.api.live(place.match_id)
+        seat = match.seat_of(player_id(message.author.id)) if match is not None else None
         if place.seat is not None and place.seat == seat:
             if await self._private_ok(place.match_id, seat):
                 await self._answer(message, reply.message)  # their own table: right there
@@ -62,7 +63,7 @@ class PlayCog(commands.Cog, name="Play"):
     def is_chat(self, match_id: int, text: str) -> bool:
         """Text in the game room that does not start with one of the game's move words
         (public facts only: the same text is chat or a move whatever anyone holds)."""
-        match = self.bot.service.matches.get(match_id)
+        match = self.bot.api.live(match_id)
         if match is None:
             return False
         words = match.game.move_words(match.state)
@@ -82,15 +83,14 @@ class PlayCog(commands.Cog, name="Play"):
         name="mine", description="What you know in your match: your pool, hand, tanks (private)")
     async def mine(self, ctx: commands.Context[Any]) -> None:
         """A player's own view, as the seeds allow ("ask any time, in private")."""
-        user_id = f"discord:{ctx.author.id}"
+        user_id = player_id(ctx.author.id)
         service = self.bot.service
-        place = self.bot.place_of(ctx.channel.id if ctx.channel else None)
+        place = self.bot.routing.place_of(ctx.channel.id if ctx.channel else None)
         match_id = place.match_id if place is not None else None
         if match_id is None:
-            mine = [m for m in service.matches.values()
-                    if m.status in ("active", "paused") and m.seat_of(user_id) is not None]
+            mine = self.bot.api.running_of(user_id)
             match_id = mine[0].id if len(mine) == 1 else None
-        match = service.matches.get(match_id) if match_id is not None else None
+        match = self.bot.api.live(match_id)
         seat = match.seat_of(user_id) if match is not None else None
         if match is None or seat is None:
             await ctx.send("You are not playing a match here.", ephemeral=True)
@@ -109,7 +109,7 @@ class PlayCog(commands.Cog, name="Play"):
         """A player of a threads-mode match who left their table thread is added back."""
         from bot.discord.threads import rejoin
 
-        match = self.bot.service.matches.get(match_id)
+        match = self.bot.api.live(match_id)
         if match is not None and isinstance(user, discord.Member) and \
                 match.transport.get("mode") == "threads":
             await rejoin(self.bot.transport, user.guild, match, user)
@@ -118,7 +118,7 @@ class PlayCog(commands.Cog, name="Play"):
         """Whether the seat's table may get a private answer now (only its intended readers
         can read it); if not, the answer is not posted (the outbox holds the match's own
         messages there, and the hosts are told)."""
-        match = self.bot.service.matches.get(match_id)
+        match = self.bot.api.live(match_id)
         if match is None:
             return False
         why = await self.bot.transport.safe(match.info, f"seat{seat}")
@@ -154,8 +154,8 @@ class PlayCog(commands.Cog, name="Play"):
                     log.warning("could not delete a private move in the room: %s", exc)
         if self.cooling_down(message.author.id):
             return  # told a moment ago; a deleted private move is still deleted
-        match = self.bot.service.matches.get(match_id)
-        seat = match.seat_of(f"discord:{message.author.id}") if match else None
+        match = self.bot.api.live(match_id)
+        seat = match.seat_of(player_id(message.author.id)) if match else None
         table = channel_for(match.transport, f"seat{seat}") if match and seat is not None else None
         target: Any = self.bot.get_channel(table) if table else None
         if target is None:
@@ -174,3 +174,8 @@ class PlayCog(commands.Cog, name="Play"):
                               allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not tell a player why their move was refused: %s", exc)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/play.py): add the cog."""
+    await bot.add_cog(PlayCog(bot))

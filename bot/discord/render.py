@@ -15,6 +15,11 @@ DISCORD_PREFIX = "discord:"
 LIMIT = 2000
 
 
+def player_id(user_id: int) -> str:
+    """The player id of a Discord member, as matches, ratings and events store it."""
+    return f"{DISCORD_PREFIX}{user_id}"
+
+
 def user_id_of(player: PlayerRef) -> int | None:
     """The Discord user id of a seat, or None for a built-in bot seat."""
     if player.bot is None and player.id.startswith(DISCORD_PREFIX):
@@ -37,7 +42,7 @@ def shown(member: discord.abc.User) -> str:
 def player_ref(user_id: int, name: str) -> PlayerRef:
     """A member's seat. The name is escaped here, once, so that every place that repeats a
     player's name ({P0}/{P1} in plain text, the board, ratings, transcripts) repeats it safely."""
-    return PlayerRef(id=f"{DISCORD_PREFIX}{user_id}", name=escape(name))
+    return PlayerRef(id=player_id(user_id), name=escape(name))
 
 
 def mention(player: PlayerRef) -> str:

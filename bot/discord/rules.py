@@ -27,3 +27,8 @@ class RulesCog(commands.Cog, name="Rules"):
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/rules.py): add the cog."""
+    await bot.add_cog(RulesCog(bot))

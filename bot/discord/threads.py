@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.render import shown
+from bot.discord.render import player_id, shown
 from bot.discord.visibility import Intended, Place, Readers, describe, unintended_readers
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ async def rejoin(transport: DiscordTransport, guild: discord.Guild, match: Any,
                  member: discord.Member) -> bool:
     """Add `member` back to their table thread in a threads-mode match if they left it
     (a private thread that is not invitable: only the bot can). True if it did."""
-    seat = match.seat_of(f"discord:{member.id}")
+    seat = match.seat_of(player_id(member.id))
     if seat is None or match.transport.get("mode") != "threads" or \
             match.status not in ("active", "paused"):
         return False

@@ -24,7 +24,7 @@ from bot.discord.errors import Refusal, answer_error
 from bot.discord.feed import feed_problem
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import player_ref, shown
+from bot.discord.render import player_id, player_ref, shown
 from bot.live import LiveMatch
 from bot.ratings import ordinal, standings
 from bot.tournament import event as ev
@@ -141,7 +141,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         """The event, for a host who does not play in it (a player never referees)."""
         await host_check(self.bot, ctx)
         event = await self._event(ctx, event_id)
-        if event.entrant(f"discord:{ctx.author.id}") is not None:
+        if event.entrant(player_id(ctx.author.id)) is not None:
             raise Refusal(f"You play in {event.name}, so you cannot run it: another host must.")
         return event
 
@@ -290,7 +290,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 raise Refusal(f"{shown(substitute)} is a Discord bot account.")
             ref = player_ref(substitute.id, substitute.display_name)
             sub = Entrant(id=ref.id, name=ref.name)
-        await self._do(ctx, self.runner.replace(found.id, f"discord:{player.id}", sub))
+        await self._do(ctx, self.runner.replace(found.id, player_id(player.id), sub))
         what = f"{sub.name} replaces {shown(player)}" if sub else f"{shown(player)} withdrew"
         await self._say(ctx, f"{what}; the match they were playing is a walkover.")
 
@@ -300,7 +300,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                     event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
-        await self._do(ctx, self.runner.award(found.id, match, f"discord:{player.id}"))
+        await self._do(ctx, self.runner.award(found.id, match, player_id(player.id)))
         await self._say(ctx, f"Match #{match} awarded to {shown(player)}.")
 
     @tournament.command(name="export", description="The event's full record as JSON, "
@@ -335,7 +335,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await defer(ctx, ephemeral=True)
         found = await self._event(ctx, event)
         await self._do(ctx, self.runner.change(
-            found.id, lambda e: (ev.leave(e, f"discord:{ctx.author.id}"), None)))
+            found.id, lambda e: (ev.leave(e, player_id(ctx.author.id)), None)))
         await self._say(ctx, f"You left {found.name}.")
 
     @tournament.command(name="show", description="The event's standings or bracket, kept up "
@@ -369,7 +369,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if ctx.guild is None:
             raise Refusal("Events are kept per server: use this command in one.")
         who = member or ctx.author
-        pid = f"discord:{who.id}"
+        pid = player_id(who.id)
         events = await store.of_player(self.runner.engine, ctx.guild.id, pid)
         lines = [f"**{shown(who)}**'s events:"]
         for e in events:
@@ -407,3 +407,8 @@ def show_embed(event: Event) -> discord.Embed:
         embed.add_field(name="Bracket" if event.format in ("single", "double") else "Rounds",
                         value=f"```\n{bracket_text(named)[-1000:]}\n```", inline=False)
     return embed
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/tournament.py): add the cog."""
+    await bot.add_cog(TournamentCog(bot))

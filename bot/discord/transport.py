@@ -60,11 +60,11 @@ from bot.discord.marker import ROOM, mark, read_mark, tags_in
 from bot.discord.pacing import Pacer, bucket_key
 from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
-from bot.store.repository import StoredMessage
+from bot.facade import StoredMessage
 from bot.transport import ChannelHeld, MatchInfo, PlayerRef, TransportError
 
 if TYPE_CHECKING:
-    from bot.umpire import MatchService
+    from bot.facade import UmpireApi
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ class DiscordTransport:
         #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
         self._log_doubtful: set[int] = set()
         self.client: discord.Client | None = None
-        self.service: MatchService | None = None
+        self.api: UmpireApi | None = None  # the match service, as the Discord side sees it
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
         #: Private threads whose member list was fetched once (the gateway keeps it since).
         self._members_known: set[int] = set()
@@ -211,8 +211,8 @@ class DiscordTransport:
         self._answers: dict[int, Answer] = {}
         self.answered = 0  # posts that went out as a click's response (for tests and the bench)
 
-    def attach(self, client: discord.Client, service: MatchService) -> None:
-        self.client, self.service = client, service
+    def attach(self, client: discord.Client, api: UmpireApi) -> None:
+        self.client, self.api = client, api
         self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
@@ -225,7 +225,7 @@ class DiscordTransport:
         await self.check(match, message.audience, channel_id)
         text = render(message.text, match.players)
         prompts = list(message.payload.get("prompts") or [])
-        live = self.service.matches.get(match.id) if self.service is not None else None
+        live = self.api.live(match.id) if self.api is not None else None
         view = build_view(match.id, match.game, prompts, live) if prompts else None
         rematch = self._offers_rematch(match, message)
         if rematch:
@@ -286,14 +286,14 @@ class DiscordTransport:
         """Record that the final post carried the Rematch offer, so that closing the channels
         posts none of its own (stored at once: a restart before closing finds it)."""
         match.transport["rematch_offered"] = True
-        service = self.service
-        live = service.matches.get(match.id) if service is not None else None
+        api = self.api
+        live = api.live(match.id) if api is not None else None
         if live is not None:
             live.transport["rematch_offered"] = True
-        if service is None:
+        if api is None:
             return
         try:
-            await service.repo.merge_transport(match.id, {"rematch_offered": True})
+            await api.remember(match.id, {"rematch_offered": True})
         except Exception as exc:  # kept in memory: closing stores it with `closed`
             log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
 
@@ -690,7 +690,7 @@ class DiscordTransport:
                 "transcript. Remove that access and try again.")
 
     def _ended(self, match_id: int) -> bool:
-        live = self.service.matches.get(match_id) if self.service is not None else None
+        live = self.api.live(match_id) if self.api is not None else None
         return live is not None and live.status in ENDED
 
     async def safe(self, match: MatchInfo, audience: str) -> str | None:
@@ -758,8 +758,7 @@ class DiscordTransport:
 
     # --- read-only channels once a match has ended ---------------------------------------------
     def _after_send(self, match: MatchInfo) -> None:
-        service = self.service
-        live = service.matches.get(match.id) if service else None
+        live = self.api.live(match.id) if self.api else None
         if live is None or live.status not in ENDED or live.transport.get("closed"):
             return
         self._close_in_background(match)
@@ -778,7 +777,7 @@ class DiscordTransport:
         from bot.discord.channels import lock_match_channels
 
         playing = frozenset(
-            uid for m in (self.service.matches.values() if self.service else ())
+            uid for m in (self.api.held() if self.api else ())
             if m.id != match.id and m.status not in ENDED
             for p in m.players if (uid := user_id_of(p)) is not None)
         doomed = await self._deleted_soon(match)
@@ -787,13 +786,13 @@ class DiscordTransport:
                 return  # the server is not known yet: a later sweep retries
             from bot.discord.challenge import offer_rematch
 
-            await offer_rematch(self.client, match, self.service)
-            if self.service is not None:
+            await offer_rematch(self.client, match, self.api)
+            if self.api is not None:
                 done = {"closed": True, **({"rematch_offered": True} if
                                            match.transport.get("rematch_offered") else {})}
-                data = await self.service.repo.merge_transport(match.id, done)
+                data = await self.api.remember(match.id, done)
                 match.transport.update(data)
-                live = self.service.matches.get(match.id)
+                live = self.api.live(match.id)
                 if live is not None:  # a MatchInfo read from the store holds a copy
                     live.transport.update(data)
             from bot.discord.lifecycle import schedule_archive
@@ -838,9 +837,9 @@ class DiscordTransport:
         """Close the channels of every ended match that still has them open: the bot stopped
         between a match's last message and closing its channels. Called once connected;
         returns how many matches it closed."""
-        if self.service is None:
+        if self.api is None:
             return 0
-        rows = [row for row in await self.service.repo.ended_with_open_places()
+        rows = [row for row in await self.api.ended_with_open_places()
                 if row.transport.get("room")]  # played on Discord
         for row in rows:
             self._close_in_background(MatchInfo(

@@ -31,11 +31,8 @@ class WatchCog(commands.Cog, name="Watch"):
         if guild_id is None:
             return
         self.bot.transport.changed(guild_id)
-        service = self.bot.service
-        for match in list(service.matches.values()):
-            if match.transport.get("guild") == guild_id and \
-                    match.status in ("active", "paused"):
-                service.delivery.wake(match.id)
+        for match in self.bot.api.running(guild_id):
+            self.bot.api.retry_held(match.id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
@@ -48,8 +45,7 @@ class WatchCog(commands.Cog, name="Watch"):
         it at its start are denied it again where someone removed that."""
         from bot.discord.channels import keep_out_of_log
 
-        ids = {int(uid) for m in self.bot.service.matches.values()
-               if m.status in ("active", "paused") and m.transport.get("log") == channel.id
+        ids = {int(uid) for m in self.bot.api.running() if m.transport.get("log") == channel.id
                for uid in (m.transport.get("log_denied") or {})}
         members = [m for uid in sorted(ids) if (m := channel.guild.get_member(uid)) is not None]
         try:
@@ -111,3 +107,8 @@ class WatchCog(commands.Cog, name="Watch"):
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
         self.bot.transport.changed(None)
+
+
+async def setup(bot: UmpireBot) -> None:
+    """Entry point of the extension (bot/discord/cogs/watch.py): add the cog."""
+    await bot.add_cog(WatchCog(bot))

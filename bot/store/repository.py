@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.status import ENDED, LIVE, RUNNING, ClockStatus, MatchStatus
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
 from bot.store.database import reconnecting, sync_writer_engine
 from bot.store.leases import shard_of
@@ -49,9 +50,10 @@ from bot.store.writer import BatchWriter, Extra
 P = ParamSpec("P")
 R = TypeVar("R")
 
-ACTIVE_STATUSES = ("active", "paused")
-LIVE_CLOCKS = ("armed", "break")  # clocks reloaded on start; "break": runs once a break ends
-ENDED_STATUSES = ("finished", "aborted")
+# (plain strings, as the statements bind them)
+ACTIVE_STATUSES = tuple(s.value for s in RUNNING)
+LIVE_CLOCKS = tuple(s.value for s in LIVE)  # reloaded on start; "break": runs once a break ends
+ENDED_STATUSES = tuple(s.value for s in ENDED)
 HEARTBEAT_KEY = "heartbeat"
 
 
@@ -65,7 +67,7 @@ class ClockData:
     limit_at: datetime | None
     deadline_at: datetime | None
     reminders_sent: int = 0
-    status: str = "armed"  # armed|break|done|expired (break: starts when a break ends)
+    status: str = ClockStatus.ARMED  # (break: starts when a break ends)
 
     def shifted(self, delta: timedelta) -> None:
         self.started_at += delta
@@ -218,7 +220,7 @@ class Repository:
         self._unborn[match_id] = dict(
             id=match_id, game=game, settings=settings, seed=seed, seed_commitment=commitment,
             seed_salt=salt, match_commitment=match_commitment, players=players,
-            status="active", result=None, transport=transport,
+            status=MatchStatus.ACTIVE.value, result=None, transport=transport,
             action_count=0, created_at=now, updated_at=now, shard=self.shard_for(transport))
         return match_id
 

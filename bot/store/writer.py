@@ -14,7 +14,7 @@ well under a millisecond, while a trip to a worker thread costs more than that, 
 thread must win the GIL back from the busy loop after its fsync (measured: p99 5.7 ms in a
 thread against 3.4 ms on the loop, bench/service.py; with only the COMMIT in a thread, at
 GIL switch intervals of 5 to 0.5 ms, p99 28 to 45 ms against 12 to 20 ms on the loop:
-docs/architecture.md, "Where the command latency goes"). Since it runs on the loop anyway,
+docs/bench.md, "Where the command latency goes"). Since it runs on the loop anyway,
 a write someone waits on (`at_once`: a player's or a host's move) is stored by its caller
 at once, without the two waits in the loop's queue a trip through the writer task costs;
 other writes queue and share one transaction (`_can_store_now`). WAL checkpoints, the one

@@ -2,12 +2,15 @@
 its check (`umpire verify EVENT.json`).
 
 The record holds the event (name, game, format, entrants, the seeding and the commitment
-to its seed, the pairings with their results, the standings) and each pairing's match as
-`umpire export ID` writes it. The check verifies every match on its own (bot/console/
-records.py: seed, commitments, replay), then that each pairing's recorded result is its
-match's (the winner, the score, the players), that a random seeding is the committed draw,
-and that the format run again from the seeding and the results gives the recorded
-pairings and standings (not checked once a player was replaced or withdrew). A match that is still running has no seed yet: it cannot be verified until it ends.
+to its seed, the pairings with their results, the standings) and each match that played a
+pairing as `umpire export ID` writes it: the one that decided it, and any played before it
+and ended without a winner (aborted by the hosts, or a draw the format plays again). The
+check verifies every match on its own (bot/console/records.py: seed, commitments, replay),
+then that each pairing's recorded result is its match's (the winner, the score, the
+players) and that its earlier matches ended without a winner, that a random seeding is the
+committed draw, and that the format run again from the seeding and the results gives the
+recorded pairings and standings (not checked once a player was replaced or withdrew). A
+match that is still running has no seed yet: it cannot be verified until it ends.
 """
 
 from __future__ import annotations
@@ -32,11 +35,15 @@ async def event_record(service: MatchService, event_id: int) -> dict[str, Any]:
         raise EventError(f"There is no event #{event_id}.")
     fmt = format_named(event.format)
     state = fmt.load(event.state) if event.state is not None else None
+    played = await store.pairing_matches(service.repo.engine, event_id)
     pairings = []
     for p in state.pairings if state else []:
         result = state.results.get(p.id) if state else None
-        pairings.append({**p.model_dump(mode="json"), "match": event.matches.get(p.id),
+        linked = event.matches.get(p.id)
+        pairings.append({**p.model_dump(mode="json"), "match": linked,
+                         "earlier": [m for m in played.get(p.id, []) if m != linked],
                          "result": result.model_dump(mode="json") if result else None})
+    exported = sorted(set(event.matches.values()) | {m for p in pairings for m in p["earlier"]})
     started = event.status != "signup"  # the seed is secret until the start reveals it
     return {
         "kind": KIND, "event": event.id, "name": event.name, "game": event.game,
@@ -49,7 +56,7 @@ async def event_record(service: MatchService, event_id: int) -> dict[str, Any]:
                     "salt": event.salt if started else None},
         "pairings": pairings,
         "standings": [s.model_dump(mode="json") for s in fmt.standings(state)] if state else [],
-        "matches": [await service.export(m) for m in sorted(set(event.matches.values()))],
+        "matches": [await service.export(m) for m in exported],
     }
 
 
@@ -82,13 +89,14 @@ def verify_event(data: dict[str, Any]) -> tuple[list[str], bool]:
         except RecordError as exc:
             lines.append(f"NOT verified: match #{match_id}: {exc}")
             ok = False
-    played = {p.get("match") for p in pairings}
+    played = {p.get("match") for p in pairings} | \
+        {m for p in pairings for m in p.get("earlier") or []}
     for match_id in sorted(set(matches) - played):
         lines.append(f"NOT verified: match #{match_id} is in the record but plays none of "
                      "its pairings.")
         ok = False
     for pairing in pairings:
-        problem = _pairing_problem(pairing, matches)
+        problem = _pairing_problem(pairing, matches) or _earlier_problem(pairing, matches)
         if problem:
             lines.append(f"NOT verified: pairing {pairing.get('id')}: {problem}")
             ok = False
@@ -144,7 +152,7 @@ def _replayed(data: dict[str, Any]) -> str | None:
                 break  # a round still played
     except Exception as exc:  # a format or a result the record makes up
         return f"NOT verified: the event's format cannot be run again from its record ({exc})."
-    shown = [{k: v for k, v in p.items() if k not in ("match", "result")}
+    shown = [{k: v for k, v in p.items() if k not in ("match", "earlier", "result")}
              for p in data["pairings"]]
     if [p.model_dump(mode="json") for p in state.pairings] != shown:
         return ("NOT verified: the recorded pairings are not those the format makes from the "
@@ -157,6 +165,26 @@ def _replayed(data: dict[str, Any]) -> str | None:
                 "recorded results.")
     return ("verified: the format, run again from the seeding and the results, gives the "
             "recorded pairings and standings.")
+
+
+def _earlier_problem(pairing: dict[str, Any],
+                     matches: dict[int, dict[str, Any]]) -> str | None:
+    """Why a match that played the pairing before its last one does not belong there: each
+    must be of the pairing's players and have ended without a winner (aborted, or a draw the
+    format plays again); a match with a winner would have decided the pairing."""
+    for match_id in pairing.get("earlier") or []:
+        match = matches.get(int(match_id))
+        if match is None:
+            return f"its earlier match #{match_id} is not in the record."
+        ids = sorted(str(p.get("id")) for p in match.get("players", []))
+        if ids != sorted([str(pairing.get("player0")), str(pairing.get("player1"))]):
+            return f"its earlier match #{match_id} is played by {', '.join(ids)}, not its players."
+        if match.get("status") in ("active", "paused"):
+            return f"its earlier match #{match_id} is still being played."
+        if (match.get("result") or {}).get("winner") is not None:
+            return (f"its earlier match #{match_id} has a winner, so it would have decided the "
+                    "pairing, which was played again instead.")
+    return None
 
 
 def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]) -> str | None:

@@ -148,18 +148,30 @@ async def of_player(engine: AsyncEngine, guild_id: int, player_id: str,
     return [_from_row(r) for r in rows]
 
 
-async def started_matches(engine: AsyncEngine, event_id: int) -> dict[str, tuple[int, str]]:
-    """pairing -> (latest match id, its status), from the matches' own rows: a match whose
-    start was stored just before a kill, but not yet linked to its pairing, is found here."""
+async def _event_match_rows(engine: AsyncEngine, event_id: int) -> list[Any]:
+    """The event's matches (id, status, pairing), oldest first, from the matches' own rows."""
     async with engine.connect() as conn:
         rows = (await conn.execute(
             select(MatchRow.id, MatchRow.status, MatchRow.transport)
             .where(MatchRow.transport["event"].as_integer() == event_id)
             .order_by(MatchRow.id))).all()
-    found: dict[str, tuple[int, str]] = {}
-    for row in rows:
-        pairing = (row.transport or {}).get("pairing")
-        if pairing:
-            found[str(pairing)] = (int(row.id), str(row.status))
-    return found
+    return [(int(r.id), str(r.status), str((r.transport or {}).get("pairing") or ""))
+            for r in rows]
 
+
+async def started_matches(engine: AsyncEngine, event_id: int) -> dict[str, tuple[int, str]]:
+    """pairing -> (latest match id, its status), from the matches' own rows: a match whose
+    start was stored just before a kill, but not yet linked to its pairing, is found here."""
+    return {pairing: (match_id, status)
+            for match_id, status, pairing in await _event_match_rows(engine, event_id)
+            if pairing}
+
+
+async def pairing_matches(engine: AsyncEngine, event_id: int) -> dict[str, list[int]]:
+    """pairing -> every match that played it, oldest first (an aborted match or a draw the
+    format has no place for is played again: the record keeps each)."""
+    found: dict[str, list[int]] = {}
+    for match_id, _status, pairing in await _event_match_rows(engine, event_id):
+        if pairing:
+            found.setdefault(pairing, []).append(match_id)
+    return found

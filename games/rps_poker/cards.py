@@ -1,8 +1,5 @@
-"""The 30 cards of Turn-based RPS Poker: codes, integer indices and how they look.
-
-A card is the seed's 2-character code: symbol (R, P or S), then number 0-9 ("R0".."S9").
-The fast rules and the arena work on integer indices: index = symbol * 10 + number with
-R = 0, P = 1, S = 2, so `index % 10` is the number and `index // 10` the symbol.
+"""The 30 cards of Turn-based RPS Poker: codes and integer indices (from `codes.py`), and how
+they look and are read.
 """
 
 from __future__ import annotations
@@ -11,12 +8,10 @@ import re
 
 from games.core.cards import CardStyle, Suit
 from games.core.parsing import number as read_number
+from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX, NUMBERS, SYMBOLS
 
-SYMBOLS = "RPS"
-NUMBERS = tuple(range(10))
-CARDS: tuple[str, ...] = tuple(f"{s}{n}" for s in SYMBOLS for n in NUMBERS)
-INDEX: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
-DECK_SIZE = len(CARDS)  # 30
+__all__ = ["CARDS", "DECK_SIZE", "INDEX", "NUMBERS", "STYLE", "SYMBOLS", "SYMBOL_WORDS",
+           "find_cards", "number", "render", "render_all"]
 
 ROCK = Suit("R", "rock", "🪨", aliases=("rocks", "stone", "✊", "👊", "🤜"))
 PAPER = Suit("P", "paper", "📄", aliases=("papers", "✋", "🖐", "🤚", "📃", "🧻"))

@@ -209,3 +209,8 @@ class RpsPoker(Game[RpsState]):
         for seat in (0, 1):
             p = state.pending[seat]
             assert p is None or p in flow.options(state, seat)
+
+
+# The game's one instance (games.rps_poker.GAME): made here, under the import lock, so that
+# threads that first ask for it at the same time get the same object.
+GAME = RpsPoker()

@@ -13,7 +13,7 @@ the arena (bot/arena) and, through `bots.ArenaSeat`, of the Discord game.
 
 from __future__ import annotations
 
-from games.rps_poker.cards import CARDS, INDEX
+from games.rps_poker.codes import CARDS, INDEX
 from games.rps_poker.rules import DRAFT_ROUNDS, WIN_VS
 
 FULL = (1 << len(CARDS)) - 1

@@ -21,6 +21,7 @@ from bot.arena.match import (
     _notice,
     _numbers,
     match_key,
+    permutation,
     play_match,
     shuffler,
     shuffles,
@@ -129,6 +130,7 @@ def test_the_planned_shuffle_is_fisher_yates_by_the_digits() -> None:
             planned = list(range(n))
             shuffles(r, r, r, r)(planned)
             assert planned == plain
+            assert list(permutation(r, n)) == plain
 
 
 class Sleepy:
@@ -304,3 +306,94 @@ def test_an_instance_method_and_a_wrong_signature_are_still_called() -> None:
         play_match(Shadowed(), WrongSignature(), Deal(match_key(1, 0)), 1.0, [0.0, False])
     assert caught.value.side == 1
     assert "raised TypeError" in caught.value.reason and "in draft_receive" in caught.value.reason
+
+
+class Answers:
+    """Answers `value` at its `at`-th call of `method` (1-based), 0 otherwise."""
+
+    def __init__(self, method: str, at: int, value: object) -> None:
+        self.method, self.at, self.value, self.calls = method, at, value, 0
+
+    def _answer(self, method: str, size: int) -> object:
+        if method != self.method:
+            return 0
+        self.calls += 1
+        return self.value if self.calls == self.at else 0
+
+    def draft_pick(self, cards: list[str]) -> object:
+        return self._answer("draft_pick", 2)
+
+    def draft_receive(self, card: str) -> None:
+        pass
+
+    def main_play(self, cards: list[str], base: str) -> object:
+        return self._answer("main_play", len(cards))
+
+    def main_postprocess(self, card: str) -> None:
+        pass
+
+
+class Small(int):
+    """An int subclass: its 1 is not the int 1 (the seed's Number.isInteger has no such)."""
+
+
+@pytest.mark.parametrize("method, at, value, hand", [
+    ("draft_pick", 1, True, ""), ("draft_pick", 3, 1.0, ""), ("draft_pick", 5, Small(1), ""),
+    ("draft_pick", 2, -1, ""), ("draft_pick", 4, 2, ""), ("draft_pick", 1, "0", ""),
+    ("main_play", 1, True, " (hand of 3)"), ("main_play", 2, 2.0, " (hand of 3)"),
+    ("main_play", 3, Small(0), " (hand of 3)"), ("main_play", 4, -1, " (hand of 3)"),
+    ("main_play", 5, 3, " (hand of 3)"), ("main_play", 9, 2, " (hand of 2)"),
+    ("main_play", 10, 1, " (hand of 1)"), ("main_play", 10, False, " (hand of 1)"),
+])
+@pytest.mark.parametrize("side", [0, 1])
+def test_every_answer_but_an_int_index_in_range_disqualifies(
+        method: str, at: int, value: object, hand: str, side: int) -> None:
+    bots = [Answers("", 0, 0), Answers("", 0, 0)]
+    bots[side] = Answers(method, at, value)
+    with pytest.raises(Disqualified) as caught:
+        play_match(*bots, Deal(match_key(3, at)), 1.0, [0.0, False])
+    assert caught.value.side == side
+    assert caught.value.reason == f"returned an invalid index {value!r} from {method}{hand}"
+
+
+def test_every_int_index_in_range_is_taken() -> None:
+    for hand, at in ((3, 1), (3, 8), (2, 9), (1, 10)):
+        for value in range(hand):
+            for side in (0, 1):
+                bots = [Answers("", 0, 0), Answers("", 0, 0)]
+                bots[side] = Answers("main_play", at, int(str(value)))  # a computed int
+                play_match(*bots, Deal(match_key(3, at)), 1.0, [0.0, False])
+
+
+def test_the_built_ins_empty_notifications_are_known_once() -> None:
+    from bot.arena.match import quiet_notices
+    from games.rps_poker.players import PLAYERS
+
+    flags = {name: quiet_notices(cls()) for name, cls in PLAYERS.items()}
+    assert flags["minimal-valid"] == (True, True)
+    assert flags["simple"] == (False, True)  # draft_receive keeps its deck
+    assert flags["saver"] == flags["basic-odds"] == (False, False)
+    for key in (match_key(5, d) for d in range(20)):  # given or looked up: the same match
+        for a, b in (("saver", "simple"), ("minimal-valid", "basic-odds")):
+            bots = PLAYERS[a], PLAYERS[b]
+            assert play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False],
+                              quiet=flags[a] + flags[b]) == \
+                play_match(bots[0](), bots[1](), Deal(key), 1.0, [0.0, False])
+
+
+def test_a_deal_is_what_the_rules_functions_make_with_its_shuffles() -> None:
+    # Deal 29065 of seed 0 rejects a draw and reads a second hash block.
+    for key in [*(match_key(1, d) for d in range(400)), match_key(0, 29065)]:
+        shuffle = shuffler(key)
+        full = [CARDS[i] for i in rules.new_full_deck(shuffle)]
+        remaining = rules.remaining_after_draft(full)
+        decks = [list(range(10)), list(range(10))]
+        hands = rules.start_main(*decks, remaining, shuffle)
+        deal = Deal(key)
+        assert list(deal.full) == full
+        assert list(deal.bases) == remaining
+        assert list(deal.terms) == [CARDS.index(c) for c in remaining]
+        for seat in (0, 1):
+            cards = [f"X{i}" for i in range(10)]
+            assert list(deal.arrange[seat](cards)) == [cards[i] for i in hands[seat] + decks[seat]]
+

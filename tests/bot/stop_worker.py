@@ -69,10 +69,10 @@ async def main(db: str, flags: Path, mode: str) -> None:
     await service.hydrated()
     match = next(iter(service.matches.values()))
     await asyncio.sleep(2)
-    say("HELD", match.state.round, bool(service._stopped))
+    say("HELD", match.state.round, bool(service.clocks.stops.stopped))
     (flags / "public").unlink()
     service.delivery.wake()
-    while "public" not in transport.through or service._stopped:
+    while "public" not in transport.through or service.clocks.stops.stopped:
         await asyncio.sleep(0.01)
     async with match.lock:  # (the clock moved on is stored, then made live)
         pass

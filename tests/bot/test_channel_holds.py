@@ -290,11 +290,11 @@ async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
         await asyncio.sleep(1)
         transport.down.add("seat1")
         await asyncio.sleep(15)  # Bob's reminder is refused: his clock stops
-        assert service._stopped, "the spell is under way"
+        assert service.clocks.stops.stopped, "the spell is under way"
         await service.abort(match.id)
         await asyncio.sleep(600)
         assert [m for m, _ in service.delivery.failures], "given up after the end"
-        assert not service._stopped and not service.delivery._down
+        assert not service.clocks.stops.stopped and not service.delivery._down
 
 
 async def test_a_table_made_again_is_not_credited_twice() -> None:
@@ -437,14 +437,14 @@ async def test_a_stop_outlives_a_restart_and_charges_no_one() -> None:
         match = service.matches[match.id]
         assert match.state.picks[0] is not None and match.state.picks[1] is None, \
             "Bob's clock stayed stopped after the start"
-        assert (match.id, "r1:s1") in service._stopped
+        assert (match.id, "r1:s1") in service.clocks.stops.stopped
         del transport.held["seat1"]
         service.delivery.wake(match.id)
         back, _ = await arrival(transport, "seat1", "15 s left", 2)
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - bob_limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - (back - t0 - 15)) < 1.01, moved  # (1: the heartbeat's period)
-        assert not repo.stops_[match.id] and not service._stopped, "the stop's end is stored"
+        assert not repo.stops_[match.id] and not service.clocks.stops.stopped, "the stop's end is stored"
         await asyncio.sleep(back + 14 - loop_now())
         assert match.state.round == 1, "Bob still has the 15 s he had when it stopped"
         await asyncio.sleep(3)
@@ -471,7 +471,7 @@ async def test_a_stored_stop_whose_channel_has_nothing_to_send_ends_at_the_start
     await service.start()
     try:
         await asyncio.sleep(0.5)
-        assert not service._stopped and not repo.stops_[match.id]
+        assert not service.clocks.stops.stopped and not repo.stops_[match.id]
         moved = (service.matches[match.id].clocks["r1:s1"].limit_at
                  - bob_limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - 5) < 0.01, moved

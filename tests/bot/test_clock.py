@@ -64,8 +64,8 @@ async def test_a_stale_timer_does_nothing(memory_service):
     service, _, repo = memory_service
     match = await service.start_match("duel", [ANN, BOB])
     await service.submit(match.id, ANN.id, "pick 4", table_of=0)
-    await service._on_due((match.id, "r1:s0"))  # Ann's clock, for a decision already made
-    await service._on_due((match.id, "r9:s1"))  # a clock that never existed
+    await service.clocks.on_due((match.id, "r1:s0"))  # Ann's clock, for a decision already made
+    await service.clocks.on_due((match.id, "r9:s1"))  # a clock that never existed
     assert match.seq == 1 and len(repo.actions_[match.id]) == 1
 
 

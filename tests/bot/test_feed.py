@@ -11,8 +11,7 @@ from bot.store.database import create_engine
 from bot.store.repository import OutboxData, Repository
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
-from tests.bot.test_resume import HeldTransport
-from tests.support.transport import RecordingTransport
+from tests.support.transport import HeldTransport, RecordingTransport
 
 
 async def _play_until(service: MatchService, match_id: int, done: object, rng: random.Random,

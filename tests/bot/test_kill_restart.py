@@ -9,7 +9,6 @@ every outbox message has been delivered.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import signal
@@ -25,11 +24,10 @@ from sqlalchemy import text
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
-from games.core import replay
-from games.registry import get_game
+from tests.support.kill_restart import HEARTBEAT
+from tests.support.kill_restart import check_store as _check_store
 
 ROOT = Path(__file__).resolve().parents[2]
-HEARTBEAT = timedelta(seconds=0.2)
 
 
 def _start(db: str, accepted: Path, delivered: Path, *, finish: bool = False) -> subprocess.Popen[str]:
@@ -51,29 +49,6 @@ async def _armed_clocks(db: str) -> dict[tuple[int, str], datetime]:
     await engine.dispose()
     return {(r.match_id, r.prompt_key): datetime.fromisoformat(str(r.deadline_at)).replace(tzinfo=UTC)
             for r in rows}
-
-
-async def _check_store(db: str, accepted: Path) -> int:
-    engine = create_engine(db)
-    repo = Repository(engine)
-    stored_actions = 0
-    logged = [json.loads(line) for line in accepted.read_text().splitlines() if line.strip()]
-    for row in await repo.list_matches(100):
-        actions = await repo.actions(row.id)
-        stored_actions += len(actions)
-        assert [a.seq for a in actions] == list(range(1, len(actions) + 1)), "gap in the log"
-        by_seq = {a.seq: a for a in actions}
-        for entry in (e for e in logged if e["match"] == row.id):
-            assert by_seq[entry["seq"]].command == entry["command"], "accepted action changed"
-        stored = await repo.load_match(row.id)
-        assert stored is not None
-        game = get_game(row.game)
-        fresh, _ = replay(game, game.load_settings(row.settings), row.seed,
-                          [(a.seat, game.load_command(a.command)) for a in actions])
-        assert LiveMatch.from_store(stored).state.model_dump_json() == fresh.model_dump_json()
-    assert len(logged) <= stored_actions
-    await engine.dispose()
-    return stored_actions
 
 
 def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, process_db_url: str) -> None:

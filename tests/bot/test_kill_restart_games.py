@@ -3,7 +3,7 @@ match per game where a person's clock runs) is killed with SIGKILL at random mom
 right after a commit before its messages went out, then restarted, on SQLite and on PostgreSQL.
 
 After every kill: every accepted action is stored exactly and every match's state equals an
-uninterrupted replay from the seed (tests.bot.test_kill_restart._check_store). After every
+uninterrupted replay from the seed (tests/support/kill_restart.py check_store). After every
 restart: the person's clocks have the time they had at the kill (never less; at most a
 heartbeat more, or a fresh clock started at its late delivery). At the end: every bot match
 finished, every message was sent, and a message was sent again only within the transport's
@@ -29,7 +29,8 @@ from sqlalchemy import text
 from bot.store.database import create_engine
 from bot.store.repository import Repository
 from tests.bot.crash_worker_games import GAMES
-from tests.bot.test_kill_restart import HEARTBEAT, _check_store
+from tests.support.kill_restart import HEARTBEAT
+from tests.support.kill_restart import check_store as _check_store
 
 ROOT = Path(__file__).resolve().parents[2]
 NONCE_WINDOW = 120.0  # seconds: well inside the few minutes Discord keeps a nonce

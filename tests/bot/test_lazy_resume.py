@@ -10,10 +10,12 @@ import weakref
 from datetime import UTC, datetime, timedelta
 
 from bot.live import LiveMatch
+from bot.service.resume import Resumer
+from bot.service.resume import urgency as _urgency
 from bot.store.database import create_engine
 from bot.store.repository import ClockData, Repository
 from bot.transport import PlayerRef
-from bot.umpire import MatchService, _urgency
+from bot.umpire import MatchService
 from tests.support.transport import RecordingTransport
 
 
@@ -51,7 +53,7 @@ async def test_a_restart_is_ready_with_states_rebuilt_on_first_use(db_url, monke
     async def no_background_rebuild(self, matches):  # only first use rebuilds
         await asyncio.Event().wait()
 
-    monkeypatch.setattr(MatchService, "_hydrate_all", no_background_rebuild)
+    monkeypatch.setattr(Resumer, "hydrate_all", no_background_rebuild)
     engine = create_engine(db_url)
     service = MatchService(Repository(engine), RecordingTransport())
     await service.start()

@@ -158,8 +158,8 @@ def test_memory_stays_flat_over_finished_matches_of_every_game(game: str) -> Non
     print(f"{game}: memory growth per finished match: {growth:.0f} bytes")
     assert all(m.status not in ("active", "paused") for m in service.matches.values())
     assert len(service.matches) <= service.keep_ended
-    assert not service._bot_tries and not service._unseen and not service._held
-    assert not service._stopped
+    assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
+    assert not service.clocks.stops.stopped
     assert not service.delivery._queues and not service.delivery._workers
     assert growth < PER_MATCH_BOUND, f"{game}: {growth:.0f} bytes kept per finished match"
 
@@ -176,7 +176,7 @@ def test_memory_stays_flat_over_2000_finished_matches() -> None:
           f"{len(service.matches)} matches kept")
     assert transport.sent >= 2000 * 3, "the matches were played and their messages sent"
     assert len(service.matches) <= service.keep_ended
-    assert not service._bot_tries and not service._unseen and not service._held
-    assert not service._stopped
+    assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
+    assert not service.clocks.stops.stopped
     assert not service.delivery._queues and not service.delivery._workers
     assert growth < PER_MATCH_BOUND, f"{growth:.0f} bytes kept per finished match"

@@ -6,24 +6,12 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot import umpire as umpire_module
+from bot.service import resume as resume_module
 from bot.store.database import create_engine
 from bot.store.repository import Repository
-from bot.transport import MatchInfo, PlayerRef
+from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.support.transport import RecordingTransport
-
-
-class HeldTransport(RecordingTransport):
-    """Accepts nothing until released: messages stay undelivered in the outbox."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.release = asyncio.Event()
-
-    async def send(self, match: MatchInfo, message) -> None:  # type: ignore[no-untyped-def]
-        await self.release.wait()
-        await super().send(match, message)
+from tests.support.transport import HeldTransport, RecordingTransport
 
 
 def _players(i: int) -> list[PlayerRef]:
@@ -53,7 +41,7 @@ async def test_running_matches_resume_in_batches_and_ended_ones_stay_unloaded(db
     busy.lock.release()
     await engine.dispose()
 
-    monkeypatch.setattr(umpire_module, "RESUME_BATCH", 2)
+    monkeypatch.setattr(resume_module, "RESUME_BATCH", 2)
     engine = create_engine(db_url)
     transport = RecordingTransport()
     service = MatchService(Repository(engine), transport)

@@ -239,7 +239,7 @@ async def test_a_process_that_cannot_renew_in_time_stops_umpiring_the_shard(pg_u
         await keeper.tick()
     assert keeper.owned == set(), "kept acting on shards past 2/3 of their lease"
     assert service.matches == {} and service.repo.shards == set()
-    assert not service._bot_tasks and not service.scheduler._due
+    assert not service.bots.tasks and not service.scheduler._due
     # renewals work again and take shard 0 back (once expired, a preferred shard is retaken);
     # another process took shard 1 meanwhile: it stays theirs
     leases.renew, leases.take, leases.takeable = working  # type: ignore[method-assign]

@@ -22,37 +22,11 @@ from bot.store.errors import StoreUnavailable
 from bot.store.repository import MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from tests.support.sqlite_lock import locked
 from tests.support.transport import RecordingTransport
 
 #: The longest the loop may go without running a task that wants to run every millisecond.
 MAX_STALL = 0.1
-
-HOLD = """
-import sqlite3, sys, time
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN IMMEDIATE")
-print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
-conn.execute("COMMIT")
-"""
-
-
-@contextlib.asynccontextmanager
-async def locked(db: Path, seconds: float) -> AsyncIterator[asyncio.subprocess.Process]:
-    """Another process holds the file's write lock for `seconds` from when this enters."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HOLD, str(db), str(seconds), stdout=asyncio.subprocess.PIPE)
-    assert proc.stdout is not None
-    assert (await proc.stdout.readline()).strip() == b"locked"
-    try:
-        yield proc
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        raise
-    finally:
-        await proc.wait()
-
 
 class StallProbe:
     """A task that asks to run every millisecond and records the longest gap between runs."""

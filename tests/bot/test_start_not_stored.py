@@ -16,7 +16,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import NOT_STARTED, MatchService, UmpireError
 from tests.bot.conftest import ANN, BOB
-from tests.bot.test_sqlite_lock import locked
+from tests.support.sqlite_lock import locked
 from tests.support.transport import RecordingTransport
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
@@ -29,6 +30,8 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService
 from games.core import Prompt
+from tests.fake_discord import permissions as P
+from tests.fake_discord import store as fake_store
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401
 from tests.fake_discord.harness import running_client
 from tests.fake_discord.limits import TEST_SCALE
@@ -267,3 +270,93 @@ def assert_log_has(world: World, match: LiveMatch, messages: list[Any]) -> int:
 
 def _no_clock(text: str) -> str:
     return re.sub(r"<t:-?\d+:[TR]>", "<t:…>", text)
+
+
+# Helpers that several test files use (tests/test_layout.py: never imported from a test file).
+
+async def start_vs_bot(world: World, up: Any, game: str, bot: str, **options: Any) -> Any:
+    """`/match start` of alice against the built-in `bot` seat; the match, once started."""
+    fake = world.fake
+    inter = await fake.slash_command(world.host, world.general, "match start", game=game,
+                                     player1=world.alice, bot=bot, **options)
+    await fake.wait_for(lambda: inter.original is not None and "started" in
+                        (inter.original.content or ""), 10)
+    [match] = up.service.matches.values()
+    return match
+
+
+def with_key(world: World, channel: Any, key: str) -> Any:
+    """The bot's latest message in `channel` whose components answer decision `key`."""
+    return next(m for m in reversed(bot_posts(world, channel))
+                if any(c["custom_id"].endswith(f":{key}") for c in m.iter_components()))
+
+
+def embed_text(message: Any) -> str:
+    return "\n".join(e.get("description") or "" for e in message.embeds)
+
+
+async def play_prompt(world: World, up, match, seat: int) -> None:
+    """`seat` types its pending decision's first choice in its table; waits until taken."""
+    prompt = next(p for p in match.prompts if p.seat == seat)
+    user = [world.alice, world.bob][seat]
+    await world.fake.send_user_message(user, channel_of(world, match, f"seat{seat}"),
+                                       prompt.choices[0])
+    await world.fake.wait_for(lambda: prompt.key not in {p.key for p in match.prompts})
+
+
+async def undelivered(world: World) -> list[int]:
+    """The ids of the outbox messages not marked delivered, read from the database file."""
+    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(sa.text("SELECT id FROM outbox WHERE delivered_at IS NULL"))
+            return [r[0] for r in rows]
+    finally:
+        await engine.dispose()
+
+
+async def unmark(world: World, ids: list[int]) -> None:
+    """Marks these outbox messages undelivered again (as if the bot stopped before marking)."""
+    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.text(
+                f"UPDATE outbox SET delivered_at = NULL WHERE id IN ({','.join(map(str, ids))})"))
+    finally:
+        await engine.dispose()
+
+
+#: Discord's nonce window, shortened for the tests (`short_nonce_window`), in seconds.
+WINDOW = 0.3
+
+
+@pytest.fixture
+def short_nonce_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake's and the transport's nonce windows are `WINDOW` long."""
+    monkeypatch.setattr(fake_store, "NONCE_WINDOW_SECONDS", WINDOW)
+    monkeypatch.setattr(DiscordTransport, "nonce_window", WINDOW)
+
+
+def threads_allowed(world: World) -> None:
+    """The bot's role gets the permissions that threads mode needs."""
+    world.fake.set_role_permissions(world.fake.bot_role(world.guild), P.THREADS_BOT)
+
+
+def channel_ids(world: World) -> set[int]:
+    """The ids of the server's channels that are not deleted."""
+    return {c.id for c in world.fake.channels.values()
+            if c.guild_id == world.guild.id and not c.deleted}
+
+
+#: How a spectator feed's reveal of a finished round begins (tests/discord/test_feed.py).
+REVEAL = "🔓"
+
+
+def lines(world: World, channel: Any) -> list[str]:
+    """The bot's posts in a channel as lines of visible text, Discord timestamps blanked."""
+    out: list[str] = []
+    for message in bot_posts(world, channel):
+        text = re.sub(r"<t:-?\d+:R>", "<t:…:R>", read_mark(message.content)[0])
+        out.extend(text.splitlines())
+    return out
+

@@ -325,13 +325,14 @@ async def test_an_open_challenge_stops_blocking_after_an_hour(tmp_path: Path) ->
     from types import SimpleNamespace
 
     from bot.discord.challenge import ChallengeLimits
+    from bot.facade import UmpireApi
     from bot.store.challenges import ChallengeStore
     from bot.store.database import create_engine
     from bot.store.repository import Repository
 
     repo = Repository(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"))
     await repo.migrate()
-    bot = SimpleNamespace(service=SimpleNamespace(matches={}))
+    bot = SimpleNamespace(api=UmpireApi(SimpleNamespace(matches={}, repo=repo)))  # type: ignore[arg-type]
     alice = SimpleNamespace(id=1, display_name="alice")
     bob = SimpleNamespace(id=2, display_name="bob")
     now = [datetime(2026, 11, 26, 12, tzinfo=UTC)]

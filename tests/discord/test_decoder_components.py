@@ -26,10 +26,11 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    embed_text,
     start_match,
     umpire,
+    with_key,
 )
-from tests.discord.test_devils_deal_discord import embed_text, with_key
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Channel, Interaction, Message, User
 

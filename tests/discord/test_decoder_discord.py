@@ -12,11 +12,12 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    embed_text,
     next_decision,
+    start_vs_bot,
     umpire,
+    with_key,
 )
-from tests.discord.test_devils_deal_discord import embed_text, with_key
-from tests.discord.test_other_games import start_vs_bot
 
 
 async def test_decoder_played_with_buttons_and_menus(world: World) -> None:

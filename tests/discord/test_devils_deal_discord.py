@@ -16,22 +16,14 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    embed_text,
     next_decision,
+    start_vs_bot,
     umpire,
+    with_key,
 )
-from tests.discord.test_other_games import start_vs_bot
 
 DANGER, SUCCESS = 4, 3
-
-
-def with_key(world: World, channel: Any, key: str) -> Any:
-    """The bot's latest message in `channel` whose components answer decision `key`."""
-    return next(m for m in reversed(bot_posts(world, channel))
-                if any(c["custom_id"].endswith(f":{key}") for c in m.iter_components()))
-
-
-def embed_text(message: Any) -> str:
-    return "\n".join(e.get("description") or "" for e in message.embeds)
 
 
 async def test_devils_deal_played_with_buttons_and_menus(world: World) -> None:

@@ -21,8 +21,8 @@ from tests.discord.conftest import (
     channel_of,
     start_match,
     umpire,
+    with_key,
 )
-from tests.discord.test_devils_deal_discord import with_key
 
 DANGER, SUCCESS = 4, 3
 

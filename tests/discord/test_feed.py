@@ -16,21 +16,18 @@ from typing import Any
 
 import pytest
 
-from bot.discord.marker import read_mark
 from games.renounce_fate.cards import render_all
-from tests.discord.conftest import World, bot_posts, channel_of, log_text, start_match, umpire
+from tests.discord.conftest import (
+    REVEAL,
+    World,
+    bot_posts,
+    channel_of,
+    lines,
+    log_text,
+    start_match,
+    umpire,
+)
 from tests.fake_discord import permissions as P
-
-REVEAL = "🔓"
-
-
-def lines(world: World, channel: Any) -> list[str]:
-    """The bot's posts in a channel as lines of visible text, Discord timestamps blanked."""
-    out: list[str] = []
-    for message in bot_posts(world, channel):
-        text = re.sub(r"<t:-?\d+:R>", "<t:…:R>", read_mark(message.content)[0])
-        out.extend(text.splitlines())
-    return out
 
 
 def assert_feed_is_room_plus_finished_rounds(world: World, room: Any, feed: Any,

@@ -15,9 +15,18 @@ import pytest
 from bot.discord.marker import tags_in
 from bot.discord.transport import DiscordTransport
 from tests.discord import conftest
-from tests.discord.conftest import World, assert_log_has, bot_posts, channel_of, start_rps, umpire
-from tests.discord.test_nonce_window import WINDOW, short_nonce_window  # noqa: F401
-from tests.discord.test_restart import _undelivered, _unmark, play_prompt
+from tests.discord.conftest import (
+    WINDOW,
+    World,
+    assert_log_has,
+    bot_posts,
+    channel_of,
+    play_prompt,
+    start_rps,
+    umpire,
+)
+from tests.discord.conftest import undelivered as _undelivered
+from tests.discord.conftest import unmark as _unmark
 
 
 @pytest.fixture(autouse=True)

@@ -20,28 +20,22 @@ from bot.discord.marker import read_mark
 from bot.discord.render import render
 from bot.discord.transport import DiscordTransport
 from tests.discord.conftest import (
+    WINDOW,
     World,
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    play_prompt,
     start_rps,
 )
 from tests.discord.conftest import umpire as umpire_with_defaults
-from tests.discord.test_restart import _undelivered, _unmark, play_prompt
-from tests.fake_discord import store as fake_store
-
-WINDOW = 0.3
+from tests.discord.conftest import undelivered as _undelivered
+from tests.discord.conftest import unmark as _unmark
 
 
 def umpire(world: World, **options: Any) -> Any:
     """The bot posting each outbox message as its own post (no folding, no log batches)."""
     return umpire_with_defaults(world, fold_seconds=0, log_batch_seconds=0, **options)
-
-
-@pytest.fixture
-def short_nonce_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fake_store, "NONCE_WINDOW_SECONDS", WINDOW)
-    monkeypatch.setattr(DiscordTransport, "nonce_window", WINDOW)
 
 
 async def test_a_restart_after_the_nonce_window_posts_nothing_twice_and_loses_nothing(

@@ -18,20 +18,11 @@ from tests.discord.conftest import (
     bot_posts,
     channel_of,
     next_decision,
+    start_vs_bot,
     umpire,
 )
 
 Chooser = Callable[[Prompt, dict[str, Any]], str | None]
-
-
-async def start_vs_bot(world: World, up: Any, game: str, bot: str, **options: Any) -> Any:
-    fake = world.fake
-    inter = await fake.slash_command(world.host, world.general, "match start", game=game,
-                                     player1=world.alice, bot=bot, **options)
-    await fake.wait_for(lambda: inter.original is not None and "started" in
-                        (inter.original.content or ""), 10)
-    [match] = up.service.matches.values()
-    return match
 
 
 async def drive(world: World, up: Any, match: Any, choose: Chooser, max_steps: int = 600) -> int:

@@ -15,7 +15,7 @@ from bot.discord.pacing import Pacer, bucket_key
 from tests.fake_discord.harness import running_client
 from tests.fake_discord.limits import RateLimits
 from tests.fake_discord.server import FakeDiscord
-from tests.fake_discord.test_fake_discord import World, make_bot, world  # noqa: F401
+from tests.support.fake_world import World, make_bot, world  # noqa: F401
 
 
 async def burst(fake: FakeDiscord, world: World, pacer: Pacer | None) -> float:  # noqa: F811

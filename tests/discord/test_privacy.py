@@ -20,9 +20,9 @@ from tests.discord.conftest import (
     log_entries,
     log_text,
     start_rps,
+    threads_allowed,
     umpire,
 )
-from tests.discord.test_threads import threads_allowed
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Channel, Overwrite, User
 

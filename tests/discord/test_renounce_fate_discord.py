@@ -16,10 +16,11 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    embed_text,
     start_match,
     umpire,
+    with_key,
 )
-from tests.discord.test_devils_deal_discord import embed_text, with_key
 
 DANGER, SUCCESS = 4, 3
 

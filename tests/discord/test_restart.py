@@ -5,27 +5,19 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-import sqlalchemy as sa
-
 from bot.discord.transport import DiscordTransport
-from bot.store.database import create_engine
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    play_prompt,
     start_rps,
     umpire,
 )
+from tests.discord.conftest import undelivered as _undelivered
+from tests.discord.conftest import unmark as _unmark
 from tests.fake_discord import permissions as P
-
-
-async def play_prompt(world: World, up, match, seat: int) -> None:
-    prompt = next(p for p in match.prompts if p.seat == seat)
-    user = [world.alice, world.bob][seat]
-    await world.fake.send_user_message(user, channel_of(world, match, f"seat{seat}"),
-                                       prompt.choices[0])
-    await world.fake.wait_for(lambda: prompt.key not in {p.key for p in match.prompts})
 
 
 async def test_restart_mid_match_continues_without_losing_or_duplicating(world: World) -> None:
@@ -128,26 +120,6 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
         assert len(posts) == len(outbox) - 1 and "seat0" in {m.audience for m in outbox}
         assert f"/channels/{table0.id}/messages" not in posts
         assert len(calls) == len(posts) + 1
-
-
-async def _undelivered(world: World) -> list[int]:
-    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
-    try:
-        async with engine.connect() as conn:
-            rows = await conn.execute(sa.text("SELECT id FROM outbox WHERE delivered_at IS NULL"))
-            return [r[0] for r in rows]
-    finally:
-        await engine.dispose()
-
-
-async def _unmark(world: World, ids: list[int]) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(sa.text(
-                f"UPDATE outbox SET delivered_at = NULL WHERE id IN ({','.join(map(str, ids))})"))
-    finally:
-        await engine.dispose()
 
 
 async def test_channels_left_open_by_a_stop_after_the_end_are_closed_on_the_next_start(

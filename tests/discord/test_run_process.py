@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import sys
 from datetime import UTC, datetime, timedelta
@@ -19,19 +18,7 @@ from bot.store.leases import Leases
 from tests.bot.conftest import pg_template, pg_url  # noqa: F401
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401
 from tests.fake_discord.server import FakeDiscord
-
-#: The checkout: the child process imports `tests.discord.run_under_fake` from it, whatever
-#: folder it runs in.
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _env(fake: FakeDiscord, db: str, status: Path, **more: str) -> dict[str, str]:
-    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-    return {**os.environ, "PYTHONPATH": path, "DISCORD_TOKEN": fake.token,
-            "UMPIRE_DATABASE__URL": db,
-            "UMPIRE_HEALTH__STATUS_FILE": str(status), "FAKE_DISCORD_BASE": fake.base_url,
-            "FAKE_DISCORD_GATEWAY": fake.gateway_url, "UMPIRE_DISCORD__SYNC_COMMANDS": "false",
-            **more}
+from tests.support.run_process import run_env as _env
 
 
 async def _umpire(env: dict[str, str], *args: str) -> tuple[int, str, str]:

@@ -7,8 +7,7 @@ import sqlite3
 from typing import Any
 
 from bot.umpire import NOT_STARTED
-from tests.discord.conftest import World, umpire
-from tests.discord.test_start_preflight import channel_ids
+from tests.discord.conftest import World, channel_ids, umpire
 
 
 def _disk_full(*_: Any) -> Any:

@@ -3,13 +3,8 @@ nothing: a failure half-way leaves no channel behind."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import World, umpire
+from tests.discord.conftest import World, channel_ids, umpire
 from tests.fake_discord import permissions as P
-
-
-def channel_ids(world: World) -> set[int]:
-    return {c.id for c in world.fake.channels.values()
-            if c.guild_id == world.guild.id and not c.deleted}
 
 
 async def test_a_missing_manage_channels_permission_is_named_and_nothing_is_created(

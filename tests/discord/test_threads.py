@@ -16,15 +16,12 @@ from tests.discord.conftest import (
     bot_posts,
     channel_of,
     start_rps,
+    threads_allowed,
     umpire,
 )
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import PRIVATE_THREAD, Channel
 from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
-
-
-def threads_allowed(world: World) -> None:
-    world.fake.set_role_permissions(world.fake.bot_role(world.guild), P.THREADS_BOT)
 
 
 def _log_files(world: World) -> list[str]:

@@ -11,8 +11,7 @@ from typing import Any
 from bot.discord.marker import read_mark
 from bot.tournament import store
 from bot.tournament.record import verify_event
-from tests.discord.conftest import World, bot_posts, channel_of, umpire
-from tests.discord.test_feed import REVEAL, lines
+from tests.discord.conftest import REVEAL, World, bot_posts, channel_of, lines, umpire
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction, User
 

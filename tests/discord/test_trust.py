@@ -18,9 +18,9 @@ from tests.discord.conftest import (
     channel_of,
     next_decision,
     start_rps,
+    start_vs_bot,
     umpire,
 )
-from tests.discord.test_other_games import start_vs_bot
 from tests.fake_discord import permissions as P
 from tests.fake_discord.models import Interaction
 from tests.fake_discord.server import FakeDiscord
@@ -68,11 +68,11 @@ async def test_host_commands_components_and_exports_only_reach_this_servers_matc
         # a channel of this server that is not the match's, is refused the same way.
         key = next(p.key for p in match.prompts if p.seat == 0)
         table0 = channel_of(world, match, "seat0")
-        assert up.bot.click_refusal(world.alice.id, match.id, key, other.id,
+        assert up.bot.routing.click_refusal(world.alice.id, match.id, key, other.id,
                                     general2.id) == NO_SUCH_MATCH
-        assert up.bot.click_refusal(world.alice.id, match.id, key, world.guild.id,
+        assert up.bot.routing.click_refusal(world.alice.id, match.id, key, world.guild.id,
                                     world.general.id) == NO_SUCH_MATCH
-        assert up.bot.click_refusal(world.alice.id, match.id, key, world.guild.id,
+        assert up.bot.routing.click_refusal(world.alice.id, match.id, key, world.guild.id,
                                     table0.id) is None
         # Once it has ended, its record (seed and every secret) still goes to this server only.
         await fake.slash_command(world.host, world.general, "match award", player=world.bob)

@@ -6,7 +6,6 @@ import asyncio
 import io
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -14,35 +13,11 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from tests.support.fake_world import World, make_bot
+
 from . import permissions as P
 from .harness import running_client
-from .models import Channel, Guild, Role, User
 from .server import FakeDiscord
-
-
-@dataclass
-class World:
-    guild: Guild
-    general: Channel
-    host_role: Role
-    host: User
-    alice: User
-    bob: User
-
-
-@pytest.fixture
-def world(fake_discord: FakeDiscord) -> World:
-    fake = fake_discord
-    guild = fake.add_guild("Card Club")
-    host_role = fake.add_role(guild, "Host", permissions=P.MANAGE_GUILD)
-    return World(
-        guild=guild,
-        general=fake.get_channel(guild, "general"),
-        host_role=host_role,
-        host=fake.add_member(guild, "hannah", roles=[host_role]),
-        alice=fake.add_member(guild, "alice"),
-        bob=fake.add_member(guild, "bob"),
-    )
 
 
 def collect(into: list, transform: Callable[..., Any] = lambda *args: args) -> Callable[..., Any]:
@@ -52,13 +27,6 @@ def collect(into: list, transform: Callable[..., Any] = lambda *args: args) -> C
         into.append(transform(*args))
 
     return listener
-
-
-def make_bot(**kwargs) -> commands.Bot:
-    intents = discord.Intents.default()
-    intents.message_content = True
-    intents.members = True
-    return commands.Bot(command_prefix="!", intents=intents, **kwargs)
 
 
 async def test_login_ready_and_cache(fake_discord: FakeDiscord, world: World) -> None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import discord
 import pytest
 
+from tests.support.fake_world import World, make_bot, world  # noqa: F401
+
 from . import permissions as P
 from .harness import running_client
 from .rest_channels import MAX_GUILD_CHANNELS
 from .server import FakeDiscord
-from .test_fake_discord import World, make_bot, world  # noqa: F401
 
 
 async def _room(bot: discord.Client, fake: FakeDiscord, world: World) -> discord.TextChannel:  # noqa: F811

@@ -10,10 +10,11 @@ import time
 import aiohttp
 import discord
 
+from tests.support.fake_world import World, make_bot, world  # noqa: F401
+
 from .harness import running_client
 from .limits import TEST_SCALE, RateLimits
 from .server import FakeDiscord
-from .test_fake_discord import World, make_bot, world  # noqa: F401
 
 
 async def _post(session: aiohttp.ClientSession, fake: FakeDiscord, channel_id: int,

@@ -1,7 +1,8 @@
-"""A transport that records every delivered message, for service tests."""
+"""Transports that record every delivered message, for service tests."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 
 from bot.store.repository import StoredMessage
@@ -32,3 +33,15 @@ class RecordingTransport:
     def named(self, match: MatchInfo, audience: str) -> list[str]:
         names = [p.name for p in match.players]
         return [render_names(t, names) for t in self.texts(match.id, audience)]
+
+
+class HeldTransport(RecordingTransport):
+    """Accepts nothing until released: messages stay undelivered in the outbox."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def send(self, match: MatchInfo, message) -> None:  # type: ignore[no-untyped-def]
+        await self.release.wait()
+        await super().send(match, message)

@@ -47,7 +47,11 @@ def test_the_export_holds_the_event_and_every_match(record: dict) -> None:
     assert len(record["pairings"]) == 3 and all(p["result"] for p in record["pairings"])
     assert record["standings"][0]["rank"] == 1
     assert sorted(m["match"] for m in record["matches"]) == \
-        sorted(p["match"] for p in record["pairings"])
+        sorted([p["match"] for p in record["pairings"]] +
+               [m for p in record["pairings"] for m in p["earlier"]])
+    earlier = {m for p in record["pairings"] for m in p["earlier"]}
+    assert earlier  # seed 4 draws three matches, each played again
+    assert all(m["result"]["winner"] is None for m in record["matches"] if m["match"] in earlier)
     assert all(m["seed"] and m["actions"] for m in record["matches"])  # full records
 
 

@@ -5,6 +5,7 @@ matches are played again, walkovers and awards, and a kill at any moment loses n
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import os
 import random
@@ -28,6 +29,7 @@ from bot.tournament import store
 from bot.tournament.event import Entrant, Event
 from bot.tournament.formats import format_named
 from bot.tournament.formats.single import SingleElimination
+from bot.tournament.record import event_record, verify_event
 from bot.tournament.runner import EventRunner
 from bot.umpire import MatchService, UmpireError
 
@@ -141,6 +143,36 @@ async def test_an_aborted_match_is_played_again_and_an_award_is_a_walkover(rig: 
     assert result.winner == live.players[1].id and result.walkover
     with pytest.raises(ev.EventError, match="not a running match"):
         await rig.runner.award(event.id, live.id, live.players[0].id)
+
+
+async def test_the_record_keeps_a_pairings_aborted_match_beside_the_one_that_decided_it(
+        rig: Rig) -> None:
+    """An aborted match is played again; the event's record exports both, the first as the
+    pairing's earlier match, and verify checks that it ended without a winner."""
+    event = await rig.event(2)
+    first = event.matches["R1-1"]
+    await rig.service.abort(first, "the room was lost")
+    event = await rig.settle(event.id)
+    again = event.matches["R1-1"]
+    await rig.service.award(again, 0)
+    event = await rig.settle(event.id)
+    assert event.status == "ended"
+    record = await event_record(rig.service, event.id)
+    (pairing,) = record["pairings"]
+    assert pairing["match"] == again and pairing["earlier"] == [first]
+    assert sorted(m["match"] for m in record["matches"]) == [first, again]
+    lines, ok = verify_event(record)
+    assert ok, lines
+    decided = copy.deepcopy(record)
+    aborted = next(m for m in decided["matches"] if m["match"] == first)
+    aborted["result"] = {**(aborted.get("result") or {}), "winner": 1}
+    lines, ok = verify_event(decided)
+    assert not ok and any(f"earlier match #{first} has a winner" in line for line in lines)
+    dropped = copy.deepcopy(record)
+    dropped["matches"] = [m for m in dropped["matches"] if m["match"] != first]
+    lines, ok = verify_event(dropped)
+    assert not ok and any(f"earlier match #{first} is not in the record" in line
+                          for line in lines)
 
 
 async def test_replace_walks_over_the_running_match_and_the_event_goes_on(rig: Rig) -> None:

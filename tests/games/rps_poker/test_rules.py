@@ -156,9 +156,15 @@ def test_winner_no_draw_is_possible_over_every_card_triple() -> None:
 
 
 def test_judge_table_matches_the_rule_function() -> None:
-    for a, b, c in itertools.permutations(range(30), 3):
+    assert len(rules.JUDGE) == 30 ** 3
+    for a, b, c in itertools.product(range(30), repeat=3):
+        if len({a, b, c}) < 3:  # impossible: a card repeated
+            assert rules.JUDGE[a * 900 + b * 30 + c] == 2
+            assert not rules.WIN_VS[c][a] >> b & 1
+            continue
         assert rules.JUDGE[a * 900 + b * 30 + c] == judge_index(a, b, c)
         assert (rules.WIN_VS[c][a] >> b & 1) == (judge_index(a, b, c) == 0)
+    assert all(0 <= mask < 1 << 30 for row in rules.WIN_VS for mask in row)
 
 
 def test_judge_refuses_repeated_or_unknown_cards() -> None:
