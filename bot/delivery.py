@@ -206,8 +206,9 @@ class Delivery:
         never a reminder or a host's notice) of a running match, to a channel whose transport
         folds: it may wait a moment for the channel's next message."""
         return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
-            self._fresh(message) and bool(message.payload.get("fold")) and not message.payload.get("prompts") and \
-            not message.payload.get("deadlines") and not self._answering(match, message.audience)
+            self._fresh(message) and bool(message.payload.get("fold")) and \
+            not message.payload.get("prompts") and not message.payload.get("deadlines") and \
+            not self._answering(match, message.audience)
 
     def _fresh(self, message: StoredMessage) -> bool:
         """Whether the message was committed by this process (no earlier try can have posted
@@ -242,9 +243,9 @@ class Delivery:
         move on visibly then), and an announcement taken while it is held waits its own
         `fold_seconds` in turn; the first waits at most `FOLD_MOST` times `fold_seconds` in
         all. While nothing is held the first's wait is all (a player's confirmation is not
-        kept longer for a chance of saving a post). What
-        it waits on is the timing of the channel's own messages and of the public room
-        only, so two worlds that post the same there fold the same."""
+        kept longer for a chance of saving a post). What it waits on is the timing of the
+        channel's own messages and of the public room only, so two worlds that post the same
+        there fold the same."""
         loop = asyncio.get_running_loop()
         audience = batch[0].audience
         fold = self._fold_seconds(audience)
@@ -276,11 +277,11 @@ class Delivery:
                          queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                          batch: list[StoredMessage]) -> None:
         """While the channel's own rate limit holds its next post (the transport knows it
-        from Discord's answers), wait here rather than in the transport, then take every
-        message its channel queued meanwhile into `batch`: they go out in the same post at
-        the same moment as the first would have, one request instead of several. Not a
-        post that answers a click (free, and the click waits for it). Depends on the
-        channel's own posts only."""
+        from Discord's answers), wait here rather than in the transport; then take every
+        message the channel has queued behind the batch (meanwhile, or already: sent one by
+        one they would have gone out back to back) into it: one post at the moment the first
+        would have gone, one request instead of several. Not a post that answers a click
+        (free, and the click waits for it). Depends on the channel's own posts only."""
         audience = batch[0].audience
         if self._fold_seconds(audience) <= 0 or not self._fresh(batch[0]):
             return  # (a transport that does not fold; a resend is posted on its own: what

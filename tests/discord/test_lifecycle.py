@@ -120,7 +120,7 @@ async def test_a_deleted_room_is_made_again_with_the_open_public_decision(world:
         assert "made again" in posts[0].content
         # Only private decisions are open: the room says who it waits for, as it did.
         assert all(p.private for p in match.prompts)
-        # (in the note's post or after it: a channel held by its rate limit posts both at once)
+        # (in the note's post or after it: messages queued together go out in one post)
         assert any("Waiting for" in m.content and str(world.alice.id) in m.content
                    and str(world.bob.id) in m.content for m in posts)
         # Chat and moves in the new room reach the match.
