@@ -31,10 +31,6 @@ if TYPE_CHECKING:
 __all__ = ["ChallengeStore", "MatchRow", "MatchSummary", "StoredChallenge", "StoredGuild", "StoredMessage",
            "UmpireApi"]
 
-#: A match that is on (the hosts may have paused it): not finished nor aborted.
-RUNNING = ("active", "paused")
-
-
 class UmpireApi:
     """The narrow view of one match service that the Discord side uses."""
 
@@ -56,7 +52,7 @@ class UmpireApi:
 
     def running(self, guild_id: int | None = None) -> list[LiveMatch]:
         """The running (active or paused) matches, of server `guild_id` if given."""
-        return [m for m in self.service.matches.values() if m.status in RUNNING
+        return [m for m in self.service.matches.values() if m.running
                 and (guild_id is None or m.transport.get("guild") == guild_id)]
 
     def running_of(self, player_id: str) -> list[LiveMatch]:

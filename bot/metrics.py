@@ -21,6 +21,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from bot.status import RUNNING
+
 log = logging.getLogger(__name__)
 
 #: The metrics of this process, once `enable` was called.
@@ -89,7 +91,7 @@ class _Collector:
                                    labels=["game"])
         counts: dict[str, int] = {}
         for match in list(service.matches.values()):
-            if match.status in ("active", "paused"):
+            if match.status in RUNNING:
                 slug = getattr(getattr(match, "game", None), "slug", None) or "unknown"
                 counts[slug] = counts.get(slug, 0) + 1
         for slug, n in sorted(counts.items()):

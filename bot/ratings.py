@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.live import LiveMatch
+from bot.status import MatchStatus
 from bot.store.bulk import insert_of, select_of, update_of
 from bot.store.models import MatchResultRow, RatingRow
 
@@ -35,7 +36,7 @@ def guild_of(match: LiveMatch) -> int:
 
 
 def is_rated(match: LiveMatch) -> bool:
-    return (match.status == "finished" and not match.transport.get("unrated")
+    return (match.status == MatchStatus.FINISHED and not match.transport.get("unrated")
             and all(p.bot is None for p in match.players))
 
 
@@ -49,7 +50,7 @@ def result_statement(match: LiveMatch, now: datetime) -> Callable[[Connection], 
     that stores the result. The caller has set `match.status` and `match.result`."""
     result = dict(match.result or {})
     winner = result.get("winner")
-    outcome = "aborted" if match.status == "aborted" else ("draw" if winner is None else "win")
+    outcome = "aborted" if match.status == MatchStatus.ABORTED else ("draw" if winner is None else "win")
     row = dict(match_id=match.id, guild_id=guild_of(match), game=match.game.slug,
                player0=match.players[0].id, player1=match.players[1].id,
                names=[p.name for p in match.players], outcome=outcome,

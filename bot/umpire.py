@@ -90,7 +90,7 @@ class MatchService:
                                  enqueue=self.commands.enqueue)
         self.resumer = Resumer(self.table, repo, self.delivery, self.clocks, self.bots, now)
         self.reader = Reader(self.table, repo, now, deadline_if_seen=self.clocks.deadline_if_seen,
-                             owns=self._owns, retire=self._retire)
+                             owns=self.owns, retire=self._retire)
         self._heartbeat: asyncio.Task[None] | None = None
         self.outbox_retention = outbox_retention  # None: delivered messages are kept forever
         self._pruner: asyncio.Task[None] | None = None
@@ -214,7 +214,7 @@ class MatchService:
         they are forgotten. What they still owe stays in the store for the new owner."""
         await self.resumer.drop(shards)
 
-    def _owns(self, shard: int) -> bool:
+    def owns(self, shard: int) -> bool:
         """Whether this process umpires the matches of `shard` (always, unless sharded)."""
         return self.resumer.owns(shard)
 

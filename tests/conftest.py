@@ -12,14 +12,20 @@ from tests.support.register import register_duel
 register_duel()
 
 
+#: The root logger as pytest set it up, before any test ran the `umpire` command.
+_ROOT_LEVEL = logging.getLogger().level
+
+
 @pytest.fixture(autouse=True)
 def _root_logger_as_it_was() -> Iterator[None]:
     """A test that runs the `umpire` command in-process sets the root logger up for that
     command (local commands: CRITICAL only, so that their output carries no log lines);
     without this, every later test in the same worker would lose its warnings (caplog and
-    the metrics' 429 count read them)."""
+    the metrics' 429 count read them). The level comes back to what it was before any test
+    ran, not to what it was when this test began: a module-scoped fixture that ran the
+    command set it before this fixture's first look."""
     root = logging.getLogger()
-    level, handlers = root.level, list(root.handlers)
+    level, handlers = _ROOT_LEVEL, list(root.handlers)
     yield
     root.setLevel(level)
     for handler in list(root.handlers):

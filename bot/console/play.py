@@ -30,6 +30,7 @@ from bot.clock import wall_clock
 from bot.console.render import indent, place_label, render_text
 from bot.console.runtime import local_service, watched_bot_files
 from bot.live import LiveMatch
+from bot.status import RUNNING, MatchStatus
 from bot.store.repository import StoredMessage
 from bot.store.settle import run_settled
 from bot.transport import MatchInfo, PlayerRef, render_names, seconds_left
@@ -117,7 +118,7 @@ def status_words(service: MatchService, match: LiveMatch, seat: int) -> str:
     for p in match.prompts:
         clock = match.clocks.get(p.key)
         left = ""
-        if clock and clock.limit_at and match.status == "active":
+        if clock and clock.limit_at and match.status == MatchStatus.ACTIVE:
             left = f" (time runs out {seconds_left(clock.limit_at, service.now())}" + \
                 (f", then a bank of {int(p.bank)} s)" if p.bank else ")")
         if p.seat == seat:
@@ -283,7 +284,7 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                     break
                 line = getter.result()
                 if line is None:  # end of input: the match stays as it is, to be resumed
-                    if service.matches[match_id].status in ("active", "paused"):
+                    if service.matches[match_id].status in RUNNING:
                         raise InputEnded(match_id)
                     break
                 if piped and not line.strip().startswith("/"):
@@ -319,8 +320,8 @@ async def _your_turn(service: MatchService, match_id: int, seat: int,
     of its prompt is applied when the prompt comes, not refused."""
     while not finished.done():
         match = service.matches[match_id]
-        if match.status not in ("active", "paused") or \
-                (match.status == "active" and any(p.seat == seat for p in match.prompts)):
+        if match.status not in RUNNING or \
+                (match.status == MatchStatus.ACTIVE and any(p.seat == seat for p in match.prompts)):
             return
         await asyncio.sleep(0.02)
 

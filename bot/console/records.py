@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from bot.match_commitment import COVERED, commitment_of, parts_of
+from bot.status import MatchStatus
 from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
@@ -436,7 +437,7 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
     # the hosts abort (no winner: "aborted") or award the match (a winner: "finished")
     result = rec.result.model_dump() if rec.result else None
     aborted = bool(rec.result and rec.result.host and rec.result.winner is None)
-    if result is None or (rec.status == "aborted") != aborted:
+    if result is None or (rec.status == MatchStatus.ABORTED) != aborted:
         raise RecordError(f"the record's status {rec.status!r} does not agree with its "
                           f"result ({result_words(result, names)}).")
 

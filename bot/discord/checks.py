@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.discord.errors import Refusal
 from bot.discord.render import player_id
 from bot.live import LiveMatch
+from bot.status import RUNNING
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -33,7 +34,7 @@ def not_a_player(live: LiveMatch, user_id: int) -> LiveMatch:
     """`live`, unless `user_id` plays it: a player (a host or not) cannot referee their own
     match, ever; it would let them erase a loss or read the opponent's secrets."""
     if live.seat_of(player_id(user_id)) is not None:
-        when = "while it is on" if live.status in ("active", "paused") else "even now it is over"
+        when = "while it is on" if live.status in RUNNING else "even now it is over"
         raise Refusal(f"You play in match #{live.id}, so you cannot run host commands on it "
                       f"{when}: another host must.")
     return live

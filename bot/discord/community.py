@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.discord.errors import Refusal, answer_error
 from bot.discord.render import player_id, render_plain, shown
 from bot.ratings import ordinal
+from bot.status import RUNNING
 from games.registry import all_games, get_game
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def board_embed(live: Any) -> discord.Embed:
     embed = discord.Embed(title=f"Match #{live.id}: {game.title}, "
                                 f"{live.players[0].name} vs {live.players[1].name}",
                           description=text[:4096], colour=discord.Colour.blurple())
-    status = game.status(live.state) if live.status in ("active", "paused") else None
+    status = game.status(live.state) if live.status in RUNNING else None
     if status:
         embed.add_field(name="Status", value=render_plain(status, live.players)[:1024],
                         inline=False)

@@ -24,6 +24,7 @@ from bot.discord.options import validate_settings
 from bot.discord.render import escape, player_id, player_ref, shown
 from bot.feed import with_feed
 from bot.live import LiveMatch
+from bot.status import RUNNING
 from bot.transport import PlayerRef
 from bot.umpire import UmpireError
 from games.registry import all_games, get_game
@@ -292,7 +293,7 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
 
     await stored_match(cog.bot, match_id)
     live = cog.resolve(ctx, match_id)  # a host who plays it cannot, ever
-    if live.status in ("active", "paused"):  # the mark and the room's line: one transaction
+    if live.status in RUNNING:  # the mark and the room's line: one transaction
         await cog.bot.api.mark_unrated(live.id, UNRATED_LINE)
         live.transport["unrated"] = True
         text = f"Match #{live.id} will not count for the ratings (it stays in the history)."

@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot.discord.channels import HIDDEN, SEE_AND_WRITE, _bot_overwrite
 from bot.discord.errors import Refusal
+from bot.status import RUNNING
 from bot.transport import MatchInfo
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def _running(bot: UmpireBot, channel_id: int) -> tuple[Any, Any] | None:
     if place is None:
         return None
     live = bot.api.live(place.match_id)
-    if live is None or live.status not in ("active", "paused"):
+    if live is None or live.status not in RUNNING:
         return None
     return place, live
 

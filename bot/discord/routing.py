@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.render import player_id
 from bot.live import LiveMatch
+from bot.status import RUNNING
 
 if TYPE_CHECKING:
     from bot.facade import UmpireApi
@@ -67,7 +68,7 @@ class Routing:
         if match is None or not self.in_place(match, guild_id, channel_id):
             return NO_SUCH_MATCH
         prompt = next((p for p in match.prompts if p.key == key), None)
-        if prompt is None or match.status not in ("active", "paused"):
+        if prompt is None or match.status not in RUNNING:
             return ("That choice is no longer open: the decision was already made or its "
                     "time ran out.")
         seat = match.seat_of(player_id(user_id))

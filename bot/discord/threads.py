@@ -25,6 +25,7 @@ import discord
 
 from bot.discord.render import player_id, shown
 from bot.discord.visibility import Intended, Place, Readers, describe, unintended_readers
+from bot.status import RUNNING
 
 if TYPE_CHECKING:
     from bot.discord.transport import DiscordTransport
@@ -135,7 +136,7 @@ async def rejoin(transport: DiscordTransport, guild: discord.Guild, match: Any,
     (a private thread that is not invitable: only the bot can). True if it did."""
     seat = match.seat_of(player_id(member.id))
     if seat is None or match.transport.get("mode") != "threads" or \
-            match.status not in ("active", "paused"):
+            match.status not in RUNNING:
         return False
     thread = guild.get_thread(int(match.transport.get(f"table{seat}") or 0))
     if thread is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.console.records import RecordError, verify
+from bot.status import RUNNING
 from bot.tournament import store
 from bot.tournament.event import EventError, format_seed, random_order
 from bot.tournament.formats import format_named
@@ -179,7 +180,7 @@ def _earlier_problem(pairing: dict[str, Any],
         ids = sorted(str(p.get("id")) for p in match.get("players", []))
         if ids != sorted([str(pairing.get("player0")), str(pairing.get("player1"))]):
             return f"its earlier match #{match_id} is played by {', '.join(ids)}, not its players."
-        if match.get("status") in ("active", "paused"):
+        if match.get("status") in RUNNING:
             return f"its earlier match #{match_id} is still being played."
         if (match.get("result") or {}).get("winner") is not None:
             return (f"its earlier match #{match_id} has a winner, so it would have decided the "
@@ -202,7 +203,7 @@ def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]
     if sorted(ids) != sorted([pairing.get("player0"), pairing.get("player1")]):
         return f"match #{match_id} is played by {', '.join(map(str, ids))}, not its players."
     if not result:
-        return None if match.get("status") in ("active", "paused") else \
+        return None if match.get("status") in RUNNING else \
             f"match #{match_id} has ended but the pairing has no result."
     played = match.get("result") or {}
     seat = played.get("winner")

@@ -29,6 +29,7 @@ from sqlalchemy.engine import Connection
 
 from bot.feed import with_feed
 from bot.live import LiveMatch
+from bot.status import RUNNING, MatchStatus
 from bot.tournament import event as ev
 from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError
@@ -162,7 +163,7 @@ class EventRunner:
         event = ev.link(event, pairing_id, match.id)
         result = match.result or {}
         seat = result.get("winner")
-        if match.status == "aborted":
+        if match.status == MatchStatus.ABORTED:
             return ev.unlink(event, pairing_id), "replay"
         winner = match.players[seat].id if seat is not None else None
         score = result.get("score")
@@ -203,7 +204,7 @@ class EventRunner:
         umpires): open a due round, start what has no match. Called once matches are
         resumed and the transport can start new ones."""
         events = await store.running(self.engine)
-        owned = [e for e in events if self.service._owns(
+        owned = [e for e in events if self.service.owns(
             self.service.repo.shard_for({"guild": e.guild}))]
         for event in owned:
             await self._apply(event, None, quiet=True)
@@ -246,7 +247,7 @@ class EventRunner:
         for pairing in event.undecided(fmt):
             found = started.get(pairing.id)
             linked = event.matches.get(pairing.id)
-            if found is not None and found[1] in ("active", "paused") and \
+            if found is not None and found[1] in RUNNING and \
                     (linked is None or found[0] >= linked):
                 if linked != found[0]:  # started just before a kill: link it, not twice
                     event, _ = await self.change(
@@ -289,7 +290,7 @@ class EventRunner:
         for pairing_id, match_id in event.matches.items():
             live = self.service.matches.get(match_id)
             if pairing_id in results and live is not None and \
-                    live.status in ("active", "paused"):
+                    live.status in RUNNING:
                 with contextlib.suppress(UmpireError):
                     await self.service.abort(match_id, "decided by a walkover in the event")
 
@@ -328,7 +329,7 @@ class EventRunner:
     # --- host actions -----------------------------------------------------------------------------
     def _matches_of(self, event: Event) -> list[LiveMatch]:
         return [m for i in event.matches.values() if (m := self.service.matches.get(i))
-                is not None and m.status in ("active", "paused")]
+                is not None and m.status in RUNNING]
 
     async def start_event(self, event_id: int) -> Event:
         event = await self.get(event_id)
@@ -352,7 +353,7 @@ class EventRunner:
                                      "▶ The hosts resumed the event.")
         for match in self._matches_of(event):
             with contextlib.suppress(UmpireError):
-                if match.status == "paused":
+                if match.status == MatchStatus.PAUSED:
                     await self.service.resume(match.id)
         await self.advance(event_id)
         return self.events[event_id]
@@ -393,7 +394,7 @@ class EventRunner:
         event = await self.get(event_id)
         live = self.service.matches.get(match_id)
         if live is None or live.transport.get("event") != event.id or \
-                live.status not in ("active", "paused"):
+                live.status not in RUNNING:
             raise EventError(f"Match #{match_id} is not a running match of {event.name}.")
         seat = live.seat_of(winner)
         if seat is None:
