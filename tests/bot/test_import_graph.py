@@ -9,56 +9,26 @@ The service's pieces (bot/service/) never import bot.umpire, whose facade import
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.import_graph import (
+    ROOT,
+    failures_importing_alone,
+    import_targets,
+)
+from tests.support.import_graph import modules as tree_modules
+
 BOT = ROOT / "bot"
+
+
+def modules() -> dict[str, Path]:
+    return tree_modules(BOT)
 
 #: Circles among module-level imports that exist outside this test's reach, each named
 #: (module -> module ... back to the first); the test fails if one disappears, so that
 #: the list only ever shrinks.
 KNOWN_CIRCLES: list[tuple[str, ...]] = []
-
-# For each module, a forked child that has imported no bot module yet imports that one
-# alone; prints the failures as JSON.
-_IMPORT_EACH = """
-import json, os, sys, traceback
-import pydantic, sqlalchemy  # shared by every child: imported once, before the fork
-failed = {}
-for name in json.loads(sys.argv[1]):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            __import__(name)
-            code = 0
-        except BaseException:
-            os.write(write, traceback.format_exc().encode())
-            code = 1
-        os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        error = pipe.read().decode()
-    _, status = os.waitpid(pid, 0)
-    if status != 0:
-        failed[name] = error or f"exit status {status}"
-print(json.dumps(failed))
-"""
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(BOT.rglob("*.py"))}
-
 
 def _top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     """The imports that run when the module loads: at module level, including inside
@@ -92,23 +62,9 @@ def import_graph() -> dict[str, set[str]]:
     known = modules()
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: set[str] = set()
         for node in _top_level_imports(ast.parse(path.read_text(), str(path))):
-            targets: set[str] = set()
-            if isinstance(node, ast.Import):
-                targets.update(a.name for a in node.names if a.name in known)
-            else:
-                base = node.module or ""
-                if node.level:
-                    base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1],
-                                     *([base] if base else [])])
-                for alias in node.names:
-                    sub = f"{base}.{alias.name}"
-                    if sub in known:
-                        targets.add(sub)
-                    elif base in known:
-                        targets.add(base)
+            targets = import_targets(node, name, path, known)
             for target in targets:
                 parts = target.split(".")
                 edges.update(".".join(parts[:i]) for i in range(1, len(parts) + 1)
@@ -168,11 +124,7 @@ def test_no_service_piece_imports_the_facade() -> None:
 
 
 def test_every_bot_module_imports_alone_in_a_fresh_interpreter() -> None:
-    names = sorted(modules())
-    done = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(names)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    failed = json.loads(done.stdout.strip().splitlines()[-1])
+    failed = failures_importing_alone(sorted(modules()), ["pydantic", "sqlalchemy"])
     assert not failed, "\n".join(f"{name}:\n{error}" for name, error in failed.items())
 
 

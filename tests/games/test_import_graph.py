@@ -8,51 +8,21 @@ games/, and these tests keep the graph that leaves acyclic.
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.import_graph import (
+    ROOT,
+    failures_importing_alone,
+    import_targets,
+)
+from tests.support.import_graph import modules as tree_modules
+
 GAMES = ROOT / "games"
-
-# Runs in a fresh interpreter: for each module, a forked child that has imported no games
-# module yet imports that one alone; prints the failures as JSON.
-_IMPORT_EACH = """
-import json, os, sys, traceback
-import pydantic  # shared by every child: imported once, before the fork
-failed = {}
-for name in json.loads(sys.argv[1]):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            __import__(name)
-            code = 0
-        except BaseException:
-            os.write(write, traceback.format_exc().encode())
-            code = 1
-        os._exit(code)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        error = pipe.read().decode()
-    _, status = os.waitpid(pid, 0)
-    if status != 0:
-        failed[name] = error or f"exit status {status}"
-print(json.dumps(failed))
-"""
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(GAMES.rglob("*.py"))}
-
+    return tree_modules(GAMES)
 
 def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     """Every import that runs when the module loads: module level and inside functions,
@@ -79,22 +49,9 @@ def import_graph() -> dict[str, set[str]]:
     known = modules()
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: set[str] = set()
         for node in _runtime_imports(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                edges.update(a.name for a in node.names if a.name in known)
-                continue
-            base = node.module or ""
-            if node.level:
-                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1],
-                                 *([base] if base else [])])
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                if sub in known:
-                    edges.add(sub)
-                elif base in known:
-                    edges.add(base)
+            edges |= import_targets(node, name, path, known)
         edges.discard(name)
         graph[name] = edges
     return graph
@@ -128,9 +85,5 @@ def test_a_circle_is_found() -> None:
 
 
 def test_every_games_module_imports_alone_in_a_fresh_interpreter() -> None:
-    names = sorted(modules())
-    done = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(names)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    failed = json.loads(done.stdout.strip().splitlines()[-1])
+    failed = failures_importing_alone(sorted(modules()), ["pydantic"])
     assert not failed, "\n".join(f"{name}:\n{error}" for name, error in failed.items())

@@ -1,0 +1,82 @@
+"""What the import-graph tests of games/ and bot/ share: the modules of a package tree, where
+an import statement points, and each module imported alone in a fresh interpreter."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# For each module, a forked child that has imported none of the tree yet imports that one
+# alone; prints the failures as JSON. argv: the module names (JSON), then the packages every
+# child shares (imported once, before the fork).
+_IMPORT_EACH = """
+import json, os, sys, traceback
+for shared in json.loads(sys.argv[2]):
+    __import__(shared)
+failed = {}
+for name in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            __import__(name)
+            code = 0
+        except BaseException:
+            os.write(write, traceback.format_exc().encode())
+            code = 1
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        error = pipe.read().decode()
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        failed[name] = error or f"exit status {status}"
+print(json.dumps(failed))
+"""
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules(top: Path) -> dict[str, Path]:
+    """Every module of the package tree `top`, by dotted name."""
+    return {module_name(p): p for p in sorted(top.rglob("*.py"))}
+
+
+def import_targets(node: ast.Import | ast.ImportFrom, name: str, path: Path,
+                   known: dict[str, Path]) -> set[str]:
+    """The known modules one import statement of module `name` names (`from pkg import sub`
+    is the submodule `pkg.sub`, not the package)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in known}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    base = node.module or ""
+    if node.level:
+        base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1],
+                         *([base] if base else [])])
+    targets: set[str] = set()
+    for alias in node.names:
+        sub = f"{base}.{alias.name}"
+        if sub in known:
+            targets.add(sub)
+        elif base in known:
+            targets.add(base)
+    return targets
+
+
+def failures_importing_alone(names: list[str], shared: list[str]) -> dict[str, str]:
+    """Module -> the traceback of importing it alone in a fresh interpreter (none: {})."""
+    done = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(names),
+                           json.dumps(shared)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    failed: dict[str, str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return failed
