@@ -225,6 +225,8 @@ class ClockKeeper:
         if due is None or due > now:
             self.arm(match)  # re-armed since (pause, extend): not yet
             return
+        if self.stops.waits_on_down_channel(match, prompt):
+            return  # its channel is down: its stop (stored, or retried) holds the clock
         reminders = reminder_times(prompt, clock)
         if clock.reminders_sent < len(reminders) and reminders[clock.reminders_sent][0] <= now:
             await self.remind(match, prompt, clock, reminders[clock.reminders_sent][1], now)

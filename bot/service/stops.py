@@ -101,6 +101,14 @@ class ChannelStops:
         """Whether the decision's clock is stopped because a channel it depends on is down."""
         return (match_id, key) in self.stopped
 
+    def waits_on_down_channel(self, match: LiveMatch, prompt: Prompt) -> bool:
+        """Whether a channel the decision depends on is down now. Its clock must not run out
+        meanwhile even before its stop is stored: a stop the store refused is tried again
+        later, and a timeout must not win that race (hold rather than guess). When the
+        channel is back, `restart_clocks` arms the clock again."""
+        return any(self.delivery.down_since(match.id, audience) is not None
+                   for audience in ("public", place(prompt)))
+
     def stops_of(self, match_id: int, *, live: bool = False) -> dict[str, StopData]:
         """The match's clock stops by prompt key: copies to change, store, then apply
         (`set_stops`), or (`live`) the live ones."""

@@ -477,3 +477,52 @@ async def test_a_stored_stop_whose_channel_has_nothing_to_send_ends_at_the_start
         assert abs(moved - 5) < 0.01, moved
     finally:
         await service.stop()
+
+
+class StopsRefused(MemoryRepository):
+    """A store that refuses every write of clock stops while `refusing` (other writes, a
+    timeout's among them, go through: the store came back between two tries of the stop)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusing = False
+        self.refused = 0
+
+    async def commit(self, write, now, *, at_once=False):  # noqa: ANN001, ANN201
+        if self.refusing and write.stops is not None:
+            self.refused += 1
+            raise RuntimeError("injected: the stop's write failed")
+        return await super().commit(write, now, at_once=at_once)
+
+
+async def test_a_clock_whose_stop_the_store_refused_does_not_run_out_while_its_room_is_down(
+        ) -> None:
+    """Discord goes down at 5 s; Ann's pick at 10 s is the first failed send, so Bob's clock
+    should stop from 10 s. The store refuses the stop's write until 50 s (it is tried again
+    meanwhile), while Bob's deadline (30 s) passes: his clock must not run out on the room
+    being down, and once the stop is stored and the room is back he has the 20 s he had."""
+    repo, transport = StopsRefused(), Channels()
+    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
+    await service.start()
+    try:
+        match = await service.start_match("duel", [ANN, BOB])
+        await asyncio.sleep(5)
+        repo.refusing = True
+        transport.down.update({"public", "seat0", "seat1", "umpire"})
+        await asyncio.sleep(5)
+        assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
+        await asyncio.sleep(40)  # t = 50: Bob's deadline (30 s) is long past
+        assert repo.refused >= 2, "the stop's write was refused and tried again"
+        assert match.state.picks == [4, None], "Bob's clock ran out while his stop was unstored"
+        repo.refusing = False
+        await asyncio.sleep(5)  # the stop's next try is stored
+        assert repo.stops_[match.id]["r1:s1"].channels == {"public"}
+        transport.down.clear()  # t = 55
+        back, _ = await arrival(transport, "public", "has picked")
+        await asyncio.sleep(0.5)
+        await asyncio.sleep(back + 18 - loop_now())
+        assert match.state.round == 1, "Bob still has the 20 s he had when the room went down"
+        await asyncio.sleep(3)
+        assert match.state.round == 2, "then his clock ran out"
+    finally:
+        await service.stop()
