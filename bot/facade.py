@@ -1,12 +1,13 @@
 """What the Discord cogs ask of the match service, named for what they ask.
 
 The cogs (bot/discord/) never reach into the service's match table (`service.matches`),
-its store (`service.repo`, `bot.store`) nor its delivery (`service.delivery`): they ask this facade for "the live match #12",
-"the running matches of this server", "a player's running matches", "this server's
-settings", "remember these channel ids for match #12". So the service can change how it
-holds matches and the store how it keeps them without touching a cog; a test
-(tests/discord/test_cog_boundaries.py) keeps it so. The service's commands (submit,
-pause, award, export, ...) are called on the service itself: they are its public API.
+its store (`service.repo`, `bot.store`) nor its delivery (`service.delivery`): they ask
+this facade for "the live match #12", "the running matches of this server", "a player's
+running matches", "this server's settings", "remember these channel ids for match #12".
+So the service can change how it holds matches and the store how it keeps them without
+touching a cog; a test (tests/discord/test_cog_boundaries.py) keeps it so. The service's
+commands (submit, pause, award, export, ...) are called on the service itself: they are
+its public API.
 
 The store's record types that cogs name (a stored guild, a challenge, a match summary, an
 outbox message) are re-exported here for that reason.

@@ -52,9 +52,11 @@ class Channels:
 
 
 @contextlib.asynccontextmanager
-async def running() -> AsyncIterator[tuple[MatchService, MemoryRepository, Channels]]:
-    """A started service on a memory store and the `Channels` transport; stopped after."""
-    repo, transport = MemoryRepository(), Channels()
+async def running(repo: MemoryRepository | None = None
+                  ) -> AsyncIterator[tuple[MatchService, MemoryRepository, Channels]]:
+    """A started service on a memory store (`repo`, else a new one) and the `Channels`
+    transport; stopped after."""
+    repo, transport = repo or MemoryRepository(), Channels()
     service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
     await service.start()
     try:
@@ -501,10 +503,8 @@ async def test_a_clock_whose_stop_the_store_refused_does_not_run_out_while_its_r
     should stop from 10 s. The store refuses the stop's write until 50 s (it is tried again
     meanwhile), while Bob's deadline (30 s) passes: his clock must not run out on the room
     being down, and once the stop is stored and the room is back he has the 20 s he had."""
-    repo, transport = StopsRefused(), Channels()
-    service = MatchService(repo, transport, now=loop_clock())  # type: ignore[arg-type]
-    await service.start()
-    try:
+    async with running(StopsRefused()) as (service, repo, transport):
+        assert isinstance(repo, StopsRefused)
         match = await service.start_match("duel", [ANN, BOB])
         await asyncio.sleep(5)
         repo.refusing = True
@@ -524,5 +524,3 @@ async def test_a_clock_whose_stop_the_store_refused_does_not_run_out_while_its_r
         assert match.state.round == 1, "Bob still has the 20 s he had when the room went down"
         await asyncio.sleep(3)
         assert match.state.round == 2, "then his clock ran out"
-    finally:
-        await service.stop()
