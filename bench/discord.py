@@ -413,7 +413,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         transport = DiscordTransport(  # the bot's intervals on the same clock as the limits
             log_batch_seconds=args.log_batch_seconds * scale,
-            log_window=LOG_WINDOW_SECONDS * scale, fold_seconds=FOLD_SECONDS * scale,
+            log_window=LOG_WINDOW_SECONDS * scale, fold_seconds=args.fold_seconds * scale,
             pacer=Pacer(window=scale))
         service = MatchService(Repository(engine), transport, bot_think=0.0)
         await fake.start()
@@ -534,6 +534,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
     parser.add_argument("--log-batch-seconds", type=float, default=LOG_BATCH_SECONDS,
                         help="the host log's batch interval (the trade: lag against posts)")
+    parser.add_argument("--fold-seconds", type=float, default=FOLD_SECONDS,
+                        help="how long an announcement waits for its channel's next message "
+                             "to share a post (the trade: lag against posts)")
     parser.add_argument("--no-limits", action="store_true",
                         help="the fake Discord without its rate limits")
     parser.add_argument("--seed", type=int, default=1)

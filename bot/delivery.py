@@ -149,7 +149,8 @@ class Delivery:
                     if self._batches(key[1]):  # the host log: everything queued goes together
                         due = getattr(self.transport, "batch_due", None)
                         if due is not None:  # just before the batch is posted: what came
-                            await due(match)  # meanwhile goes with it, not one batch later
+                            await due(match, message.created_at)  # meanwhile goes with it,
+                            # not one batch later
                         while not queue.empty():
                             batch.append(queue.get_nowait()[1])
                     else:

@@ -88,6 +88,16 @@ LOG_BATCH_SECONDS = 5.0
 #: 5 s in a channel: one left to spare).
 LOG_PARTS_PER_BATCH = 4
 LOG_WINDOW_SECONDS = 5.0
+#: A quiet log (entries of at most `LOG_QUIET_MATCHES` matches in its last
+#: `LOG_QUIET_FACTOR` * 2 batch intervals, 15 s: a match or two on the server) takes its next
+#: batch once its oldest entry was written `LOG_QUIET_FACTOR` times `log_batch_seconds` ago
+#: (7.5 s), at most that long after the last batch and never sooner than a busy log's
+#: `log_batch_seconds`: a match played alone posts its log about every 7.5 s instead of every
+#: 5 s, and no entry waits longer than it would in a busy log or 7.5 s, within the 10 s a
+#: host may wait. A busy log keeps the 5 s: a longer wait there would only make its bursts
+#: overflow the window's budget of posts.
+LOG_QUIET_MATCHES = 2
+LOG_QUIET_FACTOR = 1.5
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
@@ -170,6 +180,13 @@ class _LogEntry:
     message_id: int
     created_at: datetime
     doubtful: bool  # an earlier try may have posted it: looked for in the log first
+    queued: float = 0.0  # when it was written (time.monotonic(); `_monotonic_of`)
+
+
+def _monotonic_of(moment: datetime) -> float:
+    """A wall-clock moment (naive: UTC) on time.monotonic()'s scale."""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return time.monotonic() - (datetime.now(UTC) - moment).total_seconds()
 
 
 class DiscordTransport:
@@ -190,6 +207,10 @@ class DiscordTransport:
         #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
         self._log_sent: dict[int, deque[float]] = {}
         self.log_posts = 0  # batches posted (for tests and the bench)
+        #: channel -> match -> when its last entry was posted (see `LOG_QUIET_FACTOR`)
+        self._log_recent: dict[int, dict[int, float]] = {}
+        #: channel -> the matches whose Delivery waits in `batch_due` to hand entries over
+        self._log_waiting: dict[int, set[int]] = {}
         #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
         self._log_doubtful: set[int] = set()
         self.client: discord.Client | None = None
@@ -365,25 +386,55 @@ class DiscordTransport:
             return 0.0
         return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"))
 
-    async def batch_due(self, match: MatchInfo) -> None:
+    async def batch_due(self, match: MatchInfo, written: datetime | None = None) -> None:
         """Return just before the match's host log takes its next batch (at once when the
-        log has been quiet), so that Delivery hands over everything written until then."""
+        log has been idle), so that Delivery hands over everything written until then;
+        `written`: when the oldest entry Delivery holds for it was written."""
         channel_id = channel_for(match.transport, "umpire")
         if channel_id is None:
             return
         margin = min(0.1, self.log_batch_seconds / 4)
-        wait = self._next_batch_at(channel_id) - time.monotonic() - margin
-        if wait > 0:
-            await asyncio.sleep(wait)
+        oldest = None if written is None else _monotonic_of(written)
+        waiting = self._log_waiting.setdefault(channel_id, set())
+        waiting.add(match.id)  # (counted as a match of the log: a burst is not quiet)
+        try:
+            while (wait := self._next_batch_at(channel_id, oldest) - time.monotonic()
+                    - margin) > 0:
+                await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
+        finally:
+            waiting.discard(match.id)
 
-    def _next_batch_at(self, channel_id: int) -> float:
-        """When the log may take its next batch: `log_batch_seconds` after the last one,
-        and once it has a post left in its window's budget."""
-        at = self._log_last.get(channel_id, -1e9) + self.log_batch_seconds
+    def _next_batch_at(self, channel_id: int, oldest: float | None = None) -> float:
+        """When the log may take its next batch: `log_batch_seconds` after the last one
+        (after a quiet one, see `LOG_QUIET_FACTOR`; `oldest`: when an entry not yet handed
+        over was written, time.monotonic()), and once it has a post left in its window's
+        budget."""
+        last = self._log_last.get(channel_id, -1e9)
+        at = last + self.log_batch_seconds
+        if self._log_is_quiet(channel_id):
+            quiet = self.log_batch_seconds * LOG_QUIET_FACTOR
+            written = [e.queued for e in self._log_pending.get(channel_id, ())]
+            if oldest is not None:
+                written.append(oldest)
+            at = max(at, min([last + quiet, *(w + quiet for w in written)]))
         sent = self._log_sent.get(channel_id, ())
         if len(sent) >= LOG_PARTS_PER_BATCH:
             at = max(at, sent[0] + self.log_window)
         return at
+
+    def _log_is_quiet(self, channel_id: int) -> bool:
+        """Whether the log's recent batches, its pending entries and the matches about to
+        hand entries over are of `LOG_QUIET_MATCHES` matches at most (a match without an
+        entry for a while is forgotten)."""
+        recent = self._log_recent.get(channel_id)
+        if not recent:
+            return False
+        since = time.monotonic() - self.log_batch_seconds * LOG_QUIET_FACTOR * 2
+        for match_id in [m for m, at in recent.items() if at < since]:
+            del recent[match_id]
+        matches = {*recent, *self._log_waiting.get(channel_id, ()),
+                   *(e.match.id for e in self._log_pending.get(channel_id, ()))}
+        return len(matches) <= LOG_QUIET_MATCHES
 
     def _log_budget(self, channel_id: int) -> int:
         """Posts the log may make now without going over its window's budget."""
@@ -414,7 +465,8 @@ class DiscordTransport:
             line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
             pending.append(_LogEntry(
                 match, mark(line, str(message.id)), done, message.id, created,
-                message.id in self._log_doubtful or self._maybe_posted(message)))
+                message.id in self._log_doubtful or self._maybe_posted(message),
+                _monotonic_of(created)))
         if channel_id not in self._log_flushers:
             task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
             self._log_flushers[channel_id] = task
@@ -425,9 +477,10 @@ class DiscordTransport:
         and within the window's budget of posts."""
         try:
             while self._log_pending.get(channel_id):
-                wait = self._next_batch_at(channel_id) - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                # read again while waiting: an older entry handed over meanwhile brings a
+                # quiet batch's moment forward
+                while (wait := self._next_batch_at(channel_id) - time.monotonic()) > 0:
+                    await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
                 self._log_last[channel_id] = time.monotonic()
                 try:
                     await self._post_log_batch(channel_id)
@@ -452,7 +505,11 @@ class DiscordTransport:
         ok = [e for e in entries if e.match.id not in held]
         found = await self._logged_already(channel_id, ok)
         fresh = [e for e in ok if e.message_id not in found]
-        posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
+        text = "\n".join(e.text for e in fresh)
+        posts = self._log_posts(text) if fresh else []
+        recent = self._log_recent.setdefault(channel_id, {})
+        for entry in fresh:
+            recent[entry.match.id] = time.monotonic()
         budget = max(1, self._log_budget(channel_id))
         if len(posts) > budget:  # the rest waits for the next batch
             fresh, later = self._fit(fresh, budget)

@@ -13,7 +13,12 @@ from datetime import UTC
 from typing import Any
 
 from bot.discord.marker import read_mark
-from bot.discord.transport import LOG_BATCH_SECONDS, LOG_PARTS_PER_BATCH, LOG_WINDOW_SECONDS
+from bot.discord.transport import (
+    LOG_BATCH_SECONDS,
+    LOG_PARTS_PER_BATCH,
+    LOG_QUIET_FACTOR,
+    LOG_WINDOW_SECONDS,
+)
 from tests.discord.conftest import (
     World,
     assert_log_has,
@@ -39,12 +44,14 @@ async def start(world: World, up: Any, p0: Any, p1: Any) -> Any:
     return up.service.matches[match_id]
 
 
-async def play(up: Any, match: Any, moves: int, rng: random.Random) -> None:
+async def play(up: Any, match: Any, moves: int, rng: random.Random,
+               pace: tuple[float, float] = (0.5, 2.5)) -> None:
+    """`moves` random moves, each `pace` seconds after the last (a brisk person's)."""
     for _ in range(moves):
         if match.status != "active" or not match.prompts:
             return
         prompt = rng.choice(match.prompts)
-        await asyncio.sleep(rng.uniform(0.5, 2.5))  # a brisk person's pace
+        await asyncio.sleep(rng.uniform(*pace))
         command = match.game.random_command(match.state, prompt, rng)
         await up.service.submit_command(match.id, prompt.seat, command)
 
@@ -102,6 +109,68 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
                     late.append((match.id, message.id, (at - created).total_seconds()))
         assert late == []
         assert len(posts) < entries / 3  # batched: many entries to a post
+
+
+def batch_starts(posts: list[Any], apart: float) -> list[Any]:
+    """When each batch went: the first post of every run of posts less than `apart` s apart
+    (a batch of several posts goes at once)."""
+    times = sorted(p.timestamp for p in posts)
+    return [t for i, t in enumerate(times) if i == 0 or (t - times[i - 1]).total_seconds() > apart]
+
+
+async def entry_lags(world: World, up: Any, match: Any, posts: list[Any]) -> list[float]:
+    """Seconds from each of the match's log entries being written to its post."""
+    outbox = [m for m in await up.service.repo.messages(match.id) if m.audience == "umpire"]
+    assert assert_log_has(world, match, outbox) == len(outbox)  # all there, in order
+    arrived = [post.timestamp for post in posts
+               for entry in ENTRY.split("\n".join([read_mark(post.content)[0], *(
+                   e.get("description", "") for e in post.embeds)]))
+               if entry.startswith(f"**#{match.id}** ")]
+    return [(at - m.created_at.replace(tzinfo=m.created_at.tzinfo or UTC)).total_seconds()
+            for m, at in zip(outbox, arrived, strict=True)]
+
+
+async def test_a_match_alone_on_its_server_posts_its_log_every_one_and_a_half_intervals(
+        world: World) -> None:
+    """A quiet log (one match) waits LOG_QUIET_FACTOR intervals between batches, here 1.5 s
+    at an interval of 1 s, where a busy one keeps 1 s: fewer posts per move for a match
+    played alone; no entry waits longer than those 1.5 s (and the post's own time)."""
+    fake, rng = world.fake, random.Random(7)
+    interval = 1.0
+    async with umpire(world, log_batch_seconds=interval) as up:
+        match = await start(world, up, world.alice, world.bob)
+        await up.idle(fake)
+        log = channel_of(world, match, "umpire")
+        first = len(bot_posts(world, log))
+        await play(up, match, 40, rng, pace=(0.1, 0.5))
+        await up.idle(fake)
+        posts = bot_posts(world, log)[first:]
+        starts = batch_starts(posts, 0.3)
+        gaps = sorted((b - a).total_seconds() for a, b in zip(starts, starts[1:], strict=False))
+        # (an entry written while its match's last one was being posted may bring a batch
+        # forward: the median, not every gap)
+        assert len(gaps) >= 3 and gaps[len(gaps) // 2] >= interval * LOG_QUIET_FACTOR - 0.1, gaps
+        lags = await entry_lags(world, up, match, bot_posts(world, log))
+        assert max(lags) <= interval * LOG_QUIET_FACTOR + 0.5, lags
+
+
+async def test_a_log_of_three_matches_is_busy_and_keeps_its_interval(world: World) -> None:
+    """Three matches on one server (more than LOG_QUIET_MATCHES): the log takes a batch once
+    per interval, not once per 1.5 intervals."""
+    fake, rng = world.fake, random.Random(8)
+    interval = 1.0
+    members = [fake.add_member(world.guild, f"p{i}") for i in range(6)]
+    async with umpire(world, log_batch_seconds=interval) as up:
+        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
+                   for i in range(3)]
+        await up.idle(fake)
+        log = channel_of(world, matches[0], "umpire")
+        first = len(bot_posts(world, log))
+        await asyncio.gather(*(play(up, m, 20, rng, pace=(0.05, 0.25)) for m in matches))
+        await up.idle(fake)
+        starts = batch_starts(bot_posts(world, log)[first:], 0.3)
+        gaps = sorted((b - a).total_seconds() for a, b in zip(starts, starts[1:], strict=False))
+        assert len(gaps) >= 3 and gaps[len(gaps) // 2] < interval * LOG_QUIET_FACTOR - 0.2, gaps
 
 
 async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_log(
