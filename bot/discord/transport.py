@@ -211,8 +211,9 @@ class DiscordTransport:
         self._log_recent: dict[int, dict[int, float]] = {}
         #: channel -> the matches whose Delivery waits in `batch_due` to hand entries over
         self._log_waiting: dict[int, set[int]] = {}
-        #: Host log entries (outbox ids) whose batch failed after Discord may have taken it.
-        self._log_doubtful: set[int] = set()
+        #: Host log entries (outbox id -> match id) whose batch failed after Discord may
+        #: have taken it (dropped with their match by `forget`).
+        self._log_doubtful: dict[int, int] = {}
         self.client: discord.Client | None = None
         self.api: UmpireApi | None = None  # the match service, as the Discord side sees it
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
@@ -524,9 +525,11 @@ class DiscordTransport:
                 await self._post_log_part(channel_id, post, f"{nonce}.{i}")
         except (ChannelHeld, TransportError) as exc:
             error = exc
-            self._log_doubtful.update(e.message_id for e in fresh)  # (some may be posted)
+            self._log_doubtful.update(  # (some may be posted)
+                (e.message_id, e.match.id) for e in fresh)
         else:
-            self._log_doubtful.difference_update(e.message_id for e in ok)
+            for e in ok:
+                self._log_doubtful.pop(e.message_id, None)
         self.log_posts += 1 if posts else 0
         for entry in entries:
             if entry.done.done() or any(e.done is entry.done for e in
@@ -884,11 +887,12 @@ class DiscordTransport:
                 self._posted.pop(int(cid), None)
                 self._members_known.discard(int(cid))
         self._verdicts = {k: v for k, v in self._verdicts.items() if k[0] != match.id}
+        self._log_doubtful = {m: k for m, k in self._log_doubtful.items() if k != match.id}
 
     def memory(self) -> int:
         """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
         return len(self._members_known) + len(self._locked) + len(self._posted) + \
-            len(self._verdicts)
+            len(self._verdicts) + len(self._log_doubtful)
 
     async def close_ended(self) -> int:
         """Close the channels of every ended match that still has them open: the bot stopped

@@ -106,3 +106,26 @@ async def test_without_the_look_back_the_nonce_still_keeps_a_retried_batch_once(
         match, lost = await with_a_lost_answer(world, up, monkeypatch)
         assert len(lost) == 1 and up.transport.skipped == 0
         assert_log_has(world, match, await log_of(up, match.id))
+
+
+async def test_entries_of_a_batch_that_never_got_through_are_forgotten_with_their_match(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose every try fails on its way leaves its entries doubtful (to be looked
+    for before they are posted again); once the match is closed and forgotten, nothing of
+    them is kept, so a bot running for months keeps nothing per finished match."""
+    async with umpire(world, drain=False) as up:
+        match = await start_rps(world, up)
+        await up.idle(world.fake)
+        http = up.transport.client.http
+        real = http.send_message
+
+        async def reset(channel_id: int, *, params: Any) -> Any:
+            if channel_id == int(match.transport["log"]):
+                raise aiohttp.ClientOSError("connection reset")
+            return await real(channel_id, params=params)
+        monkeypatch.setattr(http, "send_message", reset)
+        before = up.transport.memory()
+        await play_prompt(world, up, match, 0)
+        await world.fake.wait_for(lambda: up.transport.memory() > before, 10)
+        up.transport.forget(match.info)
+        assert up.transport.memory() == 0
