@@ -5,8 +5,9 @@ every window of the limits and of the bot's folding, batching and pacing), three
 
 Measured 2026-11-26 at this scale (the same as on Discord's real numbers): before folding
 under rate limits RPS Poker 1.61, Devil's Deal 1.55, Decoder 1.73 (mean 1.63); after it
-1.61, 1.45 and 1.42 to 1.54 (mean 1.49 to 1.53). A game's moves vary with timing, hence the
-margins."""
+1.61, 1.45 and 1.42 to 1.54 (mean 1.49 to 1.53); with a quiet host log batching every 7.5 s
+(later that day) RPS Poker 1.57 (its 28 moves always: 44 posts, 45 before), Devil's Deal
+1.36 to 1.41, Decoder 1.50 to 1.52. A game's moves vary with timing, hence the margins."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ async def test_requests_per_move_under_discords_limits() -> None:
     result = await main(parse_args(["--matches", "0", "--scale", "0.1", "--games", *GAMES]))
     per_move = result["requests_per_move"]
     assert set(per_move) == set(GAMES)
-    assert per_move["rps-poker"] <= 1.65, per_move  # 1.5 by its nature (3 posts a round)
+    # 1.5 by its nature (3 posts a round) and its log: 2 batches (3 before the quiet log)
+    assert per_move["rps-poker"] <= 1.59, per_move
     assert per_move["devils-deal"] <= 1.55, per_move
     assert per_move["decoder"] <= 1.68, per_move
     assert sum(per_move.values()) / len(per_move) <= 1.58, per_move
