@@ -24,6 +24,11 @@ all: they are recorded once, at import, by running `draft_offers`, `draft_pass` 
 on placeholders.
 
 Per-call timing: see `play_match`. Empty notification methods are not called (`pyload._Inert`).
+
+The compiled core: setup.py compiles this very file with Cython (pure-Python mode: the
+`cython.*` annotations of locals are C types there, plain annotations here) into
+bot/arena/_match_c, and the end of this module takes that twin's functions when it was built
+from this file as it is on disk (`bot.arena.core`). `CORE` says which one runs.
 """
 
 from __future__ import annotations
@@ -36,6 +41,13 @@ from operator import itemgetter
 from time import perf_counter
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is needed only to build the compiled core
+    from bot.arena import cython_shim as cython
+
+from bot.arena.core import COMPILED, PURE, compiled
+from bot.arena.faults import CallTimeout, Disqualified
 from bot.arena.pyload import _notice
 from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
@@ -68,17 +80,8 @@ _CALLS = ((0, "draft_pick"), (1, "draft_pick"), (0, "draft_receive"), (1, "draft
           (0, "arena_sync"), (1, "arena_sync"))
 
 
-class Disqualified(Exception):
-    """A bot broke the controller's rules; `side` (0/1) is the culprit, args[0] the reason."""
-
-    def __init__(self, side: int, reason: str) -> None:
-        super().__init__(reason)
-        self.side = side
-        self.reason = reason
-
-
-class CallTimeout(Exception):
-    """Raised into a bot call that ran past the limit (by the watchdog, or a JS bot's pipe)."""
+__all__ = ["CORE", "CallTimeout", "Deal", "Disqualified", "match_key", "permutation",
+           "play_match", "quiet_notices", "shuffler", "shuffles"]
 
 
 class _Bits:
@@ -283,6 +286,28 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     (`_notice`), given by the caller for bots whose methods it knows (built-in classes: no
     instance shadows them), so that they are not looked up for every match.
     """
+    # C types when compiled (plain annotations, not evaluated, in pure Python).
+    t: cython.double
+    t0: cython.double
+    t1: cython.double
+    t2: cython.double
+    t3: cython.double
+    at: cython.Py_ssize_t
+    s1: cython.Py_ssize_t
+    n: cython.Py_ssize_t
+    r: cython.Py_ssize_t
+    rr: cython.Py_ssize_t
+    a0: cython.Py_ssize_t
+    b0: cython.Py_ssize_t
+    a1: cython.Py_ssize_t
+    b1: cython.Py_ssize_t
+    drawn: cython.Py_ssize_t
+    term: cython.Py_ssize_t
+    full: tuple
+    deck0: list
+    deck1: list
+    hand0: list
+    hand1: list
     pc = perf_counter
     judge = _BY_CARDS
     at = 0
@@ -336,8 +361,8 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             post0 = None if quiet[1] else bot0.main_postprocess
             post1 = None if quiet[3] else bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
-        deck0, deck1 = arrange0(deck0), arrange1(deck1)
-        hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
+        own0, own1 = arrange0(deck0), arrange1(deck1)
+        hand0, hand1 = [*own0[:HAND_SIZE]], [*own1[:HAND_SIZE]]
         s1 = 0
         for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
             at = 4
@@ -370,8 +395,8 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
                 raise late
             beat[0] = t = t3
             if drawn:
-                hand0.append(deck0[drawn])
-                hand1.append(deck1[drawn])
+                hand0.append(own0[drawn])
+                hand1.append(own1[drawn])
         if sync[0]:
             at = 8
             bot0.arena_sync()
@@ -436,3 +461,13 @@ def _bad(at: int, stamps: tuple[float, ...], limit: float, index: object,
     where = _CALLS[at][1]
     hand = f" (hand of {size})" if where == "main_play" else ""
     return Disqualified(_CALLS[at][0], f"returned an invalid index {index!r} from {where}{hand}")
+
+
+CORE = PURE
+if not cython.compiled:  # the pure module: take the compiled twin's code if it is current
+    _twin = compiled("bot.arena._match_c", __file__)
+    if _twin is not None:
+        Deal, match_key, permutation, play_match, quiet_notices = (
+            _twin.Deal, _twin.match_key, _twin.permutation, _twin.play_match,
+            _twin.quiet_notices)
+        CORE = COMPILED
