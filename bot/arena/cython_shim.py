@@ -3,3 +3,14 @@ build the compiled core): pure Python reads `cython.compiled` and nothing else, 
 C types are written as annotations of locals, which Python does not evaluate."""
 
 compiled = False
+
+
+def _same(function):
+    return function
+
+
+cfunc = inline = _same
+
+
+def exceptval(*_args, **_kwargs):
+    return _same
