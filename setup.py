@@ -59,5 +59,7 @@ class OptionalBuildExt(build_ext):
             print(f"umpire: the compiled arena core was not built ({reason[0]}); "
                   "pure Python will run (the same results, slower).", file=sys.stderr)
 
-setup(ext_modules=[Extension(module, []) for _, module in TWINS],
-      cmdclass={"build_ext": OptionalBuildExt})
+
+if __name__ == "__main__":  # (as pip's build backend runs it; the tests import it)
+    setup(ext_modules=[Extension(module, []) for _, module in TWINS],
+          cmdclass={"build_ext": OptionalBuildExt})

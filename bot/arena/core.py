@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 COMPILED, PURE = "compiled", "pure Python"
-REBUILD = "python setup.py build_ext --inplace (or pip install -e .)"
+REBUILD = "pip install -e ."
 # Set once a stale twin was reported, so that worker processes do not repeat it.
 _WARNED = "UMPIRE_CORE_STALE_REPORTED"
 

@@ -197,9 +197,14 @@ def permutation(r: int, n: int) -> bytes:
     r below a multiple of n! gives the shuffle of r % n!) as the permutation P that makes
     items into [items[k] for k in P]. One table per group of steps, and the groups composed
     by bytes.translate (the last group first): a C call per group, not a Python swap per
-    step."""
+    step (pure Python; the compiled core swaps step by step: `_swapped`)."""
     if cython.compiled:
         return _swapped(r, n)
+    return _by_tables(r, n)
+
+
+def _by_tables(r: int, n: int) -> bytes:
+    """`permutation` by the tables, in pure Python."""
     chosen = []
     for radix, tables in _TABLES.get(n) or _tables(n):
         r, x = divmod(r, radix)
