@@ -54,9 +54,10 @@ class OptionalBuildExt(build_ext):
             self.not_built = exc
         if self.not_built is not None:
             self.extensions = []  # nothing to copy or to list in a wheel
-            reason = str(self.not_built).strip().splitlines()[-1:] or [
-                type(self.not_built).__name__]
-            print(f"umpire: the compiled arena core was not built ({reason[0]}); "
+            lines = str(self.not_built).strip().splitlines() or [""]
+            reason = f"{type(self.not_built).__name__}: {lines[-1]}"
+            reason = reason if len(reason) <= 100 else reason[:99] + "…"
+            print(f"umpire: the compiled arena core was not built ({reason}); "
                   "pure Python will run (the same results, slower).", file=sys.stderr)
 
 
