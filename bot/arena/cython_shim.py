@@ -9,7 +9,7 @@ def _same(function):
     return function
 
 
-cfunc = inline = _same
+ccall = cfunc = inline = _same
 
 
 def exceptval(*_args, **_kwargs):
