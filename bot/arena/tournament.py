@@ -21,6 +21,7 @@ seen the failure itself.
 from __future__ import annotations
 
 import _thread
+import contextlib
 import multiprocessing as mp
 import os
 import queue as queue_module
@@ -238,6 +239,22 @@ def worker_chunks(specs: list[BotSpec], total_chunks: int, jobs: int,
     return [list(range(w, total_chunks, jobs)) for w in range(jobs)]
 
 
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """Python's own SIGINT handler while bots play in this process: the watchdog stops a
+    stuck call with `_thread.interrupt_main`, which does nothing while SIGINT is ignored or
+    left to the system (an embedding program's, or an earlier run's `_worker`, setting)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _worker(specs, schedule, seed, limit, chunks, queue,  # pragma: no cover - subprocess
             batch=True) -> None:
     # Our own process group: Ctrl-C in the terminal reaches the controller only, which
@@ -274,7 +291,9 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
     interrupted = False
     if jobs == 1:
         try:
-            play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect, batch)
+            with _interruptible():
+                play_chunks(specs, schedule, seed, limit, list(range(total_chunks)), collect,
+                            batch)
         except KeyboardInterrupt:
             interrupted = True
     else:

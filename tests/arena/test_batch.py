@@ -3,6 +3,7 @@ many concurrent matches stops only its bot, within its time limit."""
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -192,3 +193,29 @@ def test_a_built_in_call_that_never_returns_in_lockstep_is_stopped_by_the_watchd
                       "returned and was stopped")
     assert 0 < match < 200 and len(results) == 0  # its only pair is void
     assert took < 4 * 0.2 + 1 + 5, took
+
+
+def test_the_watchdog_stops_a_stuck_call_even_where_sigint_was_ignored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An earlier setting of the process (an embedding program, or a worker's own Ctrl-C
+    handling) ignores SIGINT: the watchdog's interrupt would do nothing and the call would
+    hang for ever; the arena puts Python's handler back while it plays, then restores it."""
+    from games.rps_poker.players import PLAYERS
+
+    simple = PLAYERS["simple"]
+
+    class Stuck(simple):  # type: ignore[misc, valid-type]
+        def main_play(self, cards: list[str], base: str) -> int:
+            while True:
+                time.sleep(0.01)
+
+    monkeypatch.setitem(PLAYERS, "simple", Stuck)
+    specs = resolve_all([_file(tmp_path, "Other", "return 0"), "simple"])
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        results = run(specs, 2, 3, 1, 0.2)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # restored
+    finally:
+        signal.signal(signal.SIGINT, before)
+    (match, reason), = results.disqualified.values()
+    assert "never returned and was stopped" in reason
