@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +16,17 @@ register_duel()
 
 #: The root logger as pytest set it up, before any test ran the `umpire` command.
 _ROOT_LEVEL = logging.getLogger().level
+
+
+@pytest.fixture(autouse=True)
+def _python_handles_sigint() -> Iterator[None]:
+    """Each test starts with Python's own SIGINT handler: a handler an earlier test in the
+    same process left ignored would make the arena watchdog's interrupt a no-op and be
+    inherited by every subprocess a test starts (its Ctrl-C then does nothing); clean-clone
+    CI runs failed on both."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 @pytest.fixture(autouse=True)
