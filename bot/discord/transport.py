@@ -180,7 +180,7 @@ class _LogEntry:
     message_id: int
     created_at: datetime
     doubtful: bool  # an earlier try may have posted it: looked for in the log first
-    queued: float = 0.0  # when it was written (time.monotonic(); `_monotonic_of`)
+    queued: float  # when it was written (time.monotonic(); `_monotonic_of`)
 
 
 def _monotonic_of(moment: datetime) -> float:
@@ -506,8 +506,7 @@ class DiscordTransport:
         ok = [e for e in entries if e.match.id not in held]
         found = await self._logged_already(channel_id, ok)
         fresh = [e for e in ok if e.message_id not in found]
-        text = "\n".join(e.text for e in fresh)
-        posts = self._log_posts(text) if fresh else []
+        posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
         recent = self._log_recent.setdefault(channel_id, {})
         for entry in fresh:
             recent[entry.match.id] = time.monotonic()
