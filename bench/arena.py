@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from bot.arena.loader import resolve_all
+from bot.arena.match import CORE
 from bot.arena.tournament import default_jobs, run
 
 PY_FILES = {
@@ -155,7 +156,7 @@ def main() -> None:
     cores = default_jobs()
     out: dict = {"python": platform.python_version(), "implementation":
                  platform.python_implementation(), "cores": cores, "cpu_count": os.cpu_count(),
-                 "load_before": os.getloadavg()}
+                 "core": CORE, "load_before": os.getloadavg()}
     node = shutil.which("node")
     with tempfile.TemporaryDirectory() as tmp:
         reference = None
@@ -178,7 +179,8 @@ def main() -> None:
             out["javascript_files"] = measure(js, args.file_matches, cores)
     out["load_after"] = os.getloadavg()
     print(f"machine: {cores} cores, Python {out['python']}, load average "
-          f"{out['load_before'][0]:.2f} before, {out['load_after'][0]:.2f} after")
+          f"{out['load_before'][0]:.2f} before, {out['load_after'][0]:.2f} after; "
+          f"arena core: {CORE}")
     for key, label in (("reference", "reference JS controller (whole process)"),
                        ("builtins", "umpire arena minimal-valid simple (whole process)"),
                        ("python_files", f"two Python bot files, {cores} jobs"),

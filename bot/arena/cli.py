@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot.arena.jsbot import JsBotError, NodeMissing
 from bot.arena.loader import BotLoadError, resolve_all
+from bot.arena.match import CORE
 from bot.arena.report import leaderboard_text, to_json
 from bot.arena.tournament import default_jobs, run
 from games.rps_poker.players import PLAYERS
@@ -26,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "index or runs past the call time limit is disqualified.",
         epilog="Bots: a built-in name (" + ", ".join(PLAYERS) + "), a Python file (bot.py or "
                "bot.py:ClassName) or a JavaScript file in the seed's object format (bot.js, "
-               "needs Node.js). See docs/arena.md.")
+               "needs Node.js). Matches run on the compiled core when it is built and "
+               f"current (here: {CORE}), else in pure Python, with the same results; "
+               "UMPIRE_PURE_PYTHON=1 forces pure Python. See docs/arena.md.")
     p.add_argument("bots", nargs="*", metavar="BOT", help="two or more bots (the same bot may "
                    "appear twice); a built-in name with or without `arena:`")
     p.add_argument("--check", metavar="BOT", help="check one bot: play a few matches against "

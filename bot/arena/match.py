@@ -24,6 +24,11 @@ all: they are recorded once, at import, by running `draft_offers`, `draft_pass` 
 on placeholders.
 
 Per-call timing: see `play_match`. Empty notification methods are not called (`pyload._Inert`).
+
+The compiled core: setup.py compiles this very file with Cython (pure-Python mode: the
+`cython.*` annotations of locals are C types there, plain annotations here) into
+bot/arena/_match_c, and the end of this module takes that twin's functions when it was built
+from this file as it is on disk (`bot.arena.core`). `CORE` says which one runs.
 """
 
 from __future__ import annotations
@@ -36,6 +41,13 @@ from operator import itemgetter
 from time import perf_counter
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is needed only to build the compiled core
+    from bot.arena import cython_shim as cython
+
+from bot.arena.core import COMPILED, PURE, compiled
+from bot.arena.faults import CallTimeout, Disqualified
 from bot.arena.pyload import _notice
 from games.rps_poker.codes import CARDS, DECK_SIZE, INDEX
 from games.rps_poker.rules import (
@@ -50,6 +62,23 @@ from games.rps_poker.rules import (
     draw,
     remaining_after_draft,
 )
+
+if cython.compiled:
+    from cython.cimports.posix.time import CLOCK_MONOTONIC, clock_gettime, timespec
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _now() -> cython.double:
+    """perf_counter's clock (CLOCK_MONOTONIC on Linux), read in C by the compiled core."""
+    ts = cython.declare(timespec)
+    clock_gettime(CLOCK_MONOTONIC, cython.address(ts))
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+if not cython.compiled:
+    _now = perf_counter  # noqa: F811
 
 F30, F10 = factorial(30), factorial(10)
 _LIM30 = (1 << 128) // F30 * F30  # accept a 128-bit draw below this, then take it mod 30!
@@ -68,17 +97,8 @@ _CALLS = ((0, "draft_pick"), (1, "draft_pick"), (0, "draft_receive"), (1, "draft
           (0, "arena_sync"), (1, "arena_sync"))
 
 
-class Disqualified(Exception):
-    """A bot broke the controller's rules; `side` (0/1) is the culprit, args[0] the reason."""
-
-    def __init__(self, side: int, reason: str) -> None:
-        super().__init__(reason)
-        self.side = side
-        self.reason = reason
-
-
-class CallTimeout(Exception):
-    """Raised into a bot call that ran past the limit (by the watchdog, or a JS bot's pipe)."""
+__all__ = ["CORE", "CallTimeout", "Deal", "Disqualified", "match_key", "permutation",
+           "play_match", "quiet_notices", "shuffler", "shuffles"]
 
 
 class _Bits:
@@ -157,11 +177,18 @@ def _translations(n: int, group: list[int]) -> tuple[bytes, ...]:
     return tuple(bytes(p) + tail for p in perms)
 
 
-# For 30 cards 13 groups (6,096 tables), for 10 two (5,040 and 720): 3 MB, 10 ms at import.
-_TABLES = {n: tuple((prod(i + 1 for i in group), _translations(n, group))
-                    for group in _groups(n, most))
-           for n, most in ((DECK_SIZE, 1000), (PLAYER_DECK, 5040))}
-_IDENTITY = {n: bytes(range(n)) for n in _TABLES}
+# For 30 cards 13 groups (6,096 tables), for 10 two (5,040 and 720): 3 MB, 10 ms, built at
+# the first pure-Python deal (the compiled core does without them).
+_GROUPING = {DECK_SIZE: 1000, PLAYER_DECK: 5040}
+_TABLES: dict[int, tuple] = {}
+_IDENTITY = {n: bytes(range(n)) for n in _GROUPING}
+
+
+def _tables(n: int) -> tuple:
+    """The tables of `permutation` for n items, built once."""
+    _TABLES[n] = tuple((prod(i + 1 for i in group), _translations(n, group))
+                       for group in _groups(n, _GROUPING[n]))
+    return _TABLES[n]
 
 
 def permutation(r: int, n: int) -> bytes:
@@ -170,12 +197,66 @@ def permutation(r: int, n: int) -> bytes:
     r below a multiple of n! gives the shuffle of r % n!) as the permutation P that makes
     items into [items[k] for k in P]. One table per group of steps, and the groups composed
     by bytes.translate (the last group first): a C call per group, not a Python swap per
-    step."""
+    step (pure Python; the compiled core swaps step by step: `_swapped`)."""
+    if cython.compiled:
+        return _swapped(r, n)
+    return _by_tables(r, n)
+
+
+def _by_tables(r: int, n: int) -> bytes:
+    """`permutation` by the tables, in pure Python."""
     chosen = []
-    for radix, tables in _TABLES[n]:
+    for radix, tables in _TABLES.get(n) or _tables(n):
         r, x = divmod(r, radix)
         chosen.append(tables[x])
     return reduce(bytes.translate, reversed(chosen), _IDENTITY[n])
+
+
+@cython.ccall  # called from permutation in C, and from Python by the tests
+def _swapped(r: int, n: cython.Py_ssize_t) -> bytes:
+    """`permutation` step by step, for r below 2**128: the compiled core's way, where a
+    swap is a C statement and r's digits come from four 32-bit limbs, divided in C (in
+    pure Python, the tables are about five times faster than this loop)."""
+    items: bytearray
+    view: cython.uchar[:]
+    i: cython.Py_ssize_t
+    k: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    radix: cython.ulonglong
+    rem: cython.ulonglong
+    cur: cython.ulonglong
+    l0: cython.ulonglong
+    l1: cython.ulonglong
+    l2: cython.ulonglong
+    l3: cython.ulonglong
+    high: cython.ulonglong
+    low: cython.ulonglong
+    items = bytearray(_IDENTITY[n])
+    view = items  # compiled: a typed view, indexed in C
+    high = r >> 64  # two operations on the Python int, the rest in C
+    low = r & 0xFFFFFFFFFFFFFFFF
+    l0, l1, l2, l3 = high >> 32, high & 0xFFFFFFFF, low >> 32, low & 0xFFFFFFFF  # high first
+    for i in range(n - 1, 0, -1):
+        radix = i + 1
+        cur = l0  # the leading limbs become 0 as the number shrinks: no division there
+        if cur >= radix:
+            l0, rem = cur // radix, cur % radix
+        else:
+            l0, rem = 0, cur
+        cur = rem << 32 | l1
+        if cur >= radix:
+            l1, rem = cur // radix, cur % radix
+        else:
+            l1, rem = 0, cur
+        cur = rem << 32 | l2
+        l2, rem = cur // radix, cur % radix
+        cur = rem << 32 | l3
+        l3, rem = cur // radix, cur % radix
+        j = rem
+        k = view[i]
+        view[i] = view[j]
+        view[j] = k
+    return bytes(items)
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
@@ -283,10 +364,31 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     (`_notice`), given by the caller for bots whose methods it knows (built-in classes: no
     instance shadows them), so that they are not looked up for every match.
     """
-    pc = perf_counter
+    # C types when compiled (plain annotations, not evaluated, in pure Python).
+    t: cython.double
+    t0: cython.double
+    t1: cython.double
+    t2: cython.double
+    t3: cython.double
+    at: cython.Py_ssize_t
+    s1: cython.Py_ssize_t
+    n: cython.Py_ssize_t
+    r: cython.Py_ssize_t
+    rr: cython.Py_ssize_t
+    a0: cython.Py_ssize_t
+    b0: cython.Py_ssize_t
+    a1: cython.Py_ssize_t
+    b1: cython.Py_ssize_t
+    drawn: cython.Py_ssize_t
+    term: cython.Py_ssize_t
+    full: tuple
+    deck0: list
+    deck1: list
+    hand0: list
+    hand1: list
     judge = _BY_CARDS
     at = 0
-    beat[0] = t = t0 = t1 = t2 = pc()
+    beat[0] = t = t0 = t1 = t2 = _now()
     try:
         pick0, pick1 = bot0.draft_pick, bot1.draft_pick
         if quiet is None:
@@ -300,12 +402,12 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
         for r, rr, a0, b0, a1, b1, kp0, kp1 in DRAFT:
             at = 0
             i0 = pick0([full[a0], full[b0]])
-            t0 = pc()
+            t0 = _now()
             if i0 is not _0 and i0 is not _1:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
             i1 = pick1([full[a1], full[b1]])
-            t1 = pc()
+            t1 = _now()
             if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
             k0, q0 = kp0[i0]
@@ -319,13 +421,13 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             else:
                 at = 2
                 recv0(p1)
-                t2 = pc()
+                t2 = _now()
             if recv1 is None:
                 t3 = t2
             else:
                 at = 3
                 recv1(p0)
-                t3 = pc()
+                t3 = _now()
             if t3 - t > limit and (late := _first_slow(0, (t, t0, t1, t2, t3), limit)):
                 raise late
             beat[0] = t = t3
@@ -336,18 +438,18 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             post0 = None if quiet[1] else bot0.main_postprocess
             post1 = None if quiet[3] else bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
-        deck0, deck1 = arrange0(deck0), arrange1(deck1)
-        hand0, hand1 = [*deck0[:HAND_SIZE]], [*deck1[:HAND_SIZE]]
+        own0, own1 = arrange0(deck0), arrange1(deck1)
+        hand0, hand1 = [*own0[:HAND_SIZE]], [*own1[:HAND_SIZE]]
         s1 = 0
         for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
             at = 4
             i0 = play0([*hand0], base)
-            t0 = pc()
+            t0 = _now()
             if i0 is not _0 and i0 is not _1 and i0 is not _2 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
             i1 = play1([*hand1], base)
-            t1 = pc()
+            t1 = _now()
             if i1 is not _0 and i1 is not _1 and i1 is not _2 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
@@ -358,20 +460,20 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             else:
                 at = 6
                 post0(c1)
-                t2 = pc()
+                t2 = _now()
             if post1 is None:
                 t3 = t2
             else:
                 at = 7
                 post1(c0)
-                t3 = pc()
+                t3 = _now()
             if t3 - t > limit and (late := _first_slow(CALLS_PER_ROUND, (t, t0, t1, t2, t3),
                                                        limit)):
                 raise late
             beat[0] = t = t3
             if drawn:
-                hand0.append(deck0[drawn])
-                hand1.append(deck1[drawn])
+                hand0.append(own0[drawn])
+                hand1.append(own1[drawn])
         if sync[0]:
             at = 8
             bot0.arena_sync()
@@ -436,3 +538,13 @@ def _bad(at: int, stamps: tuple[float, ...], limit: float, index: object,
     where = _CALLS[at][1]
     hand = f" (hand of {size})" if where == "main_play" else ""
     return Disqualified(_CALLS[at][0], f"returned an invalid index {index!r} from {where}{hand}")
+
+
+CORE = PURE
+if not cython.compiled:  # the pure module: take the compiled twin's code if it is current
+    _twin = compiled("bot.arena._match_c", __file__)
+    if _twin is not None:
+        Deal, match_key, permutation, play_match, quiet_notices = (
+            _twin.Deal, _twin.match_key, _twin.permutation, _twin.play_match,
+            _twin.quiet_notices)
+        CORE = COMPILED

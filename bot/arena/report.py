@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.arena.leaderboard import RATED_PER_PAIR, Leaderboard, Standing, build
 from bot.arena.loader import BotSpec
-from bot.arena.match import match_key
+from bot.arena.match import CORE, match_key
 from bot.arena.tournament import POINTS, Results
 
 
@@ -27,7 +27,8 @@ def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
     table = lb.table
     width = max(8, *(len(s.name) for s in specs))
     lines = [f"RPS Poker arena: {len(specs)} bots, {rounds} round-robin cycles, "
-             f"{len(results)} matches counted, seed {seed}, {jobs} job(s), {seconds:.2f} s"]
+             f"{len(results)} matches counted, seed {seed}, {jobs} job(s), {CORE} core, "
+             f"{seconds:.2f} s"]
     if results.interrupted:
         lines.append(f"Interrupted (Ctrl-C): the table so far, {len(results)} of "
                      f"{results.schedule.matches} matches.")
@@ -71,6 +72,7 @@ def to_json(specs: list[BotSpec], results: Results, *, seed: int, rounds: int,
 
     return {
         "seed": seed, "rounds": rounds, "jobs": jobs, "call_timeout": call_timeout,
+        "core": CORE,
         "interrupted": results.interrupted,
         "seconds": round(seconds, 3),
         "points_per_match": POINTS,

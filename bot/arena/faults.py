@@ -1,0 +1,18 @@
+"""The arena's two failures of a bot call, in a module of their own so that they are the
+same classes whichever core plays the match (the compiled `bot.arena._match_c` imports
+them from here, as the pure `bot.arena.match` does; other modules `except` them)."""
+
+from __future__ import annotations
+
+
+class Disqualified(Exception):
+    """A bot broke the controller's rules; `side` (0/1) is the culprit, args[0] the reason."""
+
+    def __init__(self, side: int, reason: str) -> None:
+        super().__init__(reason)
+        self.side = side
+        self.reason = reason
+
+
+class CallTimeout(Exception):
+    """Raised into a bot call that ran past the limit (by the watchdog, or a JS bot's pipe)."""

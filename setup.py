@@ -1,0 +1,66 @@
+"""The optional compiled core (pyproject.toml holds the metadata): Cython compiles
+bot/arena/match.py, as it is, into bot/arena/_match_c with the SHA-256 of that source
+embedded, so that bot.arena.core uses it only while the .py is unchanged. Without a C
+compiler, or without Cython, the build warns in one line and installs pure Python."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+# (source, the compiled twin's module name)
+TWINS = (("bot/arena/match.py", "bot.arena._match_c"),)
+
+
+def twin_source(source: Path, module: str, into: Path) -> Path:
+    """A copy of `source` named after its twin `module`, with the hash of `source` appended
+    (Cython names a module after its file)."""
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    target = into.joinpath(*module.split(".")).with_suffix(".py")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source.read_text() + f"\nSOURCE_SHA256 = {digest!r}\n")
+    return target
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that cythonizes the twins first, and warns instead of failing: the
+    pure-Python modules are the same code, only slower."""
+
+    def finalize_options(self) -> None:
+        self.not_built: BaseException | None = None
+        try:
+            from Cython.Build import cythonize
+
+            into = HERE / "build" / "twins"
+            self.distribution.ext_modules = cythonize(
+                [Extension(module, [str(twin_source(HERE / source, module, into))])
+                 for source, module in TWINS],
+                compiler_directives={"language_level": 3}, quiet=True)
+        except Exception as exc:  # no Cython, or it refused the source
+            self.not_built = exc
+            self.distribution.ext_modules = []
+        super().finalize_options()
+
+    def run(self) -> None:
+        try:
+            if self.not_built is None:
+                super().run()
+        except Exception as exc:  # no compiler, or a failed compile
+            self.not_built = exc
+        if self.not_built is not None:
+            self.extensions = []  # nothing to copy or to list in a wheel
+            lines = str(self.not_built).strip().splitlines() or [""]
+            reason = f"{type(self.not_built).__name__}: {lines[-1]}"
+            reason = reason if len(reason) <= 100 else reason[:99] + "…"
+            print(f"umpire: the compiled arena core was not built ({reason}); "
+                  "pure Python will run (the same results, slower).", file=sys.stderr)
+
+
+if __name__ == "__main__":  # (as pip's build backend runs it; the tests import it)
+    setup(ext_modules=[Extension(module, []) for _, module in TWINS],
+          cmdclass={"build_ext": OptionalBuildExt})
