@@ -14,7 +14,10 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 # (source, the compiled twin's module name)
-TWINS = (("bot/arena/match.py", "bot.arena._match_c"),)
+# The players' twin comes first: the match twin cimports its classes (players.pxd, copied
+# beside it, declares them), to call the built-in bots' methods in C.
+TWINS = (("games/rps_poker/players.py", "games.rps_poker._players_c"),
+         ("bot/arena/match.py", "bot.arena._match_c"))
 
 
 def twin_source(source: Path, module: str, into: Path) -> Path:
@@ -24,6 +27,13 @@ def twin_source(source: Path, module: str, into: Path) -> Path:
     target = into.joinpath(*module.split(".")).with_suffix(".py")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(source.read_text() + f"\nSOURCE_SHA256 = {digest!r}\n")
+    declarations = source.with_suffix(".pxd")
+    if declarations.exists():
+        target.with_suffix(".pxd").write_text(declarations.read_text())
+    for package in target.parents:  # packages, for the cimport between twins
+        if package == into:
+            break
+        package.joinpath("__init__.py").touch()
     return target
 
 
@@ -40,7 +50,8 @@ class OptionalBuildExt(build_ext):
             self.distribution.ext_modules = cythonize(
                 [Extension(module, [str(twin_source(HERE / source, module, into))])
                  for source, module in TWINS],
-                compiler_directives={"language_level": 3}, quiet=True)
+                compiler_directives={"language_level": 3}, include_path=[str(into)],
+                quiet=True)
         except Exception as exc:  # no Cython, or it refused the source
             self.not_built = exc
             self.distribution.ext_modules = []

@@ -23,6 +23,7 @@ from bot.arena.names import plain
 from bot.arena.pyload import BotLoadError, _python_target
 
 __all__ = ["BotLoadError", "BotSpec", "Contestant", "_python_target", "resolve", "resolve_all"]
+from bot.arena.builtins import BUILTINS
 from games.rps_poker.players import PLAYERS
 
 
@@ -47,7 +48,7 @@ class BotSpec:
         """The bot, ready to play; a bot file's process is started, and with `wait` False
         not yet waited for (`target.loaded()`: several processes start at the same time)."""
         if self.kind == "builtin":
-            return Contestant(self.name, PLAYERS[BUILTIN[_norm(self.arg)]], fresh=True)
+            return Contestant(self.name, BUILTINS[BUILTIN[_norm(self.arg)]], fresh=True)
         if self.kind == "python":
             from bot.arena.process import PyBot
 

@@ -44,8 +44,9 @@ from typing import Any
 try:
     import cython
 except ImportError:  # Cython is needed only to build the compiled core
-    from bot.arena import cython_shim as cython
+    from games.core import cython_shim as cython
 
+import bot.arena.builtins  # noqa: F401 (`_notice` knows the compiled built-ins)
 from bot.arena.core import COMPILED, PURE, compiled
 from bot.arena.faults import CallTimeout, Disqualified
 from bot.arena.pyload import _notice
@@ -64,7 +65,12 @@ from games.rps_poker.rules import (
 )
 
 if cython.compiled:
+    from cython.cimports.games.rps_poker._players_c import Player
     from cython.cimports.posix.time import CLOCK_MONOTONIC, clock_gettime, timespec
+
+    # The loop's two compiled forms: for two built-in bots (instances of the compiled
+    # players' classes), whose methods it calls in C, and for any other pair.
+    Seats = cython.fused_type(Player, object)
 
 
 @cython.cfunc
@@ -363,7 +369,20 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     `quiet`: whether draft_receive and main_postprocess of seat 0, then of seat 1, are empty
     (`_notice`), given by the caller for bots whose methods it knows (built-in classes: no
     instance shadows them), so that they are not looked up for every match.
+
+    Compiled, two built-in bots (the compiled players' classes) have their methods called
+    in C; the calls, answers and times are the same as through Python's call protocol.
     """
+    if cython.compiled and isinstance(bot0, Player) and isinstance(bot1, Player):
+        return _play(cython.cast(Player, bot0), cython.cast(Player, bot1), deal, limit, beat,
+                     sync, quiet)
+    return _play(bot0, bot1, deal, limit, beat, sync, quiet)
+
+
+@cython.cfunc
+def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
+          sync: tuple, quiet: tuple | None) -> int:
+    """`play_match`'s loop."""
     # C types when compiled (plain annotations, not evaluated, in pure Python).
     t: cython.double
     t0: cython.double
@@ -380,6 +399,10 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     a1: cython.Py_ssize_t
     b1: cython.Py_ssize_t
     drawn: cython.Py_ssize_t
+    recv0: cython.bint
+    recv1: cython.bint
+    post0: cython.bint
+    post1: cython.bint
     term: cython.Py_ssize_t
     full: tuple
     deck0: list
@@ -390,23 +413,20 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
     at = 0
     beat[0] = t = t0 = t1 = t2 = _now()
     try:
-        pick0, pick1 = bot0.draft_pick, bot1.draft_pick
         if quiet is None:
-            recv0, recv1 = _notice(bot0.draft_receive), _notice(bot1.draft_receive)
-        else:
-            recv0 = None if quiet[0] else bot0.draft_receive
-            recv1 = None if quiet[2] else bot1.draft_receive
+            quiet = quiet_notices(bot0) + quiet_notices(bot1)
+        recv0, post0, recv1, post1 = not quiet[0], not quiet[1], not quiet[2], not quiet[3]
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
         for r, rr, a0, b0, a1, b1, kp0, kp1 in DRAFT:
             at = 0
-            i0 = pick0([full[a0], full[b0]])
+            i0 = bot0.draft_pick([full[a0], full[b0]])
             t0 = _now()
             if i0 is not _0 and i0 is not _1:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
-            i1 = pick1([full[a1], full[b1]])
+            i1 = bot1.draft_pick([full[a1], full[b1]])
             t1 = _now()
             if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
@@ -416,56 +436,50 @@ def play_match(bot0: Any, bot1: Any, deal: Deal, limit: float, beat: list,
             deck1[r] = full[k1]
             deck0[rr] = p1 = full[q1]
             deck1[rr] = p0 = full[q0]
-            if recv0 is None:  # an empty method (_Inert): nothing to call or time
+            if not recv0:  # an empty method (_Inert): nothing to call or time
                 t2 = t1
             else:
                 at = 2
-                recv0(p1)
+                bot0.draft_receive(p1)
                 t2 = _now()
-            if recv1 is None:
+            if not recv1:
                 t3 = t2
             else:
                 at = 3
-                recv1(p0)
+                bot1.draft_receive(p0)
                 t3 = _now()
             if t3 - t > limit and (late := _first_slow(0, (t, t0, t1, t2, t3), limit)):
                 raise late
             beat[0] = t = t3
-        play0, play1 = bot0.main_play, bot1.main_play
-        if quiet is None:
-            post0, post1 = _notice(bot0.main_postprocess), _notice(bot1.main_postprocess)
-        else:
-            post0 = None if quiet[1] else bot0.main_postprocess
-            post1 = None if quiet[3] else bot1.main_postprocess
         arrange0, arrange1 = deal.arrange
         own0, own1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*own0[:HAND_SIZE]], [*own1[:HAND_SIZE]]
         s1 = 0
         for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
             at = 4
-            i0 = play0([*hand0], base)
+            i0 = bot0.main_play([*hand0], base)
             t0 = _now()
             if i0 is not _0 and i0 is not _1 and i0 is not _2 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
-            i1 = play1([*hand1], base)
+            i1 = bot1.main_play([*hand1], base)
             t1 = _now()
             if i1 is not _0 and i1 is not _1 and i1 is not _2 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
             s1 += judge[c0][c1][term]
-            if post0 is None:
+            if not post0:
                 t2 = t1
             else:
                 at = 6
-                post0(c1)
+                bot0.main_postprocess(c1)
                 t2 = _now()
-            if post1 is None:
+            if not post1:
                 t3 = t2
             else:
                 at = 7
-                post1(c0)
+                bot1.main_postprocess(c0)
                 t3 = _now()
             if t3 - t > limit and (late := _first_slow(CALLS_PER_ROUND, (t, t0, t1, t2, t3),
                                                        limit)):

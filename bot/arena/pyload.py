@@ -98,4 +98,20 @@ _INERT = _Inert()
 
 def _notice(method: Any) -> Any:
     """The notification method to call, or None when calling it would do nothing."""
-    return None if type(method) is MethodType and _INERT[method.__func__] else method
+    if type(method) is MethodType and type(method.__func__) is FunctionType:
+        return None if _INERT[method.__func__] else method
+    if COMPILED_SOURCES:  # a compiled built-in's method: as its Python source has it
+        name = getattr(method, "__name__", None)
+        for cls in type(getattr(method, "__self__", None)).__mro__:
+            if name in cls.__dict__:  # the class that defines it
+                source = COMPILED_SOURCES.get(cls)
+                if source is not None and _INERT[source.__dict__[name]]:
+                    return None
+                break
+    return method
+
+
+# A compiled class -> the Python class it was compiled from (filled by bot.arena.builtins,
+# which only the arena's own processes import): a compiled method is no Python function,
+# so `_INERT` reads its source's.
+COMPILED_SOURCES: dict[type, type] = {}

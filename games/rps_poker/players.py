@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Players in the seed's bot API (the arena's API), in plain Python.
 
 A player object has `draft_pick(cards) -> index`, `draft_receive(card)`,
@@ -9,9 +10,21 @@ the arena (bot/arena) and, through `bots.ArenaSeat`, of the Discord game.
 - BasicOdds tracks every card it has seen and plays the card with the best odds of winning
   against the opponent's possible plays.
 - Saver does the same but weighs a card's value for the later games against its chance now.
+
+The file is written in Cython's pure-Python mode: the arena's build (setup.py) compiles it,
+as it is, into a twin module whose classes are C types (players.pxd declares their methods
+and attributes), and the compiled arena core calls those methods directly, not through
+Python's call protocol. In Python the decorators do nothing. Two things follow from the
+compiled form, and hold in both: no closures in the methods (a lambda inside a method that
+the core calls directly does not compile), and the instance attributes are the declared ones.
 """
 
 from __future__ import annotations
+
+try:
+    import cython
+except ImportError:  # Cython is needed only to build the compiled twin
+    from games.core import cython_shim as cython
 
 from games.rps_poker.codes import CARDS, INDEX
 from games.rps_poker.rules import DRAFT_ROUNDS, WIN_VS
@@ -23,7 +36,29 @@ WIN_BY_CARD = tuple(tuple(WIN_VS[base][card] for base in range(len(CARDS)))
                     for card in range(len(CARDS)))
 
 
-class MinimalValid:
+@cython.cclass
+class Player:
+    """The arena's bot API: the base of the built-in bots, so that the compiled core knows
+    their methods' C entry points. A bot need not derive from it (any object with the four
+    methods plays); a Python subclass's own methods are the ones called."""
+
+    name = "Player"
+
+    def draft_pick(self, cards: list[str]) -> int:
+        raise NotImplementedError
+
+    def draft_receive(self, card: str) -> None:
+        pass
+
+    def main_play(self, cards: list[str], base: str) -> int:
+        raise NotImplementedError
+
+    def main_postprocess(self, card: str) -> None:
+        pass
+
+
+@cython.cclass
+class MinimalValid(Player):
     """The seed's MinimalValid: always the first card."""
 
     name = "MinimalValid"
@@ -41,13 +76,14 @@ class MinimalValid:
         pass
 
 
-class Simple:
+@cython.cclass
+class Simple(Player):
     """The seed's Simple: keeps the higher-numbered card, plays the first card of its hand."""
 
     name = "Simple"
 
     def __init__(self) -> None:
-        self.my_deck: set[str] = set()
+        self.my_deck = set()
 
     def draft_pick(self, cards: list[str]) -> int:
         card_id = 1 if cards[0][1] < cards[1][1] else 0
@@ -65,7 +101,8 @@ class Simple:
         pass
 
 
-class Tracker:
+@cython.cclass
+class Tracker(Player):
     """Remembers every card seen and estimates where the unseen ones are.
 
     Opponent's unplayed cards: the ones we passed them (certain) and, for each card we
@@ -118,6 +155,7 @@ class Tracker:
         return out
 
 
+@cython.cclass
 class BasicOdds(Tracker):
     """Plays the card with the best odds now (ties: the lowest number, to keep strength)."""
 
@@ -127,9 +165,11 @@ class BasicOdds(Tracker):
         b = INDEX[base]
         self.bases |= 1 << b
         odds = self.odds(cards, b)
-        return max(range(len(cards)), key=lambda i: (odds[i], -INDEX[cards[i]] % 10))
+        ranks = [(odds[i], -INDEX[c] % 10) for i, c in enumerate(cards)]
+        return ranks.index(max(ranks))  # the first best, as max(range, key=...) gives it
 
 
+@cython.cclass
 class Saver(Tracker):
     """Plays the card that maximises its odds now minus `keep` times its value later.
 
@@ -167,7 +207,8 @@ class Saver(Tracker):
             else:
                 later = [float(n) / n] * len(cards)
         keep = self.keep
-        return max(range(len(cards)), key=lambda i: odds[i] - keep * later[i])
+        values = [odds[i] - keep * later[i] for i in range(len(cards))]
+        return values.index(max(values))  # the first best, as max(range, key=...) gives it
 
 
 PLAYERS: dict[str, type] = {

@@ -169,9 +169,10 @@ def test_a_built_in_call_that_never_returns_in_lockstep_is_stopped_by_the_watchd
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A built-in bot beside a bot file plays in lockstep inside the worker: a call of it
     that never returns is stopped (watchdog) and disqualifies it in that match only."""
-    from games.rps_poker.players import PLAYERS
+    from bot.arena.builtins import BUILTINS
 
-    simple = PLAYERS["simple"]
+    simple = BUILTINS["simple"]  # the compiled class when built: its Python subclass's own
+    # main_play is the one called
     started = []
 
     class Stuck(simple):  # type: ignore[misc, valid-type]
@@ -182,7 +183,7 @@ def test_a_built_in_call_that_never_returns_in_lockstep_is_stopped_by_the_watchd
                     time.sleep(0.01)
             return 0
 
-    monkeypatch.setitem(PLAYERS, "simple", Stuck)
+    monkeypatch.setitem(BUILTINS, "simple", Stuck)
     specs = resolve_all([_file(tmp_path, "Other", "return 0"), "simple"])
     start = time.perf_counter()
     results = run(specs, 200, 3, 1, 0.2)  # one job: the worker is this process
@@ -200,16 +201,17 @@ def test_the_watchdog_stops_a_stuck_call_even_where_sigint_was_ignored(
     """An earlier setting of the process (an embedding program, or a worker's own Ctrl-C
     handling) ignores SIGINT: the watchdog's interrupt would do nothing and the call would
     hang for ever; the arena puts Python's handler back while it plays, then restores it."""
-    from games.rps_poker.players import PLAYERS
+    from bot.arena.builtins import BUILTINS
 
-    simple = PLAYERS["simple"]
+    simple = BUILTINS["simple"]  # the compiled class when built: its Python subclass's own
+    # main_play is the one called
 
     class Stuck(simple):  # type: ignore[misc, valid-type]
         def main_play(self, cards: list[str], base: str) -> int:
             while True:
                 time.sleep(0.01)
 
-    monkeypatch.setitem(PLAYERS, "simple", Stuck)
+    monkeypatch.setitem(BUILTINS, "simple", Stuck)
     specs = resolve_all([_file(tmp_path, "Other", "return 0"), "simple"])
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

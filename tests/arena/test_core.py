@@ -120,26 +120,73 @@ def test_umpire_pure_python_forces_pure_python(tmp_path: Path,
 
 
 @pytest.mark.skipif(not _built(), reason="the compiled core is not built (pip install -e .)")
-def test_an_edited_match_py_runs_pure_python_until_rebuilt(tmp_path: Path) -> None:
-    # A copy of the code with the compiled core beside it, then match.py edited in the copy.
+@pytest.mark.parametrize("edited", ["bot/arena/match.py", "games/rps_poker/players.py"])
+def test_an_edited_source_runs_pure_python_until_rebuilt(tmp_path: Path, edited: str) -> None:
+    # A copy of the code with the compiled twins beside it, then one source edited in the copy.
     for package in ("bot", "games"):
         shutil.copytree(ROOT / package, tmp_path / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     env.pop("UMPIRE_PURE_PYTHON", None)
     env.pop(core._WARNED, None)
-    show = [sys.executable, "-c", "import bot.arena.match as m; print(m.__file__, m.CORE)"]
+    show = [sys.executable, "-c", "import bot.arena.match as m; from bot.arena.builtins "
+            "import BUILTINS as b; print(m.__file__, b['simple'].__module__, m.CORE)"]
 
     def core_of_copy() -> subprocess.CompletedProcess:
         return subprocess.run(show, env=env, capture_output=True, text=True, check=True,
                               cwd=tmp_path)
 
-    assert core_of_copy().stdout.split() == [str(tmp_path / "bot/arena/match.py"), COMPILED]
-    with (tmp_path / "bot/arena/match.py").open("a") as f:
+    assert core_of_copy().stdout.split() == [str(tmp_path / "bot/arena/match.py"),
+                                             "games.rps_poker._players_c", COMPILED]
+    with (tmp_path / edited).open("a") as f:
         f.write("# an edit\n")
     done = core_of_copy()
-    assert done.stdout.split()[-2:] == ["pure", "Python"]
+    if edited.endswith("match.py"):
+        assert done.stdout.split()[1:] == ["games.rps_poker._players_c", "pure", "Python"]
+    else:
+        assert done.stdout.split()[1:] == ["games.rps_poker.players", COMPILED]
     assert "running pure Python. Rebuild it with: pip install -e ." in done.stderr
+    assert Path(edited).name in done.stderr
+
+
+@pytest.mark.skipif(match.CORE != COMPILED, reason="this process runs pure Python")
+def test_the_built_ins_are_the_compiled_classes_and_a_subclass_keeps_its_own_methods() -> None:
+    """The compiled core calls a compiled built-in's methods in C; a Python subclass that
+    overrides one (or answers wrongly) plays exactly as the same subclass of the Python class."""
+    from bot.arena.builtins import BUILTINS
+    from games.rps_poker.players import PLAYERS
+
+    assert all(cls.__module__ == "games.rps_poker._players_c" for cls in BUILTINS.values())
+
+    def variants(base: type) -> list[type]:
+        class Last(base):  # type: ignore[misc, valid-type]
+            def main_play(self, cards: list[str], base: str) -> int:
+                return len(cards) - 1
+
+        class Receives(base):  # type: ignore[misc, valid-type]
+            def draft_receive(self, card: str) -> None:
+                if card == "S9":
+                    raise ValueError("no S9")
+
+        class Truthful(base):  # type: ignore[misc, valid-type]
+            def draft_pick(self, cards: list[str]) -> int:
+                return True  # not a valid index (the seed's Number.isInteger)
+
+        return [base, Last, Receives, Truthful]
+
+    def outcome(bot0: object, bot1: object, key: bytes) -> object:
+        try:
+            return match.play_match(bot0, bot1, match.Deal(key), 1.0, [0.0, False])
+        except Disqualified as dq:
+            return dq.side, dq.reason
+
+    for name in ("simple", "saver"):
+        compiled_kinds, pure_kinds = variants(BUILTINS[name]), variants(PLAYERS[name])
+        for d in range(30):
+            key = match.match_key(7, d)
+            for i, j in ((0, 1), (1, 2), (3, 0), (2, 2)):
+                assert outcome(compiled_kinds[i](), compiled_kinds[j](), key) == \
+                    outcome(pure_kinds[i](), pure_kinds[j](), key)
 
 
 def _setup_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict:

@@ -365,10 +365,14 @@ def test_every_int_index_in_range_is_taken() -> None:
                 play_match(*bots, Deal(match_key(3, at)), 1.0, [0.0, False])
 
 
-def test_the_built_ins_empty_notifications_are_known_once() -> None:
+@pytest.mark.parametrize("classes", ["players.py", "as the arena plays them"])
+def test_the_built_ins_empty_notifications_are_known_once(classes: str) -> None:
+    from bot.arena.builtins import BUILTINS
     from bot.arena.match import quiet_notices
     from games.rps_poker.players import PLAYERS
 
+    if classes != "players.py":
+        PLAYERS = BUILTINS  # noqa: N806 (the compiled twin's classes, when built)
     flags = {name: quiet_notices(cls()) for name, cls in PLAYERS.items()}
     assert flags["minimal-valid"] == (True, True)
     assert flags["simple"] == (False, True)  # draft_receive keeps its deck
