@@ -38,7 +38,7 @@ from collections.abc import Callable
 from functools import reduce
 from math import factorial, prod
 from operator import itemgetter
-from time import perf_counter
+from time import get_clock_info, perf_counter
 from typing import Any
 
 try:
@@ -66,7 +66,7 @@ from games.rps_poker.rules import (
 
 if cython.compiled:
     from cython.cimports.games.rps_poker._players_c import Player
-    from cython.cimports.posix.time import CLOCK_MONOTONIC, clock_gettime, timespec
+    from cython.cimports.posix.time import clock_getres, clock_gettime, timespec
 
     # The loop's two compiled forms: for two built-in bots (instances of the compiled
     # players' classes), whose methods it calls in C, and for any other pair.
@@ -77,10 +77,20 @@ if cython.compiled:
 @cython.inline
 @cython.exceptval(check=False)
 def _now() -> cython.double:
-    """perf_counter's clock (CLOCK_MONOTONIC on Linux), read in C by the compiled core."""
+    """The clock of the call times, read in C by the compiled core: the coarse monotonic
+    clock where the system has one (match.pxd), on perf_counter's time base."""
     ts = cython.declare(timespec)
-    clock_gettime(CLOCK_MONOTONIC, cython.address(ts))
+    clock_gettime(UMPIRE_CALL_CLOCK, cython.address(ts))  # noqa: F821 (match.pxd)
     return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def _tick() -> float:
+    """The resolution of `_now` in seconds (a call is timed to within it)."""
+    if cython.compiled:
+        ts = cython.declare(timespec)
+        clock_getres(UMPIRE_CALL_CLOCK, cython.address(ts))  # noqa: F821 (match.pxd)
+        return ts.tv_sec + ts.tv_nsec * 1e-9
+    return get_clock_info("perf_counter").resolution
 
 
 if not cython.compiled:
@@ -223,25 +233,33 @@ def _swapped(r: int, n: cython.Py_ssize_t) -> bytes:
     """`permutation` step by step, for r below 2**128: the compiled core's way, where a
     swap is a C statement and r's digits come from four 32-bit limbs, divided in C (in
     pure Python, the tables are about five times faster than this loop)."""
-    items: bytearray
-    view: cython.uchar[:]
+    high: cython.ulonglong = r >> 64  # two operations on the Python int, the rest in C
+    low: cython.ulonglong = r & 0xFFFFFFFFFFFFFFFF
+    if cython.compiled:
+        out = cython.declare(cython.uchar[32])
+        _shuffle_limbs(high >> 32, high & 0xFFFFFFFF, low >> 32, low & 0xFFFFFFFF, n, out)
+        return cython.cast(cython.p_char, out)[:n]
+    else:
+        items = bytearray(n)
+        _shuffle_limbs(high >> 32, high & 0xFFFFFFFF, low >> 32, low & 0xFFFFFFFF, n, items)
+        return bytes(items)
+
+
+@cython.cfunc
+@cython.cdivision(True)  # C's division: no checks for zero or for negative operands
+@cython.exceptval(check=False)
+def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulonglong,
+                   l3: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar) -> None:
+    """The Fisher-Yates shuffle of n items by the digits of the number whose 32-bit limbs
+    are l0 (the highest) to l3, into out[0:n] as `permutation` gives it (compiled only)."""
     i: cython.Py_ssize_t
-    k: cython.Py_ssize_t
     j: cython.Py_ssize_t
+    k: cython.uchar
     radix: cython.ulonglong
     rem: cython.ulonglong
     cur: cython.ulonglong
-    l0: cython.ulonglong
-    l1: cython.ulonglong
-    l2: cython.ulonglong
-    l3: cython.ulonglong
-    high: cython.ulonglong
-    low: cython.ulonglong
-    items = bytearray(_IDENTITY[n])
-    view = items  # compiled: a typed view, indexed in C
-    high = r >> 64  # two operations on the Python int, the rest in C
-    low = r & 0xFFFFFFFFFFFFFFFF
-    l0, l1, l2, l3 = high >> 32, high & 0xFFFFFFFF, low >> 32, low & 0xFFFFFFFF  # high first
+    for i in range(n):
+        out[i] = i
     for i in range(n - 1, 0, -1):
         radix = i + 1
         cur = l0  # the leading limbs become 0 as the number shrinks: no division there
@@ -259,10 +277,66 @@ def _swapped(r: int, n: cython.Py_ssize_t) -> bytes:
         cur = rem << 32 | l3
         l3, rem = cur // radix, cur % radix
         j = rem
-        k = view[i]
-        view[i] = view[j]
-        view[j] = k
-    return bytes(items)
+        k = out[i]
+        out[i] = out[j]
+        out[j] = k
+
+
+@cython.cfunc
+@cython.cdivision(True)
+@cython.exceptval(check=False)
+def _shuffle_word(r: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar) -> None:
+    """`_shuffle_limbs` for a number that fits in 64 bits: one division per step."""
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
+    k: cython.uchar
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        j = r % (i + 1)
+        r //= i + 1
+        k = out[i]
+        out[i] = out[j]
+        out[j] = k
+
+
+@cython.cfunc
+def _fill(deal: Deal, key: bytes) -> cython.bint:
+    """What `Deal.__init__` makes, from the deal's first hash block, in C (compiled only):
+    the four numbers read from the digest's bytes as `_numbers` cuts them, the shuffles
+    into C arrays. False when a number is rejected (about 1e-5 of deals): then the Python
+    way, which reads the next block."""
+    digest: bytes = hashlib.blake2b(b"\0\0\0\0", key=key, digest_size=32).digest()
+    d: cython.p_uchar = cython.cast(cython.p_uchar, cython.cast(cython.p_char, digest))
+    w = cython.declare(cython.ulonglong[4])
+    deck = cython.declare(cython.uchar[32])
+    own = cython.declare(cython.uchar[32])
+    rest = cython.declare(cython.uchar[32])
+    i: cython.Py_ssize_t
+    q: cython.Py_ssize_t
+    for q in range(4):  # the digest as a little-endian number, in 64-bit words
+        w[q] = 0
+        for i in range(7, -1, -1):
+            w[q] = w[q] << 8 | d[8 * q + i]
+    a: cython.ulonglong = w[2] & _M40C
+    b: cython.ulonglong = (w[2] >> 40 | w[3] << 24) & _M40C
+    c: cython.ulonglong = (w[3] >> 16) & _M40C
+    if not (w[1] < _LIM30_HIGH or w[1] == _LIM30_HIGH and w[0] < _LIM30_LOW) or \
+            a >= _LIM10C or b >= _LIM10C or c >= _LIM10C:
+        return False
+    _shuffle_limbs(w[1] >> 32, w[1] & 0xFFFFFFFF, w[0] >> 32, w[0] & 0xFFFFFFFF,
+                   DECK_SIZE, deck)
+    cards: tuple = CARDS
+    deal.full = tuple([cards[deck[i]] for i in range(DECK_SIZE)])
+    _shuffle_word(a, PLAYER_DECK, own)
+    arrange0 = itemgetter(*[own[i] for i in range(PLAYER_DECK)])
+    _shuffle_word(b, PLAYER_DECK, own)
+    deal.arrange = (arrange0, itemgetter(*[own[i] for i in range(PLAYER_DECK)]))
+    _shuffle_word(c, PLAYER_DECK, rest)
+    terms = [deck[_REST_START + rest[i]] for i in range(PLAYER_DECK)]
+    deal.terms = bytes(terms)
+    deal.bases = tuple([cards[t] for t in terms])
+    return True
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
@@ -327,6 +401,12 @@ SIZES, DRAWN = _draw_schedule()
 _REST = remaining_after_draft(range(DECK_SIZE))
 assert _REST.stop == DECK_SIZE and _REST.step == 1 and len(_REST) == PLAYER_DECK
 _PAD = bytes(256 - len(_REST))  # (a bytes.translate table is 256 long)
+_REST_START: cython.Py_ssize_t = _REST.start
+# The limits of `_numbers` in C words, for the compiled deal (`_fill`).
+_LIM30_HIGH: cython.ulonglong = _LIM30 >> 64
+_LIM30_LOW: cython.ulonglong = _LIM30 & 0xFFFFFFFFFFFFFFFF
+_LIM10C: cython.ulonglong = _LIM10
+_M40C: cython.ulonglong = _M40
 
 
 class Deal:
@@ -343,6 +423,8 @@ class Deal:
     __slots__ = ("full", "arrange", "bases", "terms")
 
     def __init__(self, key: bytes) -> None:
+        if cython.compiled and _fill(self, key):
+            return
         r30, r0, r1, rest = _numbers(key)
         deck = permutation(r30, DECK_SIZE)  # the full deck: card indices, top first
         self.full = itemgetter(*deck)(CARDS)
@@ -554,11 +636,12 @@ def _bad(at: int, stamps: tuple[float, ...], limit: float, index: object,
     return Disqualified(_CALLS[at][0], f"returned an invalid index {index!r} from {where}{hand}")
 
 
-CORE = PURE
+# The core that runs, and the resolution of its call times (a call is timed to within it).
+CORE, TICK = PURE, _tick()
 if not cython.compiled:  # the pure module: take the compiled twin's code if it is current
     _twin = compiled("bot.arena._match_c", __file__)
     if _twin is not None:
         Deal, match_key, permutation, play_match, quiet_notices = (
             _twin.Deal, _twin.match_key, _twin.permutation, _twin.play_match,
             _twin.quiet_notices)
-        CORE = COMPILED
+        CORE, TICK = COMPILED, _twin._tick()

@@ -17,6 +17,9 @@ def exceptval(*_args, **_kwargs):
     return _same
 
 
+cdivision = exceptval
+
+
 def fused_type(*_types):
     """A fused type names the C specialisations of a compiled function; Python has one."""
     return object
