@@ -16,3 +16,9 @@ if _twin is not None:  # `_notice` reads a compiled method's emptiness in its so
     COMPILED_SOURCES.update((getattr(_twin, cls.__name__), cls)
                             for cls in vars(players).values()
                             if isinstance(cls, type) and cls.__module__ == players.__name__)
+
+# The classes whose bots only read the lists of cards they are given, and only during the
+# call (players.py's built-ins, as they are written: none keeps or changes its `cards`; a
+# test holds them to it). The match loop gives them its own lists rather than copies. Only
+# these classes exactly: a subclass may do anything with its lists.
+BORROWERS: frozenset[type] = frozenset({*PLAYERS.values(), *BUILTINS.values()})

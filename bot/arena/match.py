@@ -46,7 +46,7 @@ try:
 except ImportError:  # Cython is needed only to build the compiled core
     from games.core import cython_shim as cython
 
-import bot.arena.builtins  # noqa: F401 (`_notice` knows the compiled built-ins)
+from bot.arena.builtins import BORROWERS  # (and `_notice` knows the compiled built-ins)
 from bot.arena.core import COMPILED, PURE, compiled
 from bot.arena.faults import CallTimeout, Disqualified
 from bot.arena.pyload import _notice
@@ -483,6 +483,10 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
     drawn: cython.Py_ssize_t
     recv0: cython.bint
     recv1: cython.bint
+    lend0: cython.bint
+    lend1: cython.bint
+    offer0: list
+    offer1: list
     post0: cython.bint
     post1: cython.bint
     term: cython.Py_ssize_t
@@ -498,17 +502,29 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
         if quiet is None:
             quiet = quiet_notices(bot0) + quiet_notices(bot1)
         recv0, post0, recv1, post1 = not quiet[0], not quiet[1], not quiet[2], not quiet[3]
+        # A built-in bot (its class exactly) only reads the list it is given, during the
+        # call: it gets the loop's own list, not a copy (`builtins.BORROWERS`).
+        lend0, lend1 = type(bot0) in BORROWERS, type(bot1) in BORROWERS
+        offer0, offer1 = [None, None], [None, None]
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
         for r, rr, a0, b0, a1, b1, kp0, kp1 in DRAFT:
             at = 0
-            i0 = bot0.draft_pick([full[a0], full[b0]])
+            if lend0:
+                offer0[0], offer0[1] = full[a0], full[b0]
+                i0 = bot0.draft_pick(offer0)
+            else:
+                i0 = bot0.draft_pick([full[a0], full[b0]])
             t0 = _now()
             if i0 is not _0 and i0 is not _1:
                 raise _bad(at, (t, t0), limit, i0, DRAFT_DEAL)
             at = 1
-            i1 = bot1.draft_pick([full[a1], full[b1]])
+            if lend1:
+                offer1[0], offer1[1] = full[a1], full[b1]
+                i1 = bot1.draft_pick(offer1)
+            else:
+                i1 = bot1.draft_pick([full[a1], full[b1]])
             t1 = _now()
             if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
@@ -539,12 +555,12 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
         s1 = 0
         for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
             at = 4
-            i0 = bot0.main_play([*hand0], base)
+            i0 = bot0.main_play(hand0 if lend0 else [*hand0], base)
             t0 = _now()
             if i0 is not _0 and i0 is not _1 and i0 is not _2 or i0 >= n:
                 raise _bad(at, (t, t0), limit, i0, n)
             at = 5
-            i1 = bot1.main_play([*hand1], base)
+            i1 = bot1.main_play(hand1 if lend1 else [*hand1], base)
             t1 = _now()
             if i1 is not _0 and i1 is not _1 and i1 is not _2 or i1 >= n:
                 raise _bad(at, (t, t0, t1), limit, i1, n)

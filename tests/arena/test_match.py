@@ -401,3 +401,49 @@ def test_a_deal_is_what_the_rules_functions_make_with_its_shuffles() -> None:
             cards = [f"X{i}" for i in range(10)]
             assert list(deal.arrange[seat](cards)) == [cards[i] for i in hands[seat] + decks[seat]]
 
+
+
+class _Lender:
+    """Calls a bot with fresh lists and checks, after each call, that the bot neither
+    changed the list nor kept a reference to it (what `builtins.BORROWERS` promises)."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+        self.calls = 0
+
+    def _lend(self, method: str, cards: list[str], *rest: str) -> object:
+        import sys
+
+        lent = list(cards)
+        before = sys.getrefcount(lent)
+        answer = getattr(self.bot, method)(lent, *rest)
+        assert lent == cards, f"{type(self.bot).__name__}.{method} changed its list"
+        assert sys.getrefcount(lent) == before, f"{type(self.bot).__name__}.{method} kept it"
+        self.calls += 1
+        return answer
+
+    def draft_pick(self, cards: list[str]) -> object:
+        return self._lend("draft_pick", cards)
+
+    def main_play(self, cards: list[str], base: str) -> object:
+        return self._lend("main_play", cards, base)
+
+    def draft_receive(self, card: str) -> None:
+        self.bot.draft_receive(card)  # type: ignore[attr-defined]
+
+    def main_postprocess(self, card: str) -> None:
+        self.bot.main_postprocess(card)  # type: ignore[attr-defined]
+
+
+def test_the_borrowers_neither_keep_nor_change_the_lists_they_are_given() -> None:
+    from bot.arena.builtins import BORROWERS, BUILTINS
+    from games.rps_poker.players import PLAYERS
+
+    assert {*PLAYERS.values(), *BUILTINS.values()} == BORROWERS
+    for cls in BORROWERS:
+        for d in range(40):
+            lender, other = _Lender(cls()), _Lender(PLAYERS["saver"]())
+            deal = Deal(match_key(11, d))
+            lent = play_match(lender, other, deal, 1.0, [0.0, False])
+            assert lender.calls == 15  # 5 picks, 10 plays
+            assert lent == play_match(cls(), PLAYERS["saver"](), deal, 1.0, [0.0, False])
