@@ -10,7 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from bot.arena.jsbot import JsBotError, NodeMissing
+from bot.arena.faults import BotProcessError as JsBotError
+from bot.arena.faults import NodeMissing
 from bot.arena.loader import BotLoadError, resolve_all
 from bot.arena.match import CORE
 from bot.arena.report import leaderboard_text, to_json

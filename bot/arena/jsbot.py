@@ -12,14 +12,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from bot.arena.process import BotProcessError, PipeBot
+from bot.arena.faults import BotProcessError, NodeMissing
+from bot.arena.process import PipeBot
 
 HOST = Path(__file__).with_name("host.js")
 JsBotError = BotProcessError  # the older name
-
-
-class NodeMissing(RuntimeError):
-    pass
 
 
 def node_path() -> str:

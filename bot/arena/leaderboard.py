@@ -16,12 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import Any
 
 POINTS = 10
 RATED_PER_PAIR = 200
-MODEL = PlackettLuce()
+
+
+@cache
+def model() -> Any:
+    """The openskill model, imported when first rated (not while a tournament starts)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 @dataclass
@@ -34,8 +41,8 @@ class Standing:
     drawn: int = 0
     lost: int = 0
     head_to_head: dict[int, int] = field(default_factory=dict)  # opponent -> points won
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = field(default_factory=lambda: model().mu)
+    sigma: float = field(default_factory=lambda: model().sigma)
 
     @property
     def games_per_match(self) -> float:
@@ -110,9 +117,10 @@ def _rate(table: dict[int, Standing], names: Sequence[str],
     pair's names, then by who sat first. A match's winner is the bot with more games."""
     order = sorted(rated, key=lambda r: (r[0], *sorted((names[r[1]], names[r[2]])),
                                          names[r[1]]))
-    ratings = {b: MODEL.rating(name=s.name) for b, s in table.items()}
+    rating = model()
+    ratings = {b: rating.rating(name=s.name) for b, s in table.items()}
     for _, a, b, s0 in order:
         ranks = [0, 0] if 2 * s0 == POINTS else ([0, 1] if 2 * s0 > POINTS else [1, 0])
-        [[ratings[a]], [ratings[b]]] = MODEL.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
+        [[ratings[a]], [ratings[b]]] = rating.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
     for b, r in ratings.items():
         table[b].mu, table[b].sigma = r.mu, r.sigma

@@ -33,18 +33,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.arena.match import CallTimeout
+from bot.arena.faults import BotProcessError, CallTimeout
 
 SLACK = 0.5  # seconds allowed on top of the limit for pipes and scheduling
 LOAD_SECONDS = 10.0  # time allowed for starting the host and loading the bot
-
-
-class BotProcessError(Exception):
-    """The bot failed (raised, threw, could not load, or its process ended)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.arena_reason = reason
 
 
 class PipeBot:

@@ -34,7 +34,6 @@ from itertools import combinations
 from typing import Any, overload
 
 from bot.arena.loader import BotSpec, Contestant
-from bot.arena.lockstep import batchable, play_lockstep
 from bot.arena.match import (
     CALLS_PER_ROUND,
     Deal,
@@ -129,6 +128,8 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
         for c in contestants:
             c.close()
         raise
+    from bot.arena.lockstep import batchable  # (bot files only: its imports wait till then)
+
     if batch and batchable(contestants):
         _play_chunks_batched(contestants, schedule, seed, limit, chunks, emit)
         return
@@ -185,6 +186,8 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
                          limit: float, chunks: Iterable[int],
                          emit: Callable[[int, bytes, list[tuple]], None]) -> None:
     """`play_chunks` in lockstep: each chunk's matches many at a time."""
+    from bot.arena import lockstep
+
     dead: set[int] = set()
     chunk, scores, dqs = -1, bytearray(), []
     try:
@@ -197,7 +200,7 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
             def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
                 scores[m - first] = s0
 
-            play_lockstep(contestants, schedule, seed, limit, range(first, last), dead,
+            lockstep.play_lockstep(contestants, schedule, seed, limit, range(first, last), dead,
                           SKIPPED, put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
             emit(chunk, bytes(scores), dqs)
             chunk = -1
