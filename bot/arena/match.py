@@ -249,7 +249,8 @@ def _swapped(r: int, n: cython.Py_ssize_t) -> bytes:
 @cython.cdivision(True)  # C's division: no checks for zero or for negative operands
 @cython.exceptval(check=False)
 def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulonglong,
-                   l3: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar) -> None:
+                   l3: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar
+                   ) -> cython.void:
     """The Fisher-Yates shuffle of n items by the digits of the number whose 32-bit limbs
     are l0 (the highest) to l3, into out[0:n] as `permutation` gives it (compiled only)."""
     i: cython.Py_ssize_t
@@ -285,7 +286,8 @@ def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulongl
 @cython.cfunc
 @cython.cdivision(True)
 @cython.exceptval(check=False)
-def _shuffle_word(r: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar) -> None:
+def _shuffle_word(r: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar
+                  ) -> cython.void:
     """`_shuffle_limbs` for a number that fits in 64 bits: one division per step."""
     i: cython.Py_ssize_t
     j: cython.Py_ssize_t
@@ -395,6 +397,14 @@ DRAFT = _draft_positions()
 _0, _1, _2 = 0, 1, 2
 assert DRAFT_DEAL == 2 and HAND_SIZE == 3 and int("2") is _2
 SIZES, DRAWN = _draw_schedule()
+# The same tables as bytes, which the compiled loop reads through C pointers: per draft
+# round r, 14 bytes from 14 * r (r, rr, a0, b0, a1, b1, then (kept, passed) for seat 0's
+# picks 0 and 1, then seat 1's), per game its hand size and drawn position; the judge by
+# card indices (JUDGE).
+_DRAFT_BYTES = bytes([x for row in DRAFT for x in (*row[:6], *row[6][0], *row[6][1],
+                                                   *row[7][0], *row[7][1])])
+_SIZES_BYTES, _DRAWN_BYTES, _JUDGE_BYTES = bytes(SIZES), bytes(DRAWN), bytes(JUDGE)
+assert len(_DRAFT_BYTES) == 14 * DRAFT_ROUNDS and max(_DRAFT_BYTES) < DECK_SIZE
 
 
 # The remaining deck's positions in the full deck (the base cards, before their shuffle).
@@ -490,6 +500,14 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
     post0: cython.bint
     post1: cython.bint
     term: cython.Py_ssize_t
+    g: cython.Py_ssize_t
+    o: cython.Py_ssize_t
+    x: cython.Py_ssize_t
+    dp: cython.p_uchar
+    jp: cython.p_uchar
+    draft_bytes: bytes = _DRAFT_BYTES  # (held here while the loop reads it in C)
+    judge_bytes: bytes = _JUDGE_BYTES
+    bases: tuple
     full: tuple
     deck0: list
     deck1: list
@@ -509,7 +527,15 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
         deck0: list = [None] * PLAYER_DECK
         deck1: list = [None] * PLAYER_DECK
         full = deal.full
-        for r, rr, a0, b0, a1, b1, kp0, kp1 in DRAFT:
+        if cython.compiled:  # the tables in C (see _DRAFT_BYTES)
+            dp = cython.cast(cython.p_uchar, cython.cast(cython.p_char, draft_bytes))
+            jp = cython.cast(cython.p_uchar, cython.cast(cython.p_char, judge_bytes))
+        for r in range(DRAFT_ROUNDS):
+            if cython.compiled:
+                o = 14 * r
+                rr, a0, b0, a1, b1 = dp[o + 1], dp[o + 2], dp[o + 3], dp[o + 4], dp[o + 5]
+            else:
+                _, rr, a0, b0, a1, b1, kp0, kp1 = DRAFT[r]
             at = 0
             if lend0:
                 offer0[0], offer0[1] = full[a0], full[b0]
@@ -528,8 +554,14 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
             t1 = _now()
             if i1 is not _0 and i1 is not _1:
                 raise _bad(at, (t, t0, t1), limit, i1, DRAFT_DEAL)
-            k0, q0 = kp0[i0]
-            k1, q1 = kp1[i1]
+            if cython.compiled:
+                x = i0
+                k0, q0 = dp[o + 6 + 2 * x], dp[o + 7 + 2 * x]
+                x = i1
+                k1, q1 = dp[o + 10 + 2 * x], dp[o + 11 + 2 * x]
+            else:
+                k0, q0 = kp0[i0]
+                k1, q1 = kp1[i1]
             deck0[r] = full[k0]
             deck1[r] = full[k1]
             deck0[rr] = p1 = full[q1]
@@ -553,7 +585,12 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
         own0, own1 = arrange0(deck0), arrange1(deck1)
         hand0, hand1 = [*own0[:HAND_SIZE]], [*own1[:HAND_SIZE]]
         s1 = 0
-        for base, term, n, drawn in zip(deal.bases, deal.terms, SIZES, DRAWN):  # noqa: B905
+        bases, terms = deal.bases, deal.terms
+        for g in range(GAMES):
+            if cython.compiled:
+                base, term, n, drawn = bases[g], terms[g], _SIZES_BYTES[g], _DRAWN_BYTES[g]
+            else:
+                base, term, n, drawn = bases[g], terms[g], SIZES[g], DRAWN[g]
             at = 4
             i0 = bot0.main_play(hand0 if lend0 else [*hand0], base)
             t0 = _now()
@@ -566,7 +603,10 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
                 raise _bad(at, (t, t0, t1), limit, i1, n)
             c0 = hand0.pop(i0)
             c1 = hand1.pop(i1)
-            s1 += judge[c0][c1][term]
+            if cython.compiled:
+                s1 += jp[_card_index(c0) * 900 + _card_index(c1) * DECK_SIZE + term]
+            else:
+                s1 += judge[c0][c1][term]
             if not post0:
                 t2 = t1
             else:
@@ -612,6 +652,17 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
             f"raised {type(exc).__name__}: {exc} in {where}"
         raise _earlier(at, (t, t0, t1, t2), limit) or \
             Disqualified(side, reason[:300]) from None
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _card_index(card: str) -> cython.Py_ssize_t:
+    """A card's index in CARDS from its two characters (codes.py: symbol * 10 + number),
+    for the compiled judge: a card of the deal is always one of CARDS."""
+    symbol: cython.Py_ssize_t = ord(card[0])
+    number: cython.Py_ssize_t = ord(card[1]) - ord("0")
+    return (0 if symbol == ord("R") else 10 if symbol == ord("P") else 20) + number
 
 
 def quiet_notices(bot: Any) -> tuple[bool, bool]:
