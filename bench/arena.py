@@ -5,6 +5,11 @@ Prints matches per second, each with its ratio to the reference measured in the 
   MinimalValid and Simple in its own process, frozen, Math.random shuffles), 100,000 matches,
   timed as a whole process (node's start-up included);
 - `umpire arena minimal-valid simple --rounds 100000`, timed as a whole process;
+  these two run `--repeat` times each, alternating, and the median of each is shown (with
+  the range) and compared, since one run of either moves by tens of percent on a shared
+  machine; the project's bytecode is compiled first (`compileall`), as an installed copy
+  and any second run have it, so that an environment with PYTHONDONTWRITEBYTECODE set does
+  not time the compiling of the source (about 20 ms a start here);
 - the same two bots as Python files and as JavaScript files (each bot file in its own
   process, as always), through the tournament path in this process.
 The load average is printed with the figures (the machine is shared), and beside each figure
@@ -15,6 +20,7 @@ changes much less than the wall time; the last line is one JSON object with ever
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -22,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import statistics
 import time
 from pathlib import Path
 
@@ -146,28 +153,50 @@ def whole_process(command: list[str], matches: int) -> dict:
             "cpu_seconds": round(cpu, 3), "cpu_us_per_match": round(cpu / matches * 1e6, 1)}
 
 
+def median_run(runs: list[dict]) -> dict:
+    """The run of median speed, with the range of all of them."""
+    ranked = sorted(runs, key=lambda r: r["matches_per_s"])
+    chosen = dict(ranked[(len(ranked) - 1) // 2])
+    chosen["runs"] = len(runs)
+    chosen["matches_per_s_range"] = [ranked[0]["matches_per_s"], ranked[-1]["matches_per_s"]]
+    chosen["matches_per_s_median"] = round(statistics.median(r["matches_per_s"] for r in runs))
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=100_000,
                         help="matches of the reference and of the built-ins (default 100000)")
     parser.add_argument("--file-matches", type=int, default=20_000,
                         help="matches of each bot-file measurement (default 20000)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of the reference and of the built-ins, alternating; the "
+                             "median of each is shown (default 3)")
     args = parser.parse_args()
     cores = default_jobs()
     out: dict = {"python": platform.python_version(), "implementation":
                  platform.python_implementation(), "cores": cores, "cpu_count": os.cpu_count(),
                  "core": CORE, "load_before": os.getloadavg()}
+    if args.repeat < 1 or args.matches < 1 or args.file_matches < 1:
+        parser.error("--repeat, --matches and --file-matches must be at least 1")
     node = shutil.which("node")
+    for package in ("bot", "games"):
+        compileall.compile_dir(ROOT / package, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         reference = None
+        ref = Path(tmp) / "reference.js"
+        ref.write_text(REFERENCE_JS)
+        ours = [sys.executable, "-m", "bot.cli", "arena", "minimal-valid", "simple", "--rounds",
+                str(args.matches), "--no-progress"]
+        runs: dict[str, list[dict]] = {"reference": [], "builtins": []}
+        for _ in range(args.repeat):
+            if node:
+                runs["reference"].append(whole_process([node, str(ref), str(args.matches)],
+                                                       args.matches))
+            runs["builtins"].append(whole_process(ours, args.matches))
         if node:
-            ref = Path(tmp) / "reference.js"
-            ref.write_text(REFERENCE_JS)
-            out["reference"] = reference = whole_process([node, str(ref), str(args.matches)],
-                                                         args.matches)
-        out["builtins"] = whole_process(
-            [sys.executable, "-m", "bot.cli", "arena", "minimal-valid", "simple", "--rounds",
-             str(args.matches), "--no-progress"], args.matches)
+            out["reference"] = reference = median_run(runs["reference"])
+        out["builtins"] = median_run(runs["builtins"])
         files = []
         for name, text in PY_FILES.items():
             path = Path(tmp) / name
@@ -191,8 +220,12 @@ def main() -> None:
             continue
         ratio = (f"  {figure['matches_per_s'] / reference['matches_per_s']:.2f} x the reference"
                  if reference else "")
+        spread = ""
+        if "matches_per_s_range" in figure:
+            low, high = figure["matches_per_s_range"]
+            spread = f"; median of {figure['runs']} runs, {low:,} to {high:,}"
         print(f"{label:<52} {figure['matches_per_s']:>9,} matches/s{ratio}"
-              f"  ({figure['cpu_us_per_match']:.1f} us of CPU per match)")
+              f"  ({figure['cpu_us_per_match']:.1f} us of CPU per match{spread})")
     print(json.dumps(out))
 
 

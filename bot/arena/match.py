@@ -66,6 +66,8 @@ from games.rps_poker.rules import (
 
 if cython.compiled:
     from cython.cimports.games.rps_poker._players_c import Player
+    from cython.cimports.cpython.ref import Py_INCREF
+    from cython.cimports.cpython.tuple import PyTuple_New, PyTuple_SET_ITEM
     from cython.cimports.posix.time import clock_getres, clock_gettime, timespec
 
     # The loop's two compiled forms: for two built-in bots (instances of the compiled
@@ -328,17 +330,29 @@ def _fill(deal: Deal, key: bytes) -> cython.bint:
         return False
     _shuffle_limbs(w[1] >> 32, w[1] & 0xFFFFFFFF, w[0] >> 32, w[0] & 0xFFFFFFFF,
                    DECK_SIZE, deck)
-    cards: tuple = CARDS
-    deal.full = tuple([cards[deck[i]] for i in range(DECK_SIZE)])
+    deal.full = _picked(CARDS, deck, DECK_SIZE)
     _shuffle_word(a, PLAYER_DECK, own)
-    arrange0 = itemgetter(*[own[i] for i in range(PLAYER_DECK)])
+    arrange0 = itemgetter(*_picked(_NUMBERS, own, PLAYER_DECK))
     _shuffle_word(b, PLAYER_DECK, own)
-    deal.arrange = (arrange0, itemgetter(*[own[i] for i in range(PLAYER_DECK)]))
+    deal.arrange = (arrange0, itemgetter(*_picked(_NUMBERS, own, PLAYER_DECK)))
     _shuffle_word(c, PLAYER_DECK, rest)
-    terms = [deck[_REST_START + rest[i]] for i in range(PLAYER_DECK)]
-    deal.terms = bytes(terms)
-    deal.bases = tuple([cards[t] for t in terms])
+    for i in range(PLAYER_DECK):
+        rest[i] = deck[_REST_START + rest[i]]
+    deal.terms = cython.cast(cython.p_char, rest)[:PLAYER_DECK]
+    deal.bases = _picked(CARDS, rest, PLAYER_DECK)
     return True
+
+
+@cython.cfunc
+def _picked(items: tuple, at: cython.p_uchar, n: cython.Py_ssize_t) -> tuple:
+    """(items[at[0]], ..., items[at[n - 1]]), built in C (compiled only)."""
+    out = PyTuple_New(n)
+    i: cython.Py_ssize_t
+    for i in range(n):
+        item = items[at[i]]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
 
 
 def shuffler(key: bytes) -> Callable[[list], None]:
@@ -412,6 +426,7 @@ _REST = remaining_after_draft(range(DECK_SIZE))
 assert _REST.stop == DECK_SIZE and _REST.step == 1 and len(_REST) == PLAYER_DECK
 _PAD = bytes(256 - len(_REST))  # (a bytes.translate table is 256 long)
 _REST_START: cython.Py_ssize_t = _REST.start
+_NUMBERS = tuple(range(DECK_SIZE))  # (for `_picked`: the ints of positions)
 # The limits of `_numbers` in C words, for the compiled deal (`_fill`).
 _LIM30_HIGH: cython.ulonglong = _LIM30 >> 64
 _LIM30_LOW: cython.ulonglong = _LIM30 & 0xFFFFFFFFFFFFFFFF
