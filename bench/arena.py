@@ -25,10 +25,10 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import statistics
 import time
 from pathlib import Path
 

@@ -65,9 +65,9 @@ from games.rps_poker.rules import (
 )
 
 if cython.compiled:
-    from cython.cimports.games.rps_poker._players_c import Player
     from cython.cimports.cpython.ref import Py_INCREF
     from cython.cimports.cpython.tuple import PyTuple_New, PyTuple_SET_ITEM
+    from cython.cimports.games.rps_poker._players_c import Player
     from cython.cimports.posix.time import clock_getres, clock_gettime, timespec
 
     # The loop's two compiled forms: for two built-in bots (instances of the compiled
@@ -413,11 +413,11 @@ assert DRAFT_DEAL == 2 and HAND_SIZE == 3 and int("2") is _2
 SIZES, DRAWN = _draw_schedule()
 # The same tables as bytes, which the compiled loop reads through C pointers: per draft
 # round r, 14 bytes from 14 * r (r, rr, a0, b0, a1, b1, then (kept, passed) for seat 0's
-# picks 0 and 1, then seat 1's), per game its hand size and drawn position; the judge by
-# card indices (JUDGE).
+# picks 0 and 1, then seat 1's); the games' hand sizes, then their drawn positions; the
+# judge by card indices (JUDGE).
 _DRAFT_BYTES = bytes([x for row in DRAFT for x in (*row[:6], *row[6][0], *row[6][1],
                                                    *row[7][0], *row[7][1])])
-_SIZES_BYTES, _DRAWN_BYTES, _JUDGE_BYTES = bytes(SIZES), bytes(DRAWN), bytes(JUDGE)
+_GAMES_BYTES, _JUDGE_BYTES = bytes(SIZES + DRAWN), bytes(JUDGE)
 assert len(_DRAFT_BYTES) == 14 * DRAFT_ROUNDS and max(_DRAFT_BYTES) < DECK_SIZE
 
 
@@ -520,8 +520,12 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
     x: cython.Py_ssize_t
     dp: cython.p_uchar
     jp: cython.p_uchar
-    draft_bytes: bytes = _DRAFT_BYTES  # (held here while the loop reads it in C)
+    draft_bytes: bytes = _DRAFT_BYTES  # (held here while the loop reads them in C)
     judge_bytes: bytes = _JUDGE_BYTES
+    games_bytes: bytes = _GAMES_BYTES
+    terms: bytes
+    tp: cython.p_uchar
+    gp: cython.p_uchar
     bases: tuple
     full: tuple
     deck0: list
@@ -601,9 +605,12 @@ def _play(bot0: Seats, bot1: Seats, deal: Deal, limit: float, beat: list,
         hand0, hand1 = [*own0[:HAND_SIZE]], [*own1[:HAND_SIZE]]
         s1 = 0
         bases, terms = deal.bases, deal.terms
+        if cython.compiled:
+            tp = cython.cast(cython.p_uchar, cython.cast(cython.p_char, terms))
+            gp = cython.cast(cython.p_uchar, cython.cast(cython.p_char, games_bytes))
         for g in range(GAMES):
             if cython.compiled:
-                base, term, n, drawn = bases[g], terms[g], _SIZES_BYTES[g], _DRAWN_BYTES[g]
+                base, term, n, drawn = bases[g], tp[g], gp[g], gp[GAMES + g]
             else:
                 base, term, n, drawn = bases[g], terms[g], SIZES[g], DRAWN[g]
             at = 4
