@@ -22,7 +22,9 @@ RUN useradd --create-home --uid 10001 umpire \
     && mkdir /data && chown umpire:umpire /data
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+# setup.py builds the arena's optional compiled core; this image has no C compiler, so the
+# build says so in one line and installs the same code in pure Python.
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY migrations ./migrations

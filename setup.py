@@ -1,7 +1,9 @@
-"""The optional compiled core (pyproject.toml holds the metadata): Cython compiles
-bot/arena/match.py, as it is, into bot/arena/_match_c with the SHA-256 of that source
-embedded, so that bot.arena.core uses it only while the .py is unchanged. Without a C
-compiler, or without Cython, the build warns in one line and installs pure Python."""
+"""The arena's optional compiled core (pyproject.toml holds the metadata): Cython compiles
+games/rps_poker/players.py and bot/arena/match.py, each as it is, into a twin module
+(games.rps_poker._players_c, bot.arena._match_c) with the SHA-256 of its source embedded,
+so that bot.arena.core uses a twin only while its .py is unchanged; a .pxd beside a source
+is copied beside its twin. Without a C compiler, or without Cython, the build warns in one
+line and installs pure Python."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ TWINS = (("games/rps_poker/players.py", "games.rps_poker._players_c"),
 
 def twin_source(source: Path, module: str, into: Path) -> Path:
     """A copy of `source` named after its twin `module`, with the hash of `source` appended
-    (Cython names a module after its file)."""
+    (Cython names a module after its file), its .pxd beside it if it has one, and the
+    packages' __init__.py files, so that one twin can cimport another."""
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     target = into.joinpath(*module.split(".")).with_suffix(".py")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -103,6 +103,14 @@ def test_the_image_sets_only_settings_the_bot_reads_and_needs_no_config_file(
     assert settings.health.status_file
 
 
+def test_the_image_copies_every_file_the_build_reads_before_installing() -> None:
+    steps = dockerfile()
+    install = next(i for i, (w, a) in enumerate(steps)
+                   if w == "RUN" and re.search(r"\bpip install\b", a))
+    copied = {part for w, a in steps[:install] if w == "COPY" for part in a.split()[:-1]}
+    assert {"pyproject.toml", "setup.py", "README.md", "bot", "games"} <= copied, copied
+
+
 def test_the_image_installs_node_and_runs_as_a_user_without_privileges() -> None:
     steps = dockerfile()
     assert any(w == "RUN" and re.search(r"apt-get install .*\bnodejs\b", a) for w, a in steps)
