@@ -232,3 +232,32 @@ def test_the_build_without_cython_warns_and_installs_pure_python(
     command = _build(names, tmp_path)
     assert "umpire: the compiled arena core was not built" in capsys.readouterr().err
     assert command.extensions == []
+
+
+def test_a_call_is_timed_to_within_a_tick_of_at_most_ten_milliseconds() -> None:
+    """The compiled core reads the coarse monotonic clock (match.pxd): a call is timed to
+    within its tick, which Linux keeps at 1 to 10 ms; pure Python reads perf_counter. A
+    call well over the limit is caught, with its time, by either."""
+    assert 0 < match.TICK <= (0.01 if match.CORE == COMPILED else 1e-6)
+
+    class Slow:
+        def draft_pick(self, cards: list[str]) -> int:
+            import time
+
+            time.sleep(0.06)
+            return 0
+
+        def draft_receive(self, card: str) -> None:
+            pass
+
+        def main_play(self, cards: list[str], base: str) -> int:
+            return 0
+
+        def main_postprocess(self, card: str) -> None:
+            pass
+
+    with pytest.raises(Disqualified) as caught:
+        match.play_match(Slow(), Slow(), match.Deal(match.match_key(1, 0)), 0.03,
+                         [0.0, False])
+    took = float(caught.value.reason.rsplit("took ", 1)[1].removesuffix(" s"))
+    assert caught.value.side == 0 and 0.06 - match.TICK <= took < 0.5, caught.value.reason
