@@ -44,7 +44,7 @@ from typing import Any
 try:
     import cython
 except ImportError:  # Cython is needed only to build the compiled core
-    from games.core import cython_shim as cython
+    from games import cython_shim as cython
 
 from bot.arena.builtins import BORROWERS  # (and `_notice` knows the compiled built-ins)
 from bot.arena.core import COMPILED, PURE, compiled

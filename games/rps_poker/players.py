@@ -24,7 +24,7 @@ from __future__ import annotations
 try:
     import cython
 except ImportError:  # Cython is needed only to build the compiled twin
-    from games.core import cython_shim as cython
+    from games import cython_shim as cython
 
 from games.rps_poker.codes import CARDS, INDEX
 from games.rps_poker.rules import DRAFT_ROUNDS, WIN_VS

@@ -7,11 +7,17 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("games.rps_poker.engine", "games.core", "games.registry", "pydantic")
 
 
-def test_the_arena_command_imports_no_game_engine() -> None:
-    code = ("import sys; from bot.cli import _main; import bot.arena.cli, bot.arena.check, "
+@pytest.mark.parametrize("cython", ["installed", "absent"])
+def test_the_arena_command_imports_no_game_engine(cython: str) -> None:
+    # Without Cython (an install that did not bring it), the pure-Python-mode modules take
+    # its stand-in, games/cython_shim.py, which must not pull in games.core either.
+    code = ("import sys; " + ("sys.modules['cython'] = None; " if cython == "absent" else "") +
+            "from bot.cli import _main; import bot.arena.cli, bot.arena.check, "
             "bot.arena.replay; "
             "sys.exit(_main(['arena', 'simple', 'minimal-valid', '--rounds', '2', '--seed', '1', "
             "'--jobs', '1', '--no-progress']) or "
