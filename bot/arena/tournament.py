@@ -200,8 +200,9 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
             def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
                 scores[m - first] = s0
 
-            lockstep.play_lockstep(contestants, schedule, seed, limit, range(first, last), dead,
-                          SKIPPED, put, lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+            lockstep.play_lockstep(contestants, schedule, seed, limit, range(first, last),
+                                   dead, SKIPPED, put,
+                                   lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
             emit(chunk, bytes(scores), dqs)
             chunk = -1
     except KeyboardInterrupt:

@@ -240,21 +240,14 @@ def test_a_call_is_timed_to_within_a_tick_of_at_most_ten_milliseconds() -> None:
     call well over the limit is caught, with its time, by either."""
     assert 0 < match.TICK <= (0.01 if match.CORE == COMPILED else 1e-6)
 
-    class Slow:
+    from games.rps_poker.players import MinimalValid
+
+    class Slow(MinimalValid):
         def draft_pick(self, cards: list[str]) -> int:
             import time
 
             time.sleep(0.06)
             return 0
-
-        def draft_receive(self, card: str) -> None:
-            pass
-
-        def main_play(self, cards: list[str], base: str) -> int:
-            return 0
-
-        def main_postprocess(self, card: str) -> None:
-            pass
 
     with pytest.raises(Disqualified) as caught:
         match.play_match(Slow(), Slow(), match.Deal(match.match_key(1, 0)), 0.03,
