@@ -32,6 +32,8 @@ shorter than the window), kept before posting, not learnt from a 429. Each entry
 carries its match and time, in order per match. An entry is
 added to a batch only after the privacy check of its own match (its players must not read
 the log), again at the moment the batch is posted; a held match's entries stay out of it.
+A batch waits (up to `LOG_HANDOVER_SECONDS`) for a match that was told it is due and is
+still handing its entries over.
 
 Mentions: every send lists the user ids it may ping (the players its text names); the
 client's default pings nobody, so a name or echoed text with "@everyone" pings no one.
@@ -98,6 +100,11 @@ LOG_WINDOW_SECONDS = 5.0
 #: overflow the window's budget of posts.
 LOG_QUIET_MATCHES = 2
 LOG_QUIET_FACTOR = 1.5
+#: A batch waits up to this long for the entries of a match whose Delivery was told the
+#: batch is due (`batch_due`) and is still handing them over (its privacy check can take a
+#: request or two): under load that hand-over took longer than `batch_due`'s margin, and the
+#: entries went one batch later (10 s after they were written instead of 5).
+LOG_HANDOVER_SECONDS = 1.0
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
@@ -211,6 +218,9 @@ class DiscordTransport:
         self._log_recent: dict[int, dict[int, float]] = {}
         #: channel -> the matches whose Delivery waits in `batch_due` to hand entries over
         self._log_waiting: dict[int, set[int]] = {}
+        #: channel -> match -> until when (monotonic) its batch waits for the entries its
+        #: Delivery is handing over, `batch_due` having returned
+        self._log_handing: dict[int, dict[int, float]] = {}
         #: Host log entries (outbox id -> match id) whose batch failed after Discord may
         #: have taken it (dropped with their match by `forget`).
         self._log_doubtful: dict[int, int] = {}
@@ -402,8 +412,21 @@ class DiscordTransport:
             while (wait := self._next_batch_at(channel_id, oldest) - time.monotonic()
                     - margin) > 0:
                 await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
+            self._log_handing.setdefault(channel_id, {})[match.id] = (
+                time.monotonic() + LOG_HANDOVER_SECONDS)
         finally:
             waiting.discard(match.id)
+
+    async def _handed_over(self, channel_id: int) -> None:
+        """Return once no match told its batch is due is still handing entries over (or
+        its `LOG_HANDOVER_SECONDS` have passed)."""
+        handing = self._log_handing.get(channel_id, {})
+        while handing:
+            now = time.monotonic()
+            for match_id in [m for m, until in handing.items() if until <= now]:
+                del handing[match_id]
+            if handing:
+                await asyncio.sleep(0.01)
 
     def _next_batch_at(self, channel_id: int, oldest: float | None = None) -> float:
         """When the log may take its next batch: `log_batch_seconds` after the last one
@@ -451,23 +474,27 @@ class DiscordTransport:
         if messages and messages[0].audience != "umpire":
             await self.send(match, folded(messages))
             return
-        await self.ready.wait()
         channel_id = channel_for(match.transport, "umpire")
-        if channel_id is None or not messages:
-            return
-        await self.check(match, "umpire", channel_id)
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        pending = self._log_pending.setdefault(channel_id, [])
-        for message in messages:
-            created = message.created_at if message.created_at.tzinfo else \
-                message.created_at.replace(tzinfo=UTC)
-            text = render(message.text, match.players)
-            line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
-            pending.append(_LogEntry(
-                match, mark(line, str(message.id)), done, message.id, created,
-                message.id in self._log_doubtful or self._maybe_posted(message),
-                _monotonic_of(created)))
+        try:
+            await self.ready.wait()
+            if channel_id is None or not messages:
+                return
+            await self.check(match, "umpire", channel_id)
+            loop = asyncio.get_running_loop()
+            done: asyncio.Future[None] = loop.create_future()
+            pending = self._log_pending.setdefault(channel_id, [])
+            for message in messages:
+                created = message.created_at if message.created_at.tzinfo else \
+                    message.created_at.replace(tzinfo=UTC)
+                text = render(message.text, match.players)
+                line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
+                pending.append(_LogEntry(
+                    match, mark(line, str(message.id)), done, message.id, created,
+                    message.id in self._log_doubtful or self._maybe_posted(message),
+                    _monotonic_of(created)))
+        finally:  # handed over (or held): the batch need not wait for this match
+            if channel_id is not None:
+                self._log_handing.get(channel_id, {}).pop(match.id, None)
         if channel_id not in self._log_flushers:
             task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
             self._log_flushers[channel_id] = task
@@ -482,6 +509,7 @@ class DiscordTransport:
                 # quiet batch's moment forward
                 while (wait := self._next_batch_at(channel_id) - time.monotonic()) > 0:
                     await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
+                await self._handed_over(channel_id)
                 self._log_last[channel_id] = time.monotonic()
                 try:
                     await self._post_log_batch(channel_id)

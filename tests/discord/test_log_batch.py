@@ -205,3 +205,34 @@ async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_
         await up.idle(fake)
         assert assert_log_has(world, a, [m for m in await up.service.repo.messages(a.id)
                                          if m.audience == "umpire"]) > seen_a
+
+
+async def test_a_batch_waits_for_entries_whose_hand_over_is_slow(world: World) -> None:
+    """Three matches on one server; the privacy check of one of them, as its entries are
+    handed over, takes 0.3 s (a request or two under load), where `batch_due` returns only
+    0.1 s before the batch and the other two hand theirs over at once: the batch waits for
+    the slow match, whose entries never go one batch later."""
+    fake, rng = world.fake, random.Random(9)
+    interval = 1.0
+    members = [fake.add_member(world.guild, f"p{i}") for i in range(6)]
+    async with umpire(world, log_batch_seconds=interval) as up:
+        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
+                   for i in range(3)]
+        await up.idle(fake)
+        log = channel_of(world, matches[0], "umpire")
+        check, slow, slowed = up.transport.check, matches[0].id, []
+
+        async def slow_hand_over(match: Any, audience: str, channel_id: int) -> None:
+            task = asyncio.current_task()
+            if match.id == slow and audience == "umpire" and task is not None and \
+                    not task.get_name().startswith("log-"):  # (not the batch's own check)
+                slowed.append(match.id)
+                await asyncio.sleep(0.3)
+            await check(match, audience, channel_id)
+
+        up.transport.check = slow_hand_over
+        await asyncio.gather(*(play(up, m, 12, rng, pace=(0.05, 0.4)) for m in matches))
+        await up.idle(fake)
+        lags = await entry_lags(world, up, matches[0], bot_posts(world, log))
+        assert len(slowed) >= 2 and len(lags) > 10
+        assert max(lags) <= interval + 0.7, sorted(lags)[-5:]
