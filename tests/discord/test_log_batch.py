@@ -44,6 +44,15 @@ async def start(world: World, up: Any, p0: Any, p1: Any) -> Any:
     return up.service.matches[match_id]
 
 
+async def start_pairs(world: World, up: Any, count: int) -> list[Any]:
+    """`count` matches on the server between new members, started and settled."""
+    members = [world.fake.add_member(world.guild, f"p{i}") for i in range(2 * count)]
+    matches = [await start(world, up, members[2 * i], members[2 * i + 1])
+               for i in range(count)]
+    await up.idle(world.fake)
+    return matches
+
+
 async def play(up: Any, match: Any, moves: int, rng: random.Random,
                pace: tuple[float, float] = (0.5, 2.5)) -> None:
     """`moves` random moves, each `pace` seconds after the last (a brisk person's)."""
@@ -59,11 +68,8 @@ async def play(up: Any, match: Any, moves: int, rng: random.Random,
 async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         world: World) -> None:
     fake, rng = world.fake, random.Random(3)
-    members = [fake.add_member(world.guild, f"p{i}") for i in range(40)]
     async with umpire(world) as up:
-        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
-                   for i in range(20)]
-        await up.idle(fake)
+        matches = await start_pairs(world, up, 20)
         # the play on Discord's real numbers and the bot's own intervals (the starts above
         # on the suite's scale: 80 channels made at Discord's pace would take 80 s)
         fake.limits = RateLimits()
@@ -159,11 +165,8 @@ async def test_a_log_of_three_matches_is_busy_and_keeps_its_interval(world: Worl
     per interval, not once per 1.5 intervals."""
     fake, rng = world.fake, random.Random(8)
     interval = 1.0
-    members = [fake.add_member(world.guild, f"p{i}") for i in range(6)]
     async with umpire(world, log_batch_seconds=interval) as up:
-        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
-                   for i in range(3)]
-        await up.idle(fake)
+        matches = await start_pairs(world, up, 3)
         log = channel_of(world, matches[0], "umpire")
         first = len(bot_posts(world, log))
         await asyncio.gather(*(play(up, m, 20, rng, pace=(0.05, 0.25)) for m in matches))
@@ -214,11 +217,8 @@ async def test_a_batch_waits_for_entries_whose_hand_over_is_slow(world: World) -
     the slow match, whose entries never go one batch later."""
     fake, rng = world.fake, random.Random(9)
     interval = 1.0
-    members = [fake.add_member(world.guild, f"p{i}") for i in range(6)]
     async with umpire(world, log_batch_seconds=interval) as up:
-        matches = [await start(world, up, members[2 * i], members[2 * i + 1])
-                   for i in range(3)]
-        await up.idle(fake)
+        matches = await start_pairs(world, up, 3)
         log = channel_of(world, matches[0], "umpire")
         check, slow, slowed = up.transport.check, matches[0].id, []
 
