@@ -10,14 +10,17 @@ import asyncio
 import random
 import re
 from datetime import UTC
+from types import SimpleNamespace
 from typing import Any
 
 from bot.discord.marker import read_mark
 from bot.discord.transport import (
     LOG_BATCH_SECONDS,
     LOG_PARTS_PER_BATCH,
+    LOG_PIECE,
     LOG_QUIET_FACTOR,
     LOG_WINDOW_SECONDS,
+    DiscordTransport,
 )
 from tests.discord.conftest import (
     World,
@@ -236,3 +239,21 @@ async def test_a_batch_waits_for_entries_whose_hand_over_is_slow(world: World) -
         lags = await entry_lags(world, up, matches[0], bot_posts(world, log))
         assert len(slowed) >= 2 and len(lags) > 10
         assert max(lags) <= interval + 0.7, sorted(lags)[-5:]
+
+
+def test_a_batch_over_its_budget_takes_every_entry_that_fits_its_posts() -> None:
+    """A batch with more entries than its posts left in the window hold takes the most that
+    fit, by the posts' own split (a busy log is near its budget: an entry left out that
+    fitted waits a whole batch more), and never splits off an entry that did not fit."""
+    line = "x" * 69
+    entries: list[Any] = [SimpleNamespace(text="\n".join([f"**#{i}** {line}", *[line] * 5]))
+                          for i in range(60)]
+    for parts in (1, 2, 3):
+        fitted, rest = DiscordTransport._fit(entries, parts)
+        assert fitted + rest == entries
+        posts = DiscordTransport._log_posts
+        assert len(posts("\n".join(e.text for e in fitted))) <= parts
+        assert len(posts("\n".join(e.text for e in entries[:len(fitted) + 1]))) > parts
+        # (more than the old estimate of 90 % of each post's characters took)
+        assert len(fitted) > parts * 4 * LOG_PIECE * 9 // 10 // (len(entries[0].text) + 1)
+    assert DiscordTransport._fit(entries[:1], 1) == (entries[:1], [])
