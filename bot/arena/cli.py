@@ -10,8 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.arena.faults import BotProcessError as JsBotError
-from bot.arena.faults import NodeMissing
+from bot.arena.faults import BotProcessError, NodeMissing
 from bot.arena.loader import BotLoadError, resolve_all
 from bot.arena.match import CORE
 from bot.arena.report import leaderboard_text, to_json
@@ -127,7 +126,7 @@ def _replay(args: argparse.Namespace) -> int:
         if not number.isdigit():
             raise ReplayError(f"MATCH must be a match number, as in the JSON, not {number!r}")
         shown = replay(path, int(number))
-    except (ReplayError, BotLoadError, NodeMissing, JsBotError) as exc:
+    except (ReplayError, BotLoadError, NodeMissing, BotProcessError) as exc:
         print(f"umpire arena: {exc}", file=sys.stderr)
         return 2
     print(shown.text())
@@ -155,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = args.jobs or default_jobs()
     try:
         specs = resolve_all(args.bots, args.call_timeout, args.show_output)
-    except (BotLoadError, NodeMissing, JsBotError) as exc:
+    except (BotLoadError, NodeMissing, BotProcessError) as exc:
         print(f"umpire arena: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

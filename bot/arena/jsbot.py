@@ -12,11 +12,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from bot.arena.faults import BotProcessError, NodeMissing
+from bot.arena.faults import NodeMissing
 from bot.arena.process import PipeBot
 
 HOST = Path(__file__).with_name("host.js")
-JsBotError = BotProcessError  # the older name
 
 
 def node_path() -> str:

@@ -19,12 +19,12 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+from bot.arena.builtins import BUILTINS
 from bot.arena.names import plain
 from bot.arena.pyload import BotLoadError, _python_target
+from games.rps_poker.players import PLAYERS
 
 __all__ = ["BotLoadError", "BotSpec", "Contestant", "_python_target", "resolve", "resolve_all"]
-from bot.arena.builtins import BUILTINS
-from games.rps_poker.players import PLAYERS
 
 
 def _norm(name: str) -> str:

@@ -256,13 +256,10 @@ def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulongl
     """The Fisher-Yates shuffle of n items by the digits of the number whose 32-bit limbs
     are l0 (the highest) to l3, into out[0:n] as `permutation` gives it (compiled only)."""
     i: cython.Py_ssize_t
-    j: cython.Py_ssize_t
-    k: cython.uchar
     radix: cython.ulonglong
     rem: cython.ulonglong
     cur: cython.ulonglong
-    for i in range(n):
-        out[i] = i
+    _identity(out, n)
     for i in range(n - 1, 0, -1):
         radix = i + 1
         cur = l0  # the leading limbs become 0 as the number shrinks: no division there
@@ -279,10 +276,7 @@ def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulongl
         l2, rem = cur // radix, cur % radix
         cur = rem << 32 | l3
         l3, rem = cur // radix, cur % radix
-        j = rem
-        k = out[i]
-        out[i] = out[j]
-        out[j] = k
+        _swap(out, i, rem)
 
 
 @cython.cfunc
@@ -290,18 +284,31 @@ def _shuffle_limbs(l0: cython.ulonglong, l1: cython.ulonglong, l2: cython.ulongl
 @cython.exceptval(check=False)
 def _shuffle_word(r: cython.ulonglong, n: cython.Py_ssize_t, out: cython.p_uchar
                   ) -> cython.void:
-    """`_shuffle_limbs` for a number that fits in 64 bits: one division per step."""
+    """`_shuffle_limbs` for a number that fits in 64 bits: one division per step (the
+    limbs' form would take four)."""
     i: cython.Py_ssize_t
-    j: cython.Py_ssize_t
-    k: cython.uchar
+    _identity(out, n)
+    for i in range(n - 1, 0, -1):
+        _swap(out, i, r % (i + 1))
+        r //= i + 1
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _identity(out: cython.p_uchar, n: cython.Py_ssize_t) -> cython.void:
+    """out[0:n] = 0, 1, ..., n - 1: where a shuffle starts."""
+    i: cython.Py_ssize_t
     for i in range(n):
         out[i] = i
-    for i in range(n - 1, 0, -1):
-        j = r % (i + 1)
-        r //= i + 1
-        k = out[i]
-        out[i] = out[j]
-        out[j] = k
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _swap(out: cython.p_uchar, i: cython.Py_ssize_t, j: cython.Py_ssize_t) -> cython.void:
+    """One step of a Fisher-Yates shuffle: out[i] and out[j] change places."""
+    out[i], out[j] = out[j], out[i]
 
 
 @cython.cfunc
