@@ -169,15 +169,22 @@ rl.on('close', () => process.exit(0));
 const skipReceive = skip.includes('draft_receive');
 const skipPost = skip.includes('main_postprocess');
 const steps = new Map();  // slot -> its bot object
+function handOf(rec) {  // (a hand of another size than the game's 1 to 3 cards)
+  const hand = [];
+  for (let i = 4; i < rec.length; i += 2) hand.push(rec.substr(i, 2));
+  return hand;
+}
 function lockstep(line) {
   const [head, keysText, payload] = line.split(' ');
   const kind = head[1], step = Number(head.slice(2) || '0');
   const keys = keysText.split(',');
   const width = payload.length / keys.length;
   let chars = '', details = '';
+  const cards = width - 4 >> 1;  // a main_play record's hand (after the notice and the base)
   let clock = performance.now(), lastWrite = clock;
   for (let k = 0; k < keys.length; k++) {
-    const rec = payload.substr(k * width, width);
+    const o = k * width;
+    const rec = payload.substr(o, width);
     let where = 'the bot was made', value, failed = null, b;
     try {
       if (kind === 'd' && step === 0) {
@@ -200,9 +207,10 @@ function lockstep(line) {
         else if (kind === 'd') { where = 'draftPick'; value = b.draftPick([rec.substr(2, 2), rec.substr(4, 2)]); }
         else if (kind === 'm') {
           where = 'mainPlay';
-          const hand = [];
-          for (let i = 4; i < width; i += 2) hand.push(rec.substr(i, 2));
-          value = b.mainPlay(hand, rec.substr(2, 2));
+          const hand = cards === 3 ? [payload.substr(o + 4, 2), payload.substr(o + 6, 2), payload.substr(o + 8, 2)]
+            : cards === 2 ? [payload.substr(o + 4, 2), payload.substr(o + 6, 2)]
+              : cards === 1 ? [payload.substr(o + 4, 2)] : handOf(rec);
+          value = b.mainPlay(hand, payload.substr(o + 2, 2));
         } else value = 0;
       }
     } catch (ex) {
