@@ -11,7 +11,13 @@ Prints matches per second, each with its ratio to the reference measured in the 
   and any second run have it, so that an environment with PYTHONDONTWRITEBYTECODE set does
   not time the compiling of the source (about 20 ms a start here);
 - the same two bots as Python files and as JavaScript files (each bot file in its own
-  process, as always), through the tournament path in this process.
+  process, as always), through the tournament path in this process: files whose
+  notification methods are empty (`PY_FILES`, `bot/arena/examples/*.js`), which the arena
+  does not call;
+- the two bots as authors write them, whose notification methods do work (`WORK_FILES`,
+  so every call is made), as Python files and as JavaScript files, each timed as a whole
+  process (`umpire arena work_minimal_valid.py work_simple.py --rounds 100000`), its runs
+  alternating with the reference's.
 The load average is printed with the figures (the machine is shared), and beside each figure
 the CPU time per match of every process involved (start-ups included), which the load
 changes much less than the wall time; the last line is one JSON object with every figure.
@@ -47,6 +53,38 @@ PY_FILES = {
                  "    def draft_receive(self, card): pass\n"
                  "    def main_play(self, cards, base): return 0\n"
                  "    def main_postprocess(self, card): pass\n",
+}
+# The seed's two example bots as authors write them: every notification method does work
+# (so the arena skips none), each match's state in the instance. These are timed as a
+# whole process, like the built-ins: `umpire arena minimal_valid.py simple.py --rounds N`.
+WORK_FILES = {
+    "work_minimal_valid.py": "class MinimalValid:\n    name = 'MinimalValid'\n"
+                             "    def __init__(self):\n        self.seen = []\n"
+                             "    def draft_pick(self, cards): return 0\n"
+                             "    def draft_receive(self, card): self.seen.append(card)\n"
+                             "    def main_play(self, cards, base): return 0\n"
+                             "    def main_postprocess(self, card): self.seen.append(card)\n",
+    "work_simple.py": "class Simple:\n    name = 'Simple'\n"
+                      "    def __init__(self):\n        self.my_deck = set()\n"
+                      "        self.theirs = []\n"
+                      "    def draft_pick(self, cards):\n"
+                      "        card_id = 1 if cards[0][1] < cards[1][1] else 0\n"
+                      "        self.my_deck.add(cards[card_id])\n        return card_id\n"
+                      "    def draft_receive(self, card): self.my_deck.add(card)\n"
+                      "    def main_play(self, cards, base):\n"
+                      "        self.my_deck.discard(cards[0])\n        return 0\n"
+                      "    def main_postprocess(self, card): self.theirs.append(card)\n",
+    "work_minimal_valid.js": "{\nname: 'MinimalValid',\nseen: [],\n"
+                             "draftPick(cards) { return 0; },\n"
+                             "draftReceive(card) { this.seen.push(card); },\n"
+                             "mainPlay(cards, base) { return 0; },\n"
+                             "mainPostprocess(card) { this.seen.push(card); },\n},\n",
+    "work_simple.js": "{\nname: 'Simple',\nmyDeck: new Set(),\ntheirs: [],\n"
+                      "draftPick(cards) {\nlet cardId = cards[0][1] < cards[1][1] ? 1 : 0;\n"
+                      "this.myDeck.add(cards[cardId]);\nreturn cardId;\n},\n"
+                      "draftReceive(card) { this.myDeck.add(card); },\n"
+                      "mainPlay(cards, base) { this.myDeck.delete(cards[0]); return 0; },\n"
+                      "mainPostprocess(card) { this.theirs.push(card); },\n},\n",
 }
 REFERENCE_JS = r"""'use strict';
 // A reference controller in the seed's style: round-robin cycles, the bots in this process,
@@ -169,6 +207,9 @@ def main() -> None:
                         help="matches of the reference and of the built-ins (default 100000)")
     parser.add_argument("--file-matches", type=int, default=20_000,
                         help="matches of each bot-file measurement (default 20000)")
+    parser.add_argument("--work-matches", type=int, default=100_000,
+                        help="matches of each whole-process run of the bot files whose "
+                             "notifications do work (default 100000; 0 skips them)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of the reference and of the built-ins, alternating; the "
                              "median of each is shown (default 3)")
@@ -177,8 +218,9 @@ def main() -> None:
     out: dict = {"python": platform.python_version(), "implementation":
                  platform.python_implementation(), "cores": cores, "cpu_count": os.cpu_count(),
                  "core": CORE, "load_before": os.getloadavg()}
-    if args.repeat < 1 or args.matches < 1 or args.file_matches < 1:
-        parser.error("--repeat, --matches and --file-matches must be at least 1")
+    if args.repeat < 1 or args.matches < 1 or args.file_matches < 1 or args.work_matches < 0:
+        parser.error("--repeat, --matches and --file-matches must be at least 1, "
+                     "--work-matches at least 0")
     node = shutil.which("node")
     for package in ("bot", "games"):
         compileall.compile_dir(ROOT / package, quiet=1)
@@ -188,15 +230,26 @@ def main() -> None:
         ref.write_text(REFERENCE_JS)
         ours = [sys.executable, "-m", "bot.cli", "arena", "minimal-valid", "simple", "--rounds",
                 str(args.matches), "--no-progress"]
-        runs: dict[str, list[dict]] = {"reference": [], "builtins": []}
-        for _ in range(args.repeat):
+        for name, text in WORK_FILES.items():
+            (Path(tmp) / name).write_text(text)
+        work = {lang: [*ours[:4], str(Path(tmp) / f"work_minimal_valid.{ext}"),
+                       str(Path(tmp) / f"work_simple.{ext}"), "--rounds",
+                       str(args.work_matches), "--no-progress"]
+                for lang, ext in (("python_work_files", "py"), ("javascript_work_files", "js"))
+                if args.work_matches and (ext == "py" or node)}
+        runs: dict[str, list[dict]] = {"reference": [], "builtins": [], **{k: [] for k in work}}
+        for _ in range(args.repeat):  # each figure's runs alternate with the reference's
             if node:
                 runs["reference"].append(whole_process([node, str(ref), str(args.matches)],
                                                        args.matches))
             runs["builtins"].append(whole_process(ours, args.matches))
+            for key, command in work.items():
+                runs[key].append(whole_process(command, args.work_matches))
         if node:
             out["reference"] = reference = median_run(runs["reference"])
         out["builtins"] = median_run(runs["builtins"])
+        for key in work:
+            out[key] = median_run(runs[key])
         files = []
         for name, text in PY_FILES.items():
             path = Path(tmp) / name
@@ -212,11 +265,14 @@ def main() -> None:
           f"arena core: {CORE}")
     for key, label in (("reference", "reference JS controller (whole process)"),
                        ("builtins", "umpire arena minimal-valid simple (whole process)"),
-                       ("python_files", f"two Python bot files, {cores} jobs"),
-                       ("javascript_files", f"two JavaScript bot files, {cores} jobs")):
+                       ("python_files", f"Python files, empty notifications, {cores} jobs"),
+                       ("javascript_files", f"JS files, empty notifications, {cores} jobs"),
+                       ("python_work_files", "Python files, working notices (whole process)"),
+                       ("javascript_work_files", "JS files, working notices (whole process)")):
         figure = out.get(key)
         if figure is None:
-            print(f"{label}: skipped (Node.js not found)")
+            why = "--work-matches 0" if "work" in key and node else "Node.js not found"
+            print(f"{label}: skipped ({why})")
             continue
         ratio = (f"  {figure['matches_per_s'] / reference['matches_per_s']:.2f} x the reference"
                  if reference else "")

@@ -5,9 +5,9 @@ arguments, what it returned or raised, how long it took, what it printed). A bot
 in its own process, which reports a notification's failure with its next answer; a logged
 one is asked after every notification instead (`arena_sync`), so a failure is logged at
 the call that made it. Its standard output can be captured (`PipeBot(capture_output=True)`)
-and a call that printed anything is then a problem too (`Noise`): the arena never takes
-output for an answer, but an author who prints an answer instead of returning it wants to
-know.
+and what a call printed is then logged with it (`--check` warns of it): the arena never
+takes output for an answer, but an author who prints an answer instead of returning it
+wants to know.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Call:
     error: str = ""  # why the call failed (raised, timed out, the process ended)
     seconds: float = 0.0
     printed: str = ""
+    traceback: str = ""  # the bot's frames, when its code raised (or threw)
 
     def signature(self) -> str:
         return f"{self.method}({', '.join(repr(a) for a in self.args)})"
@@ -36,15 +37,8 @@ class Call:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "bot": self.bot, "call": self.method,
                 "args": list(self.args), "returned": self.returned, "error": self.error,
-                "ms": round(self.seconds * 1000, 3), "printed": self.printed}
-
-
-class Noise(Exception):
-    """The bot wrote to its standard output during a call (only when it is captured)."""
-
-    def __init__(self, method: str, text: str) -> None:
-        self.arena_reason = (f"wrote {text[:80]!r} to standard output in {method}")
-        super().__init__(self.arena_reason)
+                "ms": round(self.seconds * 1000, 3), "printed": self.printed,
+                "traceback": self.traceback}
 
 
 class Logged:
@@ -85,12 +79,13 @@ class Logged:
             call.error = getattr(exc, "arena_reason", None) or str(exc) \
                 if type(exc).__name__ in ("CallTimeout", "BotProcessError") else \
                 f"raised {type(exc).__name__}: {exc}"
+            call.traceback = getattr(exc, "traceback", "")
+            if self.noise:
+                call.printed = self.bot.printed()
             raise
         call.seconds = perf_counter() - start
         if method not in NOTIFICATIONS or value is not None:
             call.returned = repr(value)
-        if self.noise:
+        if self.noise:  # a warning, for `--check`: the call goes on as in a tournament
             call.printed = self.bot.printed()
-            if call.printed:
-                raise Noise(method, call.printed)
         return value

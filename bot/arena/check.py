@@ -1,11 +1,13 @@
 """`umpire arena --check BOT`: load one bot, play a few matches against every built-in bot
-with every call logged, and say in one paragraph what the first problem was (which call,
-what it returned, what was expected), or "ok" with the time of each kind of call.
+with every call logged, and say first what would disqualify it in a tournament (which call,
+what it returned or raised, with the bot's traceback, what was expected), then the warnings;
+or "ok" with the time of each kind of call.
 
-The problems are the arena's disqualifications (a call that raises, returns an invalid
-index, or runs past the time limit or never returns; a process that dies) plus two an
-author wants to hear about before a tournament: a bot that does not load, and a call that
-prints to standard output (never an answer in the arena, so a printed answer is lost).
+The disqualifications are the arena's (a bot that does not load, a call that raises,
+returns an invalid index, or runs past the time limit or never returns; a process that
+dies). The warning is what an author wants to hear about before a tournament though it
+disqualifies nothing: a call that printed to standard output (never an answer in the arena,
+so a printed answer is lost).
 """
 
 from __future__ import annotations
@@ -32,11 +34,14 @@ EXPECTED = {
 @dataclass
 class CheckResult:
     ok: bool
-    text: str  # the paragraph
+    text: str  # the disqualifying problem first (one paragraph), then the warnings
     calls: list[Call] = field(default_factory=list)  # every call of every match played
+    disqualified: bool = False  # whether a tournament would disqualify the bot
+    traceback: str = ""  # the bot's frames of the disqualifying error, when its code raised
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "report": self.text, "calls": [c.to_json() for c in self.calls]}
+        return {"ok": self.ok, "disqualified": self.disqualified, "report": self.text,
+                "traceback": self.traceback, "calls": [c.to_json() for c in self.calls]}
 
 
 def _bot_object(spec: Any, limit: float) -> tuple[Any, Any]:
@@ -55,19 +60,25 @@ def _bot_object(spec: Any, limit: float) -> tuple[Any, Any]:
 
 
 def check(arg: str, limit: float = 1.0, seed: int = 0, deals: int = DEALS) -> CheckResult:
-    """Check the bot `arg` (a built-in name, .py or .js file)."""
+    """Check the bot `arg` (a built-in name, .py or .js file). The matches are played to
+    the first disqualification (or all of them); what would disqualify the bot comes first
+    in the report, then what only an author would want to know (a call that printed)."""
     try:
         spec = resolve(arg, limit)
         maker, process = _bot_object(spec, limit)
     except (BotLoadError, NodeMissing) as exc:
         return CheckResult(False, f"{arg}: the bot does not load: {exc}. Expected: a file "
                                   "that defines a bot with draft_pick, draft_receive, main_play "
-                                  "and main_postprocess (see docs/arena.md).")
+                                  "and main_postprocess (see docs/arena.md).",
+                           disqualified=True)
     except Exception as exc:  # the process could not start
         reason = getattr(exc, "arena_reason", None) or f"{type(exc).__name__}: {exc}"
-        return CheckResult(False, f"{arg}: the bot does not load: {reason}.")
+        return CheckResult(False, f"{arg}: the bot does not load: {reason}.", disqualified=True)
     calls: list[Call] = []
     own: list[Call] = []  # the checked bot's calls
+    printed: list[tuple[str, int, Call]] = []  # the calls that printed: (where, number, call)
+    problem: str | None = None
+    trace = ""
     played = 0
     try:
         for opponent, cls in PLAYERS.items():
@@ -79,49 +90,66 @@ def check(arg: str, limit: float = 1.0, seed: int = 0, deals: int = DEALS) -> Ch
                     theirs = Logged(cls(), 1 - seat, opponent, log)
                     pair = (mine, theirs) if seat == 0 else (theirs, mine)
                     played += 1
+                    where = (f"match {played} ({spec.name} in seat {seat} against {opponent}, "
+                             f"deal {deal})")
                     try:
                         play_match(*pair, board, limit, [0.0, False])
                     except Disqualified as dq:
-                        calls += log
-                        return CheckResult(False, _problem(spec.name, arg, dq, log, seat,
-                                                           opponent, deal, played, limit),
-                                           calls)
+                        problem, trace = _problem(arg, where, dq, log, seat, limit)
                     calls += log
                     own += [c for c in log if c.seat == seat]
+                    printed += [(where, n, c) for n, c in enumerate(log, 1)
+                                if c.seat == seat and c.printed]
+                    if problem is not None:
+                        break
+                if problem is not None:
+                    break
+            if problem is not None:
+                break
     finally:
         if process is not None:
             process.close()
+    warnings = _printed(arg, printed)
+    if problem is not None:
+        return CheckResult(False, "\n\n".join([problem, *([trace] if trace else []),
+                                                *warnings]), calls, True, trace)
+    if warnings:
+        return CheckResult(False, "\n\n".join(warnings), calls)
     return CheckResult(True, _ok(arg, own, played), calls)
 
 
-def _problem(name: str, arg: str, dq: Disqualified, log: list[Call], seat: int,
-             opponent: str, deal: int, played: int, limit: float) -> str:
-    """The paragraph about the first problem: the call, what came back, what was expected."""
+def _problem(arg: str, where: str, dq: Disqualified, log: list[Call], seat: int,
+             limit: float) -> tuple[str, str]:
+    """(the paragraph about the disqualifying problem: the call, what came back, what was
+    expected; the bot's traceback when its code raised, else "")."""
     mine = [c for c in log if c.seat == seat]
-    failed = next((c for c in reversed(mine) if c.error or c.printed), None)
+    failed = next((c for c in reversed(mine) if c.error), None)
     if failed is None and dq.reason.startswith("exceeded"):  # a call timed slow by the loop
         failed = next((c for c in mine if c.seconds > limit), None)
     failed = failed or (mine[-1] if mine else None)
-    where = (f"{arg}: problem in match {played} ({name} in seat {seat} against {opponent}, "
-             f"deal {deal})")
+    where = f"{arg}: problem in {where}"
     if failed is None:
-        return f"{where}: {dq.reason}."
+        return f"{where}: {dq.reason}.", ""
     number = log.index(failed) + 1
-    if failed.printed:
-        came = f"returned {failed.returned or 'nothing'} and printed {failed.printed[:80]!r}"
-        wanted = ("nothing on standard output: the arena discards it and never takes it for "
-                  "an answer (return the index; write debugging output to standard error, "
-                  "shown with --show-output)")
-    elif failed.error:
-        came = failed.error
-        wanted = _expected(failed, limit)
-    else:
-        came = f"returned {failed.returned} after {failed.seconds:.3f} s"
-        wanted = _expected(failed, limit)
-    verdict = ("In a tournament the output is discarded and the bot plays on" if failed.printed
-               else f"In a tournament the bot would be disqualified: {dq.reason}")
-    return (f"{where}: call {number} of the match, {failed.signature()}, {came}. Expected "
-            f"{wanted}. {verdict}.")
+    came = failed.error or f"returned {failed.returned or 'nothing'} after {failed.seconds:.3f} s"
+    text = (f"{where}: call {number} of the match, {failed.signature()}, {came}. Expected "
+            f"{_expected(failed, limit)}. In a tournament the bot would be disqualified: "
+            f"{dq.reason}.")
+    return text, failed.traceback
+
+
+def _printed(arg: str, printed: list[tuple[str, int, Call]]) -> list[str]:
+    """The warning about calls that printed to standard output (none: no warning)."""
+    if not printed:
+        return []
+    where, number, call = printed[0]
+    others = (f" ({len(printed) - 1} more call{'s' if len(printed) > 2 else ''} of the "
+              f"matches checked printed too)" if len(printed) > 1 else "")
+    return [f"{arg}: warning, in {where}: call {number} of the match, {call.signature()}, "
+            f"printed {call.printed[:80]!r}{others}. Expected nothing on standard output: "
+            "the arena discards it and never takes it for an answer (return the index; "
+            "write debugging output to standard error, shown with --show-output). In a "
+            "tournament the output is discarded and the bot plays on."]
 
 
 def _expected(call: Call, limit: float) -> str:

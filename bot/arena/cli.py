@@ -33,9 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bots", nargs="*", metavar="BOT", help="two or more bots (the same bot may "
                    "appear twice); a built-in name with or without `arena:`")
     p.add_argument("--check", metavar="BOT", help="check one bot: play a few matches against "
-                   "each built-in bot with every call logged and report the first problem "
-                   "(which call, what it returned, what was expected), or ok with the time "
-                   "per call; with --json FILE also every call")
+                   "each built-in bot with every call logged and report first what would "
+                   "disqualify it in a tournament (which call, what it returned or raised, "
+                   "with the bot's traceback, what was expected), then the warnings (a call "
+                   "that printed); or ok with the time per call; with --json FILE also "
+                   "every call")
     p.add_argument("--replay", nargs=2, metavar=("FILE", "MATCH"),
                    help="replay match MATCH of a tournament recorded with --json FILE, call "
                         "by call with both bots' answers")

@@ -23,9 +23,10 @@ class CallTimeout(Exception):
 class BotProcessError(Exception):
     """The bot failed (raised, threw, could not load, or its process ended)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, traceback: str = "") -> None:
         super().__init__(reason)
         self.arena_reason = reason
+        self.traceback = traceback  # the bot's frames, when its code raised (or threw)
 
 
 class NodeMissing(RuntimeError):

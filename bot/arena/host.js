@@ -12,11 +12,13 @@
 //   s              sync                          -> "ok"
 // An answer line is an integer, "X <json>" for a non-integer return value, or
 // "E timeout|error\t<sentence>" when this call or an earlier notification threw or ran
-// longer than the limit (seconds, argv[3]).
+// longer than the limit (seconds, argv[3]); a throw's sentence names the line and column in
+// the bot's file, and a tab and the bot's frames of the stack (a JSON string) follow it.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
+const vm = require('vm');
 
 const file = path.resolve(process.argv[2]);
 const limit = Number(process.argv[3] || '1');
@@ -24,12 +26,16 @@ const limitMs = limit * 1000;
 const answerFd = Number(process.argv[4]);
 
 // A maker of fresh bot objects: each call evaluates the file's object (or module) anew, so
-// every match gets its own bot (nested Sets and objects included).
+// every match gets its own bot (nested Sets and objects included). Both forms are compiled
+// with the file's name and its own line numbers, so that an error names the line and column
+// in the bot's file.
+const PARAMS = ['module', 'exports', 'require', '__filename', '__dirname'];
 function load(src) {
+  const literalForm = src.trimStart()[0] === '{';
   let err = null;
   try {
     // CommonJS file: module.exports = {...}
-    const body = new Function('module', 'exports', 'require', '__filename', '__dirname', src);
+    const body = vm.compileFunction(src, PARAMS, { filename: file });
     const make = () => {
       const module = { exports: {} };
       body(module, module.exports, require, file, path.dirname(file));
@@ -39,15 +45,51 @@ function load(src) {
     const first = make();
     if (first && typeof first.draftPick === 'function') return { first, make };
   } catch (ex) { err = ex; }
-  // A bare object literal (the seed's format), possibly with a trailing comma or semicolon.
-  const body = src.trim().replace(/[,;]\s*$/, '');
+  // A bare object literal (the seed's format), possibly with a trailing comma or semicolon:
+  // `return (` on a line of its own before the file's first line (lineOffset -1).
+  const text = src.trimEnd().replace(/[,;]$/, '');
   try {
-    const literal = new Function('require', 'return (' + body + '\n);');
+    const literal = vm.compileFunction('return (\n' + text + '\n);', ['require'],
+      { filename: file, lineOffset: -1 });
     const make = () => literal(require);
     const first = make();
     if (first && typeof first.draftPick === 'function') return { first, make };
-  } catch (ex) { if (!err) err = ex; }
-  throw new Error('no bot object (' + (err ? err.message : 'needs draftPick, draftReceive, mainPlay, mainPostprocess') + ')');
+  } catch (ex) { if (!err || literalForm) err = ex; }
+  if (!err) throw new Error('no bot object (needs draftPick, draftReceive, mainPlay, mainPostprocess)');
+  throw err;
+}
+
+// Where in the bot's file an error happened: " (bot.js, line L, column C)", or "". A syntax
+// error's stack starts with "FILE:LINE", the line's text and a caret under the column; a
+// thrown error's stack has frames "(FILE:LINE:COLUMN)".
+function location(ex) {
+  const stack = String(ex && ex.stack || '');
+  const name = path.basename(file);
+  if (stack.startsWith(file + ':')) {
+    const [head, , caret] = stack.split('\n');
+    const line = head.slice(file.length + 1);
+    const column = caret && caret.indexOf('^') >= 0 ? ', column ' + (caret.indexOf('^') + 1) : '';
+    return ' (' + name + ', line ' + line + column + ')';
+  }
+  const at = stack.indexOf(file + ':');
+  if (at < 0) return '';
+  const m = /^:(\d+):(\d+)/.exec(stack.slice(at + file.length));
+  return m ? ' (' + name + ', line ' + m[1] + ', column ' + m[2] + ')' : '';
+}
+// The error's stack, the bot's frames only (the host's are left out), for --check.
+function trace(ex) {
+  const lines = String(ex && ex.stack || '').split('\n');
+  const first = lines.findIndex((l) => /^\s+at /.test(l));
+  if (first < 0) return '';
+  const own = lines.slice(first).filter((l) => l.includes(file + ':'));
+  return own.length ? [...lines.slice(0, first), ...own].join('\n') : '';
+}
+function flat(text) { return String(text).replace(/\x1f/g, ' ').replace(/\s+/g, ' '); }
+// The answer of a call that threw: `error\t<sentence>\t<the bot's frames as a JSON string>`.
+function threw(ex, where) {
+  const what = flat(ex && ex.stack ? ex.toString() : ex).slice(0, 160);
+  const t = trace(ex);
+  return 'error\tthrew ' + what + ' ' + where + location(ex) + (t ? '\t' + JSON.stringify(t) : '');
 }
 
 function send(line) { fs.writeSync(answerFd, line + '\n'); }
@@ -60,7 +102,9 @@ try {
   }
   Object.freeze(bot);
 } catch (ex) {
-  send('E load\t' + String(ex && ex.message || ex).replace(/\s+/g, ' '));
+  const what = ex instanceof SyntaxError ? 'the file does not parse: ' + ex.toString()
+    : ex && ex.stack && location(ex) ? 'it threw ' + ex.toString() : String(ex && ex.message || ex);
+  send('E load\t' + flat(what).slice(0, 200) + location(ex));
   process.exit(0);
 }
 // Notification methods with an empty body can do nothing: the controller need not send them.
@@ -79,7 +123,7 @@ function call(where, fn) {
   try {
     value = fn();
   } catch (ex) {
-    slot.failed = slot.failed || ('error\tthrew ' + String(ex && ex.stack ? ex.toString() : ex).replace(/\s+/g, ' ') + ' in ' + where);
+    slot.failed = slot.failed || threw(ex, 'in ' + where);
     return undefined;
   }
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
@@ -103,7 +147,7 @@ rl.on('line', (line) => {
     case 'n':  // a new match: a fresh object (the first one serves the first match)
       if (slot.used) {
         try { slot.bot = Object.freeze(make()); } catch (ex) {
-          slot.failed = 'error\tthrew ' + String(ex).replace(/\s+/g, ' ') + ' when the bot was made';
+          slot.failed = threw(ex, 'when the bot was made');
         }
       }
       slot.used = true;
@@ -125,16 +169,22 @@ rl.on('close', () => process.exit(0));
 const skipReceive = skip.includes('draft_receive');
 const skipPost = skip.includes('main_postprocess');
 const steps = new Map();  // slot -> its bot object
-function sentence(text) { return String(text).replace(/\x1f/g, ' ').replace(/\s+/g, ' '); }
+function handOf(rec) {  // (a hand of another size than the game's 1 to 3 cards)
+  const hand = [];
+  for (let i = 4; i < rec.length; i += 2) hand.push(rec.substr(i, 2));
+  return hand;
+}
 function lockstep(line) {
   const [head, keysText, payload] = line.split(' ');
   const kind = head[1], step = Number(head.slice(2) || '0');
   const keys = keysText.split(',');
   const width = payload.length / keys.length;
   let chars = '', details = '';
+  const cards = width - 4 >> 1;  // a main_play record's hand (after the notice and the base)
   let clock = performance.now(), lastWrite = clock;
   for (let k = 0; k < keys.length; k++) {
-    const rec = payload.substr(k * width, width);
+    const o = k * width;
+    const rec = payload.substr(o, width);
     let where = 'the bot was made', value, failed = null, b;
     try {
       if (kind === 'd' && step === 0) {
@@ -157,15 +207,14 @@ function lockstep(line) {
         else if (kind === 'd') { where = 'draftPick'; value = b.draftPick([rec.substr(2, 2), rec.substr(4, 2)]); }
         else if (kind === 'm') {
           where = 'mainPlay';
-          const hand = [];
-          for (let i = 4; i < width; i += 2) hand.push(rec.substr(i, 2));
-          value = b.mainPlay(hand, rec.substr(2, 2));
+          const hand = cards === 3 ? [payload.substr(o + 4, 2), payload.substr(o + 6, 2), payload.substr(o + 8, 2)]
+            : cards === 2 ? [payload.substr(o + 4, 2), payload.substr(o + 6, 2)]
+              : cards === 1 ? [payload.substr(o + 4, 2)] : handOf(rec);
+          value = b.mainPlay(hand, payload.substr(o + 2, 2));
         } else value = 0;
       }
     } catch (ex) {
-      if (!failed) failed = where === 'the bot was made'
-        ? 'error\tthrew ' + sentence(ex) + ' when the bot was made'
-        : 'error\tthrew ' + sentence(ex && ex.stack ? ex.toString() : ex) + ' in ' + where;
+      if (!failed) failed = threw(ex, where === 'the bot was made' ? 'when the bot was made' : 'in ' + where);
     }
     const now = performance.now();
     if (!failed && kind !== 's' && now - clock > limitMs) failed = 'timeout\texceeded the time limit of ' + limit + ' s in ' + where + ': took ' + ((now - clock) / 1000).toFixed(3) + ' s';

@@ -46,7 +46,7 @@ from bot.arena.match import (
     match_key,
     play_match,
 )
-from bot.arena.process import SLACK, PipeBot, _Invalid
+from bot.arena.process import SLACK, PipeBot, _Invalid, failure_parts
 from bot.arena.pyhost import _lockstep
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS
 
@@ -449,8 +449,8 @@ def _value(detail: str) -> object:
 
 def _reason(value: object, seat: int, kind: str, size: int, limit: float) -> Disqualified:
     """The disqualification for an answer that is not a valid index, as play_match words it."""
-    if isinstance(value, str):  # "E timeout|error\t<sentence>"
-        failure, _, sentence = value[2:].partition("\t")
+    if isinstance(value, str):  # "E timeout|error\t<sentence>[\t<traceback>]"
+        failure, sentence, _trace = failure_parts(value)
         return Disqualified(seat, sentence if failure == "timeout" else sentence[:300])
     return _bad(seat if kind == "d" else 4 + seat, (0.0, 0.0), limit, value, size)
 

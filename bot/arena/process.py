@@ -19,7 +19,8 @@ Protocol (controller -> host, one line each):
     s              sync                                               -> "ok"
 Answer lines: an integer; "X <text>" for a value that is not an integer (shown as text);
 "E timeout\t<sentence>" or "E error\t<sentence>" when this call or an earlier notification
-failed; the first line after start is "ok <json name>" or "E load\t<sentence>".
+failed (an exception's line ends with a tab and its traceback, the bot's frames, as a JSON
+string); the first line after start is "ok <json name>" or "E load\t<sentence>".
 Lockstep mode sends one line per step for many matches ("@<step> <slots> <records>",
 answered by one character per match; `lockstep.py`, `pyhost._lockstep`).
 """
@@ -160,10 +161,10 @@ class PipeBot:
             return _Invalid(line)
 
     def _fail(self, line: str) -> None:
-        kind, _, sentence = line[2:].partition("\t")
+        kind, sentence, trace = failure_parts(line)
         if kind == "timeout":
             raise CallTimeout(sentence)
-        raise BotProcessError(sentence)
+        raise BotProcessError(sentence, trace)
 
     def _wait(self, where: str) -> str:
         """The next answer line; the bot is killed if none comes within its calls' limits."""
@@ -223,6 +224,18 @@ class PipeBot:
         if self.rfd >= 0:
             os.close(self.rfd)
             self.rfd = -1
+
+
+def failure_parts(line: str) -> tuple[str, str, str]:
+    """(kind, sentence, traceback or "") of a failure's answer line, `E <kind>\t<sentence>`
+    with, for an exception, a tab and its traceback (the bot's frames) as a JSON string."""
+    kind, _, rest = line[2:].partition("\t")
+    sentence, _, trace = rest.partition("\t")
+    try:
+        trace = json.loads(trace) if trace else ""
+    except ValueError:
+        trace = ""
+    return kind, sentence, trace if isinstance(trace, str) else ""
 
 
 def _nothing(card: str) -> None:

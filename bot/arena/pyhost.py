@@ -21,7 +21,7 @@ from time import perf_counter
 from types import FunctionType
 from typing import Any
 
-from bot.arena.pyload import _INERT, _notice
+from bot.arena.pyload import _INERT, _notice, bot_failure
 
 
 def main(argv: list[str]) -> int:
@@ -72,8 +72,7 @@ def main(argv: list[str]) -> int:
                 value = fn(*args)
             except BaseException as exc:  # noqa: BLE001 - the bot's own failure, reported
                 if self.failed is None:
-                    self.failed = ("error",
-                                   f"raised {type(exc).__name__}: {exc} in {where}"[:300])
+                    self.failed = ("error", *bot_failure(exc, where))
                 return None
             took = perf_counter() - start
             if took > limit and self.failed is None:
@@ -83,7 +82,7 @@ def main(argv: list[str]) -> int:
 
         def answer(self, value: Any) -> None:
             if self.failed is not None:
-                line = f"E {self.failed[0]}\t{_sentence(self.failed[1])}"
+                line = _failure_line(self.failed)
                 self.failed = None
             elif type(value) is int:
                 line = str(value)
@@ -131,7 +130,14 @@ def main(argv: list[str]) -> int:
 
 def _sentence(text: str) -> str:
     """Text fit for one answer line: no line break, no unit separator."""
-    return text.replace("\n", " ").replace("\r", " ").replace("\x1f", " ")
+    return text.replace("\n", " ").replace("\r", " ").replace("\x1f", " ").replace("\t", " ")
+
+
+def _failure_line(failed: tuple[str, ...]) -> str:
+    """The answer line of a failure: `E <kind>\t<sentence>`, then, for an exception, a tab
+    and its traceback as a JSON string (which holds no line break, tab or unit separator)."""
+    line = f"E {failed[0]}\t{_sentence(failed[1])[:300]}"
+    return line + "\t" + json.dumps(failed[2]) if len(failed) > 2 and failed[2] else line
 
 
 def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
@@ -203,7 +209,7 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                     value = 0
         except catch as exc:  # the bot's own failure, reported
             if failed is None:
-                failed = ("error", f"raised {type(exc).__name__}: {exc} in {where}"[:300])
+                failed = ("error", *bot_failure(exc, where))
         now = perf_counter()
         if failed is None and now - clock > limit and kind != "s":
             failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
@@ -213,7 +219,7 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
             chars.append(_DIGITS[value])
         else:
             chars.append("!")
-            details.append(f"E {failed[0]}\t{_sentence(failed[1])}" if failed else
+            details.append(_failure_line(failed) if failed else
                            str(value) if type(value) is int else
                            "X " + " ".join(repr(value).split())[:200])
         if now - last_write > 0.05:  # show progress: not hung

@@ -34,7 +34,9 @@ def _import(path: Path) -> ModuleType:
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
-        raise BotLoadError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+        raise BotLoadError(f"importing {path} failed: {type(exc).__name__}: {exc}"
+                           f"{_location(exc)[0] if not isinstance(exc, SyntaxError) else ''}"
+                           ) from exc
     return module
 
 
@@ -115,3 +117,41 @@ def _notice(method: Any) -> Any:
 # which only the arena's own processes import): a compiled method is no Python function,
 # so `_INERT` reads its source's.
 COMPILED_SOURCES: dict[type, type] = {}
+
+
+_HARNESS = frozenset(str(Path(__file__).with_name(n)) for n in ("pyhost.py", "pyload.py"))
+
+
+def bot_failure(exc: BaseException, where: str) -> tuple[str, str]:
+    """(the one-line reason, the traceback) of an exception raised by a bot's code: the
+    reason names the exception, the call and the line of the bot's code where it was raised;
+    the traceback holds the bot's frames only (the harness's calling frames left out)."""
+    reason = f"raised {type(exc).__name__}: {' '.join(str(exc).split())[:120]} in {where}"
+    at, trace = _location(exc)
+    return reason + at, trace
+
+
+def _location(exc: BaseException) -> tuple[str, str]:
+    """(" (bot.py, line 7: the line)", the traceback of the bot's frames), or ("", "")."""
+    import traceback  # (only on a failure: the host's start stays light)
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename not in _HARNESS and "importlib._bootstrap" not in f.filename]
+    if not frames:
+        return "", ""
+    last = ([f for f in frames if not _library(f.filename)] or frames)[-1]
+    code = f": {' '.join(last.line.split())[:60]}" if last.line else ""
+    trace = "".join(["Traceback (the bot's frames, most recent call last):\n",
+                     *traceback.format_list(frames[-8:]),
+                     *traceback.format_exception_only(type(exc), exc)])
+    return f" ({Path(last.filename).name}, line {last.lineno}{code})", trace.rstrip("\n")
+
+
+def _library(filename: str) -> bool:
+    """Whether a frame is in Python's own library (a bot's call into `random`, say), so that
+    the reason names the bot's line that made the call."""
+    import sysconfig
+
+    return filename.startswith(tuple({sysconfig.get_path(p) for p in ("stdlib", "platstdlib",
+                                                                        "purelib")})) \
+        or filename.startswith("<frozen ")

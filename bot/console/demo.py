@@ -138,7 +138,7 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
     lines = []
     async with local_service(transport, db=db) as service:
         failures: Counter[str] = Counter()  # a bot file's failed decisions, by file
-        service.resolve_bot = watched_bot_files(lambda file: failures.update([file]))
+        service.resolve_bot = watched_bot_files(lambda file, _why: failures.update([file]))
         for i, (game, seats) in enumerate(zip(games, players, strict=True)):
             failures.clear()
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"

@@ -192,11 +192,11 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
 def told_failures(out: TextIO) -> Callable[[Game, str], BotFactory | None]:
     """`resolve_bot`, with each failure of a bot file (an error, an invalid answer: the
     arena plays a random card instead) told to the person, instead of passing in silence."""
-    def tell(file: str) -> None:
+    def tell(file: str, why: str) -> None:
         with contextlib.suppress(BrokenPipeError):
-            print(f"[umpire → you] The bot file {file} failed on this decision (it raised an "
-                  "error or gave an invalid answer), so a random card was played for it.",
-                  file=out, flush=True)
+            print(f"[umpire → you] The bot file {file} failed on this decision ("
+                  f"{why or 'it raised an error or gave an invalid answer'}), so a random "
+                  "card was played for it.", file=out, flush=True)
     return watched_bot_files(tell)
 
 

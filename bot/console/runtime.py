@@ -60,10 +60,12 @@ async def local_service(transport: Transport, *, db: str | None = None, bot_thin
             await engine.dispose()
 
 
-def watched_bot_files(failed: Callable[[str], None]) -> Callable[[Game, str], BotFactory | None]:
-    """`resolve_bot`, calling `failed(file name)` each time a bot file fails on a decision
-    (an error, an invalid answer: the arena plays a random card instead), so that the
-    failure is told instead of passing in silence."""
+def watched_bot_files(failed: Callable[[str, str], None]
+                      ) -> Callable[[Game, str], BotFactory | None]:
+    """`resolve_bot`, calling `failed(file name, why)` each time a bot file fails on a
+    decision (an error, an invalid answer: the arena plays a random card instead), so that
+    the failure is told instead of passing in silence. A failure counts once, at the
+    decision where the failing call was first made (see games/rps_poker/bots.py)."""
     def resolve(game: Game, name: str) -> BotFactory | None:
         factory = resolve_bot(game, name)
         if factory is None or not name.startswith("file:"):
@@ -78,7 +80,7 @@ def watched_bot_files(failed: Callable[[str], None]) -> Callable[[Game, str], Bo
                 before = getattr(seat, "errors", 0)
                 command = choose(view, prompt, rng)
                 if getattr(seat, "errors", 0) > before:
-                    failed(name[len("file:"):])
+                    failed(name[len("file:"):], getattr(seat, "error", ""))
                 return command
             seat.choose = choose_watched
             return seat

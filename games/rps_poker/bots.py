@@ -6,7 +6,8 @@ every decision it builds a fresh player and replays to it, in the arena's call o
 the seat has seen (each draft pair and received card, each game's hand, base and the
 opponent's play). So it survives restarts and needs no memory between decisions. A player
 that raises or returns an invalid index is replaced by a random legal choice for that
-decision (a person's match must not stop because of a bot).
+decision (a person's match must not stop because of a bot); each failure counts once, at
+the decision where the failing call was first made (see `ArenaSeat`).
 """
 
 from __future__ import annotations
@@ -34,37 +35,67 @@ class RandomBot:
 
 
 class ArenaSeat:
-    """A contract Bot driven by an arena-API player built by `make_player()`."""
+    """A contract Bot driven by an arena-API player built by `make_player()`.
+
+    Each decision replays the seat's history to a fresh player, so a call that failed once
+    fails again in every later replay: such a failure was told at the decision where the
+    call was first made, and the replay goes on past it. The one call of a replay made for
+    the first time is its last notification (the card received, or the opponent's last
+    play: a notification is first made just before the next decision's call), so its
+    failure, like the decision's own call's, is this decision's. `errors` counts the
+    decisions that failed (a random card was chosen) and `error` says why the last one did.
+    """
 
     def __init__(self, name: str, make_player: Callable[[], Any]) -> None:
         self.name = name
         self.make_player = make_player
         self.errors = 0  # decisions where the player failed and a random card was chosen
+        self.error = ""  # why the last failed decision failed
 
     def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
         assert isinstance(view, RpsView) and view.seat is not None
         other = 1 - view.seat
         draft = view.phase == "draft"
         options = list(view.offer if draft else view.hand)
+        replay: list[tuple[str, tuple[Any, ...]]] = []
+        for d in view.drafts:
+            replay += [("draft_pick", (list(d.offer),)), ("draft_receive", (d.received,))]
+        for g in view.games:
+            replay += [("main_play", (list(g.hand), g.base)),
+                       ("main_postprocess", (g.plays[other],))]
+        method = "draft_pick" if draft else "main_play"
         try:
             player = self.make_player()
-            for d in view.drafts:
-                player.draft_pick(list(d.offer))
-                player.draft_receive(d.received)
-            if draft:
-                index = player.draft_pick(list(options))
-            else:
-                for g in view.games:
-                    player.main_play(list(g.hand), g.base)
-                    player.main_postprocess(g.plays[other])
-                index = player.main_play(list(options), view.base)
+            sync = getattr(player, "arena_sync", None)  # a bot file: its failures now
+            for n, (replayed, args) in enumerate(replay):
+                try:
+                    getattr(player, replayed)(*args)
+                    if sync is not None and replayed in _NOTICES:
+                        sync()
+                except Exception:
+                    if n == len(replay) - 1 and replayed in _NOTICES:
+                        method = replayed  # made for the first time: this decision's failure
+                        raise
+                    # (told at the decision where it was first made; the replay goes on)
+            index = player.draft_pick(list(options)) if draft else \
+                player.main_play(list(options), view.base)
             if type(index) is not int or not 0 <= index < len(options):
-                raise ValueError(f"invalid index {index!r}")
-        except Exception:  # any failure of foreign bot code
+                raise _Invalid(f"returned an invalid index {index!r} from {method}")
+        except Exception as exc:  # any failure of foreign bot code
             self.errors += 1
+            self.error = getattr(exc, "arena_reason", None) or (
+                str(exc) if isinstance(exc, _Invalid) else
+                f"raised {type(exc).__name__}: {exc} in {method}")
             index = rng.randrange(len(options))
         card = options[index]
         return Keep(card=card) if draft else Play(card=card)
+
+
+_NOTICES = ("draft_receive", "main_postprocess")
+
+
+class _Invalid(ValueError):
+    """The player's answer is not an index of the cards it was offered."""
 
 
 def arena_factory(name: str, make_player: Callable[[], Any]) -> BotFactory:

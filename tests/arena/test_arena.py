@@ -305,7 +305,8 @@ def test_the_leaderboard_does_not_depend_on_the_schedule(tmp_path: Path) -> None
     assert first == ["simple", "minimal-valid"]  # a different victim in each schedule
     a, b = _board(*forward[:2]), _board(*backward[:2])
     assert a == b
-    assert a[1] == [("R0", "raised ValueError: R0 in draft_pick")]
+    assert a[1] == [("R0", "raised ValueError: R0 in draft_pick (r0.py, line 5: raise "
+                            "ValueError('R0'))")]
     assert [row["bot"] for row in a[0]][0] != "R0" and len(a[0]) == 4
     assert all(row["matches"] == 3 * 40 for row in a[0])
 

@@ -142,7 +142,8 @@ def test_a_hang_in_one_of_many_concurrent_matches_stops_only_its_bot(tmp_path: P
 
 @pytest.mark.parametrize("third", ["simple", "file"])  # a built-in beside; files only
 @pytest.mark.parametrize("action, reason", [
-    ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play"),
+    ("raise KeyError('X9')", "raised KeyError: 'X9' in main_play (Bad.py, line 13: raise "
+     "KeyError('X9'))"),
     ("return 'one'", "returned an invalid index 'one' from main_play (hand of 3)"),
     ("import os; os._exit(3)", "the process of the bot ended (exit code 3)"),
     ("print('0'); return 0", None),  # output is never an answer, nor a failure

@@ -47,6 +47,9 @@ def test_a_failing_bot_file_is_told_to_the_player(tmp_path: Path) -> None:
             proc.kill()
     assert "[umpire → you] The bot file crash.py failed on this decision" in seen
     assert "a random card was played for it" in seen
+    # the error itself, with its line (issue 42, item 15)
+    assert "failed on this decision (raised RuntimeError: boom in draft_pick (crash.py, line " \
+        "2: def draft_pick(self, cards): raise RuntimeError(\"boom\"))), so a random" in seen
 
 
 def test_demo_takes_bot_files(tmp_path: Path) -> None:
@@ -54,7 +57,8 @@ def test_demo_takes_bot_files(tmp_path: Path) -> None:
     done = umpire("demo", "rps-poker", "--quiet", "--seed", "3", "--bots",
                   f"crash.py,{SIMPLE_JS}", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert re.match(r"rps-poker: match #1: (Ada \(crash\.py\)|Bea \(simple\.js\)) wins", done.stdout)
+    assert re.match(r"rps-poker: match #1: ((Ada \(crash\.py\)|Bea \(simple\.js\)) wins|a draw)",
+                    done.stdout)
     # its failures are told on its result line, not passed over in silence
     assert re.search(r"; the bot file crash\.py failed on \d+ decisions \(a random card was "
                      r"played for it\)$", done.stdout.strip()), done.stdout
