@@ -79,7 +79,9 @@ from tests.fake_discord.server import FakeDiscord
 GAMES = {  # game -> settings for /match start (no pause between rounds)
     "rps-poker": None,
     "devils-deal": "break_seconds=0",
-    "decoder": "lock_when_ready=true",  # no host locks setup here: both ready locks it
+    # no host locks setup here: both ready locks it; the prompt fix's window (a deliberate
+    # wait of 3 s before a typed move is taken, a rule) is off so lag measures the bot alone
+    "decoder": "lock_when_ready=true fix_seconds=0",
     "renounce-fate": "break_seconds=0",
     "double-or-nothing": None,
 }

@@ -272,11 +272,23 @@ class MatchService:
                                                transport=transport)
 
     async def submit(self, match_id: int, user_id: str, text: str, *,
-                     table_of: int | None = None, prompt_key: str | None = None) -> Reply:
+                     table_of: int | None = None, prompt_key: str | None = None,
+                     message_ref: str | None = None) -> Reply:
         """A message a person typed: in the public room (`table_of` None) or in the table
-        channel of seat `table_of`; `prompt_key` (a button click) names the decision."""
+        channel of seat `table_of`; `prompt_key` (a button click) names the decision;
+        `message_ref` the message, for a decision with a fix window (`fix`, `withdraw`)."""
         return await self.commands.submit(match_id, user_id, text, table_of=table_of,
-                                          prompt_key=prompt_key)
+                                          prompt_key=prompt_key, message_ref=message_ref)
+
+    async def fix(self, match_id: int, user_id: str, text: str, *,
+                  message_ref: str | None = None) -> Reply:
+        """The sender edited a move waiting in its fix window (bot/service/fixes.py)."""
+        return await self.commands.fix(match_id, user_id, text, message_ref=message_ref)
+
+    async def withdraw(self, match_id: int, *, message_ref: str | None = None,
+                       user_id: str | None = None) -> Reply:
+        """The sender deleted a move waiting in its fix window (bot/service/fixes.py)."""
+        return await self.commands.withdraw(match_id, message_ref=message_ref, user_id=user_id)
 
     async def submit_command(self, match_id: int, seat: int, command: Command, *,
                              source: str = "player") -> Reply:

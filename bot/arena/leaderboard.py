@@ -3,8 +3,10 @@
 The rule (docs/arena.md, Scoring): a disqualified bot leaves the tournament. Every match it
 played or would have played is void for every opponent, so no bot gains from meeting it
 early or loses from meeting it late; it is listed apart, with the reason and the match.
-The remaining bots are ranked by games won per match played (then points, then name), with
-points, matches W-D-L, head-to-head and an openskill (Plackett-Luce) rating.
+The remaining bots are ranked by total points, raw game points summed over every counted
+match (the ruling), then by games won per match played, then by name, with matches W-D-L,
+head-to-head and an openskill (Plackett-Luce) rating. The two orders differ only when the
+bots played different numbers of matches (a stopped run).
 
 The rating is the one figure that depends on an order of matches: it is computed over the
 counted matches taken in a canonical order (deal by deal, and within a deal by the bots'
@@ -105,7 +107,7 @@ def build(names: Sequence[str], tallies: Iterable[tuple[int, int, int, int]],
             else:
                 st.lost += n
     _rate(table, names, rated)
-    ranked = sorted(table.values(), key=lambda s: (-s.games_per_match, -s.points, s.name))
+    ranked = sorted(table.values(), key=lambda s: (-s.points, -s.games_per_match, s.name))
     gone = sorted((Departure(b, names[b], m + 1, names[o], reason)
                    for b, m, o, reason in departures), key=lambda d: d.name)
     return Leaderboard(ranked, gone)

@@ -33,14 +33,14 @@ def leaderboard_text(specs: list[BotSpec], results: Results, *, seed: int,
         lines.append(f"Interrupted (Ctrl-C): the table so far, {len(results)} of "
                      f"{results.schedule.matches} matches.")
     lines += ["",
-              f"{'rank':>4}  {'bot':<{width}}  {'games/match':>11}  {'points':>8}  "
+              f"{'rank':>4}  {'bot':<{width}}  {'points':>8}  {'games/match':>11}  "
               f"{'matches W-D-L':>15}  {'rating':>6}"]
     for rank, s in enumerate(table, 1):
         wdl = f"{s.won}-{s.drawn}-{s.lost}"
-        lines.append(f"{rank:>3}.  {s.name:<{width}}  {s.games_per_match:>11.3f}  "
-                     f"{s.points:>8}  {wdl:>15}  {s.rating:>6.1f}")
-    lines += ["", "games/match: games won per match played (of 10); rating: openskill "
-                  "mu - 3 sigma."]
+        lines.append(f"{rank:>3}.  {s.name:<{width}}  {s.points:>8}  "
+                     f"{s.games_per_match:>11.3f}  {wdl:>15}  {s.rating:>6.1f}")
+    lines += ["", "Ranked by points (games won over every counted match), then games/match: "
+                  "games won per match played (of 10); rating: openskill mu - 3 sigma."]
     if lb.departed:
         lines += ["", "Disqualified (left the tournament: all their matches are void):"]
         lines += [f"  {d.name}: {d}" for d in lb.departed]

@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -48,9 +49,14 @@ Console commands:
   /status          whose decision it is and the clocks
   /room TEXT       send TEXT to the public game room
   /table TEXT      send TEXT to your private table channel
+  /fix TEXT        replace your move while it waits to be taken (Decoder: 3 s after typing)
+  /undo            withdraw your move while it waits to be taken
   /pause, /resume  stop and restart every clock (as a host)
   /quit            abort the match and leave
 Ctrl-C leaves the match as it is: continue it later with `umpire play --resume ID`."""
+
+NOTHING_WAITING = ("No move of yours is waiting to be taken: a move waits only for a decision "
+                   "with a fix window (Decoder's moves in the room), until its seconds are up.")
 
 
 def default_db() -> Path:
@@ -170,6 +176,11 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
                 await service.pause(match_id)
             elif cmd == "resume":
                 await service.resume(match_id)
+            elif cmd in ("fix", "undo"):
+                reply = (await service.fix(match_id, HUMAN_ID, rest) if cmd == "fix" else
+                         await service.withdraw(match_id, user_id=HUMAN_ID))
+                if reply.ignored:
+                    print(f"[umpire → you] {NOTHING_WAITING}", file=out)
             elif cmd in ("room", "table"):
                 reply = await service.submit(match_id, HUMAN_ID, rest,
                                              table_of=seat if cmd == "table" else None)
@@ -183,7 +194,9 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
         return True
     match = service.matches[match_id]
     private = any(p.private for p in match.prompts if p.seat == seat)
-    reply = await service.submit(match_id, HUMAN_ID, text, table_of=seat if private else None)
+    # (a ref of its own: a decision with a fix window lets `/fix` and `/undo` change it)
+    reply = await service.submit(match_id, HUMAN_ID, text, table_of=seat if private else None,
+                                 message_ref=f"console-{time.monotonic_ns()}")
     if not reply.accepted and reply.message:
         print(f"[umpire → you] {reply.message}", file=out, flush=True)
     return True

@@ -45,7 +45,8 @@ class PlayCog(commands.Cog, name="Play"):
                 return  # chat in the game room: no answer at all
         try:
             reply = await self.bot.service.submit(place.match_id, player_id(message.author.id),
-                                                  message.content, table_of=place.seat)
+                                                  message.content, table_of=place.seat,
+                                                  message_ref=str(message.id))
         except Exception:
             log.exception("could not handle a message in match %s", place.match_id)
             reply = Reply(False, "Something went wrong on the umpire's side; nothing was "
@@ -59,6 +60,28 @@ class PlayCog(commands.Cog, name="Play"):
                 await self._answer(message, reply.message)  # their own table: right there
             return
         await self._refuse_privately(message, place.match_id, reply)
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edit of a move typed in the game room: while the move waits in its fix window
+        (Decoder's prompt fix) the edited text is the move; any other edit changes nothing."""
+        place = self.bot.routing.place_of(payload.channel_id)
+        message = payload.message
+        if place is None or place.seat is not None or message.author.bot or \
+                "content" not in payload.data:
+            return
+        # (what the sender is told goes to their table through the outbox)
+        await self.bot.service.fix(place.match_id, player_id(message.author.id),
+                                   message.content, message_ref=str(message.id))
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A move deleted in the game room while it waits in its fix window: withdrawn."""
+        place = self.bot.routing.place_of(payload.channel_id)
+        if place is None or place.seat is not None:
+            return
+        # (the sender is told in their table, through the outbox: the deletion names no one)
+        await self.bot.service.withdraw(place.match_id, message_ref=str(payload.message_id))
 
     def is_chat(self, match_id: int, text: str) -> bool:
         """Text in the game room that does not start with one of the game's move words

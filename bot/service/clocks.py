@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,6 +15,7 @@ from bot.delivery import Delivery
 from bot.live import LiveMatch
 from bot.messages import compose, deadline_keys, moved_deadlines, reminder_times
 from bot.service.errors import STORE_RETRY_SECONDS, NotStored
+from bot.service.fixes import FixDue, FixWindows
 from bot.service.stops import Background, ChannelStops, place, shifted
 from bot.service.table import MatchTable
 from bot.service.types import Accept, Store
@@ -54,6 +55,10 @@ class ClockKeeper:
         self.background = Background()
         self.stops = ChannelStops(self.matches, now, delivery, store=store, arm=self.arm,
                                   held=self.held, tasks=self.background)
+        #: Moves waiting in their fix window (Decoder's prompt fix): their deciders' clocks
+        #: stand still; `take_fixed` (the command path's) takes each when its window closes.
+        self.fixes = FixWindows(self.scheduler)
+        self.take_fixed: Callable[[FixDue], Awaitable[None]] | None = None
         delivery.on_delivered = self.delivered
         delivery.prepare = self.prepare
         delivery.on_stalled = self.stops.stalled
@@ -66,6 +71,7 @@ class ClockKeeper:
         the prompts not delivered yet."""
         self.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] in gone)
         self.stops.forget(gone)
+        self.fixes.forget(gone)
         if unseen:
             for message_id in [i for i, (m, _) in self.unseen.items() if m in gone]:
                 del self.unseen[message_id]
@@ -187,20 +193,28 @@ class ClockKeeper:
             token = (match.id, key)
             prompt = prompts.get(key)
             if match.status != MatchStatus.ACTIVE or clock.status not in LIVE or \
-                    prompt is None or self.stops.clock_stopped(match.id, key):
+                    prompt is None or self.standing(match.id, key):
                 self.scheduler.set(token, None)
                 continue
             in_break = clock.status == ClockStatus.BREAK
             self.scheduler.set(token, clock.started_at if in_break else next_due(prompt, clock))
 
+    def standing(self, match_id: int, key: str) -> bool:
+        """Whether a decision's clock stands still: a channel it depends on is down, or a move
+        for it waits in its fix window."""
+        return self.stops.clock_stopped(match_id, key) or self.fixes.holds(match_id, key)
+
     async def on_due(self, token: Hashable) -> None:
+        if isinstance(token, FixDue):  # a move's fix window closes: it is taken now
+            if self.take_fixed is not None:
+                await self.take_fixed(token)
+            return
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None or (match_id, key) in self.held or \
-                self.stops.clock_stopped(match_id, key):
-            return  # not delivered yet, or its channel is down: delivery re-arms it
+        if match is None or (match_id, key) in self.held or self.standing(match_id, key):
+            return  # not delivered yet, its channel is down, or a move waits to be taken
         async with match.lock:
-            if self.stops.clock_stopped(match_id, key):
+            if self.standing(match_id, key):
                 return  # (stopped while this waited for the lock)
             try:
                 await self.due(match, key)

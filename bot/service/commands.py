@@ -29,19 +29,22 @@ from bot.ratings import result_statement
 from bot.service.bots import BotRunner
 from bot.service.clocks import ClockKeeper, in_break
 from bot.service.ends import Ends, as_ended
+from bot.service.fixes import FixDue, Waiting
 from bot.service.errors import (
     NOT_RECORDED,
+    STORE_RETRY_SECONDS,
     NOT_STORED,
     NotStored,
     UmpireError,
     not_started,
     store_error,
 )
+from bot.service.stops import shifted
 from bot.service.table import MatchTable
 from bot.service.types import PRIVATE_IN_ROOM, PUBLIC_AT_TABLE, Reply, rendered
 from bot.status import RUNNING, ClockStatus, MatchStatus
 from bot.store.errors import StoreUnavailable
-from bot.store.repository import ClockData, MatchWrite, Repository, StoredMessage
+from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
 from bot.transport import PlayerRef
 from games.core import Command, Event, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
 from games.core.chance import new_salt
@@ -52,6 +55,12 @@ log = logging.getLogger(__name__)
 #: The sources of the moves a person is waiting on: their writes skip the shared
 #: transaction's queue when the store can take them at once (bot/store/writer.py).
 WAITED_ON = frozenset({"player", "host"})
+
+WAITING_ALREADY = ("Your first move is still waiting to be taken: edit that message to fix it, "
+                   "or delete it to withdraw it. This message was not applied.")
+FIXED = "Fixed: your edited move is the one taken."
+WITHDRAWN = ("You withdrew your move: nothing was applied, and your clock runs again with the "
+             "time it had.")
 
 #: Stores a write and hands its messages to delivery (`CommandPath.commit`, or a subclass's
 #: override of the service's `_commit`).
@@ -75,6 +84,8 @@ class CommandPath:
         self.now = now
         self.committer = commit or self.commit
         self.snapshot_every = snapshot_every
+        self.fixes = clocks.fixes
+        clocks.take_fixed = self.take_fixed
 
     # --- starting a match -----------------------------------------------------------------
     async def start_match(self, game_name: str, players: Sequence[PlayerRef], *,
@@ -145,10 +156,14 @@ class CommandPath:
 
     # --- players' moves -------------------------------------------------------------------
     async def submit(self, match_id: int, user_id: str, text: str, *,
-                     table_of: int | None = None, prompt_key: str | None = None) -> Reply:
+                     table_of: int | None = None, prompt_key: str | None = None,
+                     message_ref: str | None = None) -> Reply:
         """A message a person typed: in the public room (`table_of` None) or in the table
         channel of seat `table_of`. `prompt_key` (a button click) names the decision the text
-        answers: if that decision is no longer open, nothing is applied."""
+        answers: if that decision is no longer open, nothing is applied. `message_ref` names
+        the message typed (a Discord message id): a decision with a fix window takes it only
+        when the window closes, and an edit or deletion of that message (`fix`, `withdraw`)
+        replaces or withdraws it until then. None: no window (the text cannot be edited)."""
         match = self.matches.get(match_id)
         if match is None:
             return Reply(False, "There is no running match here.", ignored=True)
@@ -158,14 +173,14 @@ class CommandPath:
         arrived = time.perf_counter()
         async with match.lock:
             try:
-                reply = await self.typed(match, seat, text, table_of, prompt_key)
+                reply = await self.typed(match, seat, text, table_of, prompt_key, message_ref)
             except NotStored:
                 reply = Reply(False, NOT_RECORDED)
         metrics.command(match.game.slug, reply.accepted, time.perf_counter() - arrived)
         return rendered(match, reply)
 
     async def typed(self, match: LiveMatch, seat: int, text: str, table_of: int | None,
-                    prompt_key: str | None) -> Reply:
+                    prompt_key: str | None, message_ref: str | None = None) -> Reply:
         """`submit` under the match lock. Where the text was typed is checked before it is
         parsed: a refusal from parsing may describe private state (the letters of a hand),
         so text for a private decision typed in the room is never parsed."""
@@ -193,6 +208,8 @@ class CommandPath:
             return Reply(False, PRIVATE_IN_ROOM)
         if not prompt.private and table_of is not None:
             return Reply(False, PUBLIC_AT_TABLE)
+        if prompt.fix_seconds > 0 and message_ref is not None and prompt_key is None:
+            return await self.wait_to_take(match, seat, prompt, command, text, message_ref)
         return await self.accept(match, seat, command, "player")
 
     async def submit_command(self, match_id: int, seat: int, command: Command, *,
@@ -222,24 +239,162 @@ class CommandPath:
             return "It is the break between rounds: the next decisions are posted when it ends."
         return None
 
-    async def accept(self, match: LiveMatch, seat: int, command: Command, source: str) -> Reply:
+    async def accept(self, match: LiveMatch, seat: int, command: Command, source: str, *,
+                     at: datetime | None = None, advise: bool = True) -> Reply:
         """Check, apply to a copy of the state, store, then make the copy live (`record`).
         The caller holds the match lock. Raises `NotStored` when the write failed: the live
-        match is then exactly as it was (the callers tell the person, or try again later)."""
+        match is then exactly as it was (the callers tell the person, or try again later).
+        `at`: when the move was made, for its time taken (a fixed move's arrival); None: now.
+        A person's move comes with the game's advice on it (`advise`; a fixed move had its
+        advice when it arrived), in the step's message to their table, before its events."""
         now = self.now()
-        clock = oldest_clock(match, seat)
-        if clock is not None and not isinstance(command, Timeout):
-            taken = now - clock.started_at - self.clocks.stops.stopped_for(match.id, clock.key, now)
-            elapsed = round(taken.total_seconds(), 3)  # (a stop for a down channel is free)
-            command = command.model_copy(update={"elapsed": max(0.0, elapsed)})
+        command = self.timed(match, seat, command, at if at is not None else now)
         try:
             match.game.check(match.state, seat, command)
         except IllegalMove as exc:
             return Reply(False, str(exc))
+        advice = match.game.advice(match.state, seat, command) \
+            if advise and source == "player" else None
         state = match.draft()
         events = match.game.apply(state, seat, command)
-        await self.record(match, (seat, command, source), events, now=now, state=state)
+        await self.record(match, (seat, command, source), events, now=now, state=state,
+                          header=[(f"seat{seat}", advice)] if advice else ())
         return Reply(True)
+
+    def timed(self, match: LiveMatch, seat: int, command: Command, at: datetime) -> Command:
+        """The command with the seconds its decision took until `at` (a stop for a down
+        channel is free)."""
+        clock = oldest_clock(match, seat)
+        if clock is None or isinstance(command, Timeout):
+            return command
+        taken = at - clock.started_at - self.clocks.stops.stopped_for(match.id, clock.key, at)
+        return command.model_copy(update={"elapsed": max(0.0, round(taken.total_seconds(), 3))})
+
+    # --- the prompt fix (bot/service/fixes.py) ---------------------------------------------
+    async def wait_to_take(self, match: LiveMatch, seat: int, prompt: Prompt,
+                           command: Command, text: str, ref: str) -> Reply:
+        """A legal move for a decision with a fix window waits for the window to close; its
+        decider's clock stands still from now. An illegal one is refused at once, as ever.
+        The game's advice on the move (a guess that cannot succeed) reaches the sender's
+        table now, while the move can still be fixed."""
+        if self.fixes.of(match.id, seat) is not None:
+            return Reply(False, WAITING_ALREADY)
+        now = self.now()
+        try:
+            match.game.check(match.state, seat, self.timed(match, seat, command, now))
+        except IllegalMove as exc:
+            return Reply(False, str(exc))
+        await self.tell(match, seat, match.game.advice(match.state, seat, command))
+        self.fixes.open(match.id, seat, prompt.key, text, ref, now, prompt.fix_seconds)
+        self.clocks.arm(match)
+        return Reply(True)
+
+    async def tell(self, match: LiveMatch, seat: int, text: str | None) -> None:
+        """A line for one player's table, stored and delivered like every message (held
+        while the table is not private, retried until it arrives). The caller holds the lock."""
+        if text:
+            await self.store(match, MatchWrite(match.id, match.seq,
+                                               outbox=[OutboxData(f"seat{seat}", text)]),
+                             self.now())
+
+    async def fix(self, match_id: int, user_id: str, text: str, *,
+                  message_ref: str | None = None) -> Reply:
+        """The sender edited a move waiting in its fix window (`message_ref`: the message
+        edited; None: the seat's waiting move, as the console's `/fix` names it). A legal
+        edit replaces the move; an illegal one withdraws it, with the reason. An edit of any
+        other message (a move already taken, chat) changes nothing: `ignored`."""
+        match = self.matches.get(match_id)
+        seat = match.seat_of(user_id) if match is not None else None
+        if match is None or seat is None:
+            return Reply(False, ignored=True)
+        async with match.lock:
+            waiting = self.fixes.of(match.id, seat)
+            if waiting is None or (message_ref is not None and waiting.ref != message_ref):
+                return Reply(False, ignored=True)
+            if text == waiting.text:
+                return Reply(True)  # (an edit of something else: a link preview, say)
+            try:
+                command = match.game.parse(match.state, seat, text)
+                match.game.check(match.state, seat,
+                                 self.timed(match, seat, command, waiting.arrived))
+            except (ParseError, IllegalMove) as exc:
+                self.fixes.close(match.id, seat)
+                await self.release(match, waiting, f"{exc} Your edited move is not legal, so "
+                                                   "nothing waits to be taken now: type your "
+                                                   "move again.")
+                return Reply(False)
+            waiting.text = text
+            try:
+                await self.tell(match, seat, match.game.advice(match.state, seat, command)
+                                or FIXED)
+            except NotStored:
+                pass  # (the edit stands; only its confirmation was not stored)
+            return Reply(True)
+
+    async def withdraw(self, match_id: int, *, message_ref: str | None = None,
+                       user_id: str | None = None) -> Reply:
+        """The sender deleted the message of a move waiting in its fix window (or, with
+        `user_id` and no ref, the console's `/undo`): no move, and the clock runs again with
+        the time it had. Any other message: `ignored`."""
+        match = self.matches.get(match_id)
+        if match is None:
+            return Reply(False, ignored=True)
+        async with match.lock:
+            seat = match.seat_of(user_id) if user_id is not None else None
+            waiting = (self.fixes.by_ref(match.id, message_ref) if message_ref is not None
+                       else self.fixes.of(match.id, seat) if seat is not None else None)
+            if waiting is None:
+                return Reply(False, ignored=True)
+            self.fixes.close(match.id, waiting.seat)
+            await self.release(match, waiting, WITHDRAWN)  # (a deletion names no sender)
+            return Reply(True)
+
+    async def take_fixed(self, due: FixDue) -> None:
+        """A move's fix window closed: take it as it stands now, as if it arrived when it was
+        first sent (the window is not charged). A refusal (the decision was closed meanwhile)
+        goes to the sender's table; a write the store could not take is tried again shortly,
+        the clock standing still until then."""
+        match = self.matches.get(due.match_id)
+        if match is None:
+            self.fixes.close(*due)
+            return
+        async with match.lock:
+            waiting = self.fixes.close(*due)
+            if waiting is None:
+                return
+            if match.status != MatchStatus.ACTIVE or \
+                    not any(p.key == waiting.key for p in match.prompts):
+                return  # ended, or the decision closed by a host: nothing to take
+            try:
+                command = match.game.parse(match.state, waiting.seat, waiting.text)
+                reply = await self.accept(match, waiting.seat, command, "player",
+                                          at=waiting.arrived, advise=False)
+            except ParseError as exc:
+                reply = Reply(False, str(exc))
+            except NotStored:
+                retry = self.now() + timedelta(seconds=STORE_RETRY_SECONDS)
+                self.fixes.open(match.id, waiting.seat, waiting.key, waiting.text, waiting.ref,
+                                waiting.arrived, (retry - waiting.arrived).total_seconds())
+                return
+            if not reply.accepted:
+                await self.release(match, waiting, f"Your move was not taken: {reply.message}")
+
+    async def release(self, match: LiveMatch, waiting: Waiting, note: str = "") -> None:
+        """A waiting move that was not taken (withdrawn, refused): its decider's clock runs
+        again with the time it had when the move arrived (stored, then made live). The caller
+        holds the match lock and has closed the window."""
+        now = self.now()
+        clock = match.clocks.get(waiting.key)
+        moved = [shifted(clock, now - waiting.arrived)] if clock is not None else []
+        outbox = [OutboxData(f"seat{waiting.seat}", note)] if note else []
+        try:
+            await self.store(match, MatchWrite(match.id, match.seq, outbox=outbox,
+                                               clocks_changed=moved), now)
+        except NotStored:  # the clock goes on as stored (the window is charged, not lost)
+            log.warning("match %s: a released move's clock could not be moved", match.id)
+        else:
+            match.clocks.update((c.key, c) for c in moved)
+        self.clocks.arm(match)
 
     # --- recording ------------------------------------------------------------------------
     async def record(self, match: LiveMatch, action: tuple[int, Command, str] | None,

@@ -29,6 +29,9 @@ from games.core.contract import OnTimeout
 
 log = logging.getLogger(__name__)
 
+PAUSED_BEFORE_TAKEN = ("The hosts paused the match before your move was taken: it was not "
+                       "applied. Type it again once they resume the match.")
+
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.
 MAX_EXTEND = 86_400
 
@@ -64,9 +67,19 @@ class HostActions:
                 raise UmpireError(f"Match #{match_id} is {match.status}; only a running match "
                                   "can be paused.")
             now = self.now()
+            # A move waiting in its fix window is withdrawn (its sender types it again once
+            # the match resumes); its clock goes on from the move's arrival, as if unsent.
+            waiting = self.clocks.fixes.of_match(match.id)
+            moved = [shifted(match.clocks[w.key], now - w.arrived) for w in waiting
+                     if w.key in match.clocks]
+            told = [OutboxData(f"seat{w.seat}", PAUSED_BEFORE_TAKEN) for w in waiting]
             await self.store(match, MatchWrite(match.id, match.seq, outbox=[OutboxData(
-                "public", "⏸ The hosts paused the match: every clock is stopped.")],
+                "public", "⏸ The hosts paused the match: every clock is stopped."), *told],
+                clocks_changed=moved,
                 match_fields={"status": MatchStatus.PAUSED, "paused_at": now}), now)
+            for w in waiting:
+                self.clocks.fixes.close(match.id, w.seat)
+            match.clocks.update((c.key, c) for c in moved)
             match.status, match.paused_at = MatchStatus.PAUSED, now
             self.clocks.arm(match)
 

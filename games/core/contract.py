@@ -165,6 +165,12 @@ class Prompt(BaseModel):
     # player who has met this kind of decision in the match already; the runtime shows the
     # full `text` the first time. Empty: always the full text.
     brief: str = ""
+    # A typed move answering this decision is taken this many seconds after it was sent,
+    # not at once, so that its sender can fix a typo or a move sent too early (Decoder's
+    # prompt fix): until then an edit of the message replaces it and a deletion withdraws
+    # it, and the decider's clock stands still. 0: taken at once. Clicks are always taken at
+    # once (nothing to mistype), and so are private decisions.
+    fix_seconds: float = 0.0
 
 
 class Command(BaseModel):
@@ -413,6 +419,13 @@ class Game(ABC, Generic[StateT]):
         """The words that start a move of each decision kind (`parsing.DecisionWords`): the
         grammar refuses them outside their decision, and the conformance harness types them
         into every other decision to check that. None: not declared."""
+        return None
+
+    def advice(self, state: StateT, seat: int, command: Command) -> str | None:
+        """A word for the mover alone about a legal command that cannot succeed (Decoder: a
+        letter already revealed, or one in the guesser's own hand), told privately before the
+        command is taken; the command stands. It may speak of the mover's own secrets, never
+        of the opponent's. Default: nothing to say."""
         return None
 
     def usage(self, state: StateT, seat: int) -> str:

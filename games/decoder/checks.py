@@ -7,6 +7,7 @@ from typing import Any
 
 from games.core.contract import Command, IllegalMove
 from games.decoder import rules
+from games.decoder.events import P
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -217,6 +218,24 @@ def check_us(me: SeatState, wanted: bool) -> None:
     """Unexpected Sabotage may ride on a response only if the responder holds one."""
     if wanted and me.items.unexpected_sabotage < 1:
         raise IllegalMove("You have no Unexpected Sabotage.")
+
+
+def hopeless_guess(state: DecoderState, seat: int, command: Command) -> str | None:
+    """A guessed letter that cannot be in the opponent's hand: one already revealed, or one in
+    the guesser's own hand (each letter exists once). Such a guess is legal and always wrong;
+    the guesser is told so privately before it is taken, and it stands (the ruling)."""
+    if not isinstance(command, TakeTurn) or command.action != "guess" or not command.letter:
+        return None
+    letter = command.letter.upper()
+    opponent = P(1 - seat)
+    if letter in state.seats[seat].hand:
+        why = "it is in your own hand, and each letter exists once"
+    elif letter in state.revealed:
+        why = "it was already revealed"
+    else:
+        return None
+    return (f"Note: {letter} cannot be in {opponent}'s hand ({why}), so this guess will be "
+            "wrong. It stands unless you fix it in time.")
 
 
 # The check for each command type (the prompt kind has already been matched).

@@ -113,6 +113,9 @@ class DecoderGame(Game[DecoderState]):
     def move_words(self, state: DecoderState) -> MoveWords:
         return grammar.move_words(state)
 
+    def advice(self, state: DecoderState, seat: int, command: Command) -> str | None:
+        return legality.hopeless_guess(state, seat, command)
+
     def usage(self, state: DecoderState, seat: int) -> str:
         return grammar.usage(pending(state, seat), state, seat)
 

@@ -166,13 +166,15 @@ def play_prompt(state: DecoderState) -> Prompt:
         return Prompt(
             key=f"t{state.turn}.{step}.s{seat}", seat=seat, kind=step, private=False, text=text,
             time_limit=limit, reminders=GAME_REMINDERS, on_timeout=OnTimeout.DEFAULT,
-            timeout_text="you pass", choices=choices,
+            timeout_text="you pass", choices=choices, fix_seconds=s.fix_seconds,
         )
     return Prompt(
         key=f"t{state.turn}.{step}.s{seat}", seat=seat, kind=step, private=private, text=text,
         brief=brief, time_limit=limit, bank=float(me.bank), bank_step=float(s.bank_step),
         reminders=GAME_REMINDERS, bank_reminder_every=30.0, on_timeout=OnTimeout.LOSE,
         timeout_text=LOSE_TEXT, choices=choices[:25],
+        # the prompt fix is for moves typed in the room; a private swap is taken at once
+        fix_seconds=0.0 if private else s.fix_seconds,
     )
 
 

@@ -57,6 +57,10 @@ class DecoderSettings(BaseModel):
     response_time: float = Field(60, gt=0)  # the opponent's budget for all of theirs in it
     time_bank: int = Field(300, ge=0)  # per player, for the whole match
     bank_step: int = Field(5, ge=1)  # the bank is charged in steps of this many seconds
+    # The prompt fix: a move typed in the room is taken this many seconds after it was sent;
+    # until then its sender may edit the message (the edit is the move) or delete it (no
+    # move), and their clock stands still. 0: every move is taken at once.
+    fix_seconds: float = Field(3.0, ge=0, le=30)
     # Path to another word list (plain text or .gz, one word per line); None: the shipped list.
     word_list: str | None = None
 

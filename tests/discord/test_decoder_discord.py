@@ -24,7 +24,7 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
         match = await start_vs_bot(world, up, "decoder", "deducer", seed="dec-buttons",
-                                   settings="time_bank=60 lock_when_ready=true")
+                                   settings="time_bank=60 lock_when_ready=true fix_seconds=0")
         room, table = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         seen: dict[str, int] = {}
         clue_checked = False

@@ -83,7 +83,7 @@ async def test_decoder_against_a_bot_seat(world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
         match = await start_vs_bot(world, up, "decoder", "deducer", seed="dec-1",
-                                   settings="time_bank=60 lock_when_ready=true")
+                                   settings="time_bank=60 lock_when_ready=true fix_seconds=0")
         made = await drive(world, up, match, decoder_choice)
         await up.idle(fake)
         assert match.status == "finished" and made > 3

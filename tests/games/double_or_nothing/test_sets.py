@@ -69,6 +69,20 @@ def test_2_J_4_5_6_J_after_drawing_the_2_discards_both_jokers():
     assert "2 jokers left at the ends of the run are discarded" in public_text(events)
 
 
+def test_J_5_J_played_as_5_5_5_leaves_a_pair_of_5s_when_the_5_is_drawn():
+    """Only the ends of a consecutive run are discarded: the two jokers of an equal set that
+    a draw leaves on the table stay there, as a pair of 5s (the rules page's example)."""
+    state = arrange(new(), [["J", "5", "J", "3"], ["8", "6", "2", "7", "1"]])
+    events = say(state, 0, "play J 5 J")
+    assert state.table_values == [5, 5, 5] and "(as 5-5-5)" in public_text(events)
+    events = say(state, 1, "draw 5")
+    assert state.table == ["J", "J"] and state.table_values == [5, 5]
+    assert "J" not in state.discard and "discarded" not in public_text(events)
+    # the next player must beat a pair of 5s: a pair of 3s does not
+    say(state, 1, "at 1")
+    assert "does not beat" in refusal(state, 0, "play 3")
+
+
 def test_played_jokers_cannot_be_drawn():
     assert drawable_numbers(["J", "J"], [10, 10]) == []
     assert drawable_numbers(["J", "5", "J"], [4, 5, 6]) == []
