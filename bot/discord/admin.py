@@ -44,7 +44,7 @@ class SettingsCog(commands.Cog, name="Settings"):
 
     @umpire.command(name="settings", description="Show or change this server's umpire settings")
     @app_commands.describe(
-        host_role="the role whose members run matches (and see tables and the host log)",
+        host_role="the role whose members run matches (and read the host log)",
         log_channel="the host log: gets every secret, so only hosts may read it",
         friendly_matches="whether players may start friendly matches without a host",
         channel_mode="tables as private threads in the game room, or as channels",
