@@ -28,6 +28,8 @@ import contextlib
 import logging
 import math
 import time
+import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -134,10 +136,12 @@ class Gate:
     bot: UmpireBot
     clock: Callable[[], float] = time.monotonic
     _slots: dict[tuple[str, int, int], _Slot] = field(default_factory=dict)
-    _locks: dict[Hashable, asyncio.Lock] = field(default_factory=dict)
+    #: A lock lives while a use holds or waits for it (then it is forgotten).
+    _locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary)
     _leases: dict[int, list[asyncio.Lock]] = field(default_factory=dict)
-    #: Every decision, in order (what, who): tests observe that each path comes here.
-    seen: list[tuple[str, int]] = field(default_factory=list)
+    #: The latest decisions (what, who): tests observe that each path comes here.
+    seen: deque[tuple[str, int]] = field(default_factory=lambda: deque(maxlen=1000))
 
     # --- how often -----------------------------------------------------------------------
     def seconds(self, pace: Pace) -> float:
@@ -181,29 +185,34 @@ class Gate:
 
     # --- in what order -------------------------------------------------------------------
     def lock(self, key: Hashable) -> asyncio.Lock:
-        return self._locks.setdefault(key, asyncio.Lock())
+        found = self._locks.get(key)
+        if found is None:
+            found = self._locks[key] = asyncio.Lock()
+        return found
+
+    async def _acquire(self, keys: Iterable[Hashable], taken: list[asyncio.Lock]) -> None:
+        """Take the locks of `keys` in a fixed order (two uses never deadlock), each added to
+        `taken` once held."""
+        for lock in [self.lock(k) for k in sorted(set(keys), key=repr)]:
+            await lock.acquire()
+            taken.append(lock)
 
     @contextlib.asynccontextmanager
     async def ordered(self, keys: Iterable[Hashable]) -> AsyncIterator[None]:
-        """Hold the locks of `keys` (taken in a fixed order: two uses never deadlock)."""
-        locks = [self.lock(k) for k in sorted(set(keys), key=repr)]
+        """Hold the locks of `keys` while the block runs."""
         taken: list[asyncio.Lock] = []
         try:
-            for lock in locks:
-                await lock.acquire()
-                taken.append(lock)
+            await self._acquire(keys, taken)
             yield
         finally:
             for lock in reversed(taken):
                 lock.release()
 
     async def _hold(self, ctx: Any, keys: Iterable[Hashable]) -> None:
-        locks = [self.lock(k) for k in sorted(set(keys), key=repr)]
+        """Hold the locks of `keys` until the command of `ctx` is over (`release`)."""
         taken: list[asyncio.Lock] = []
         self._leases[id(ctx)] = taken
-        for lock in locks:
-            await lock.acquire()
-            taken.append(lock)
+        await self._acquire(keys, taken)
 
     def release(self, ctx: Any) -> None:
         """The command of `ctx` is over (done or failed): its locks are released."""

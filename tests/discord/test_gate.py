@@ -7,6 +7,7 @@ three `/challenge` at the same instant ping once (finding 6)."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -20,7 +21,7 @@ from bot.discord.components import (
     OrderedSelect,
     PrivateButton,
 )
-from bot.discord.gate import ATTR, GatedItem, Need, need_of
+from bot.discord.gate import ATTR, POST, REPLY, Gate, GatedItem, Need, need_of
 from bot.tournament import store
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord import permissions as P
@@ -239,3 +240,39 @@ async def test_three_simultaneous_challenges_ping_once(world: World) -> None:
         assert sum("Challenge posted" in t for t in texts) == 1
         assert sum("still open" in t or "already challenged you" in t for t in texts) == 3
         await asyncio.sleep(0)
+
+
+# --- the mechanisms on their own ---------------------------------------------------------------
+def _gate(clock: list[float]) -> Gate:
+    settings = SimpleNamespace(discord=SimpleNamespace(read_cooldown_seconds=10.0,
+                                                       refusal_cooldown_seconds=5.0))
+    return Gate(SimpleNamespace(settings=settings), clock=lambda: clock[0])  # type: ignore[arg-type]
+
+
+def test_a_cooldown_tells_once_then_is_silent_until_it_ends() -> None:
+    clock = [0.0]
+    gate = _gate(clock)
+    assert [gate.pace(POST, 1, 7) for _ in range(4)] == ["go", "tell", "silent", "silent"]
+    assert gate.pace(POST, 2, 7) == "go" and gate.pace(POST, 1, 8) == "go"  # member, channel
+    assert [gate.pace(REPLY, 1, 7) for _ in range(3)] == ["go", "silent", "silent"]
+    clock[0] = 9.9
+    assert gate.pace(POST, 1, 7) == "silent"
+    clock[0] = 10.0
+    assert gate.pace(POST, 1, 7) == "go"  # over: a new cooldown, told again when too soon
+    assert gate.pace(POST, 1, 7) == "tell"
+
+
+async def test_ordered_uses_of_a_key_run_one_at_a_time_in_any_key_order() -> None:
+    gate = _gate([0.0])
+    inside: list[int] = []
+    most = 0
+
+    async def use(keys: list[str]) -> None:
+        nonlocal most
+        async with gate.ordered(keys):
+            inside.append(1)
+            most = max(most, len(inside))
+            await asyncio.sleep(0.01)
+            inside.pop()
+    await asyncio.wait_for(asyncio.gather(use(["a", "b"]), use(["b", "a"]), use(["b"])), 5)
+    assert most == 1
