@@ -296,9 +296,7 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise Refusal(NO_SUCH_MATCH)
         if old.status not in ENDED:
             raise Refusal("The match is still on.")
-        me = player_id(interaction.user.id)
-        if old.seat_of(me) is None:  # (the gate checked it; the match is read again here)
-            raise Refusal("Only the players of this match can ask for a rematch.")
+        me = player_id(interaction.user.id)  # a player of it (the gate: seat_refusal)
         if old.transport.get("rematch_match"):  # (the gate holds the match's rematch lock)
             raise Refusal(f"The rematch is already on: match #{old.transport['rematch_match']}.")
         await self._agree(bot, guild, interaction, old, me)
