@@ -134,6 +134,11 @@ async def test_every_command_component_and_message_path_goes_through_the_gate(
             await fake.wait_for(lambda inter=inter: inter.followups, 10)
             assert (f"component:{type(item).__name__}", world.eve.id) in gate.seen
             assert inter.followups[0].ephemeral
+        # The prefix form goes through the same hook.
+        gate.seen.clear()
+        typed = await fake.send_user_message(world.eve, world.general, "!help")
+        await fake.wait_for(lambda: ("command:help", world.eve.id) in gate.seen, 10)
+        await fake.wait_for_message(world.general, from_bot=True, after=typed)
         # The typed message path.
         match = await start_rps(world, up)
         gate.seen.clear()
@@ -216,6 +221,10 @@ async def test_tournament_show_and_board_floods_post_or_edit_once(world: World) 
         await fake.wait_for(lambda: all(b.responded for b in boards), 10)
         await fake.settle()
         assert len([m for m in bot_posts(world, room) if m.embeds]) == 1
+        shown = [b.original.content for b in boards
+                 if b.original is not None and not b.original.deleted]
+        assert sorted(("posted" in t, "try again" in t) for t in shown) == [
+            (False, True), (True, False)], shown  # one posts, one is told, three get nothing
 
 
 # --- finding 6: one open challenge per pair, held by a lock ------------------------------------
