@@ -303,7 +303,7 @@ class Gate:
             found = (await self.referee(author, found) if need.who is Who.REFEREE
                      else self.event_host(author, found))
             ctx.gate_target = found  # type: ignore[attr-defined]
-        if isinstance(command, commands.Group):
+        if isinstance(command, commands.Group) and _subcommand_follows(ctx, command):
             return  # its subcommand is decided (paced, ordered) on its own
         channel_id = ctx.channel.id if ctx.channel else None
         self.check_pace(need.pace, author.id, channel_id)
@@ -371,6 +371,15 @@ def options_of(ctx: commands.Context[Any]) -> dict[str, Any]:
     skip = 2 if command.cog is not None else 1
     named = dict(zip(command.clean_params, ctx.args[skip:], strict=False))
     return {**named, **ctx.kwargs}
+
+
+def _subcommand_follows(ctx: commands.Context[Any], group: commands.Group[Any, ..., Any]) -> bool:
+    """Whether a prefix use of `group` names one of its subcommands (decided next, on its
+    own); a bare group answers in the channel itself."""
+    if ctx.interaction is not None:
+        return True
+    rest = ctx.view.buffer[ctx.view.index:].split(maxsplit=1)
+    return bool(rest) and rest[0] in group.all_commands
 
 
 def target(ctx: commands.Context[Any]) -> Any:

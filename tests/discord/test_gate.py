@@ -226,6 +226,15 @@ async def test_tournament_show_and_board_floods_post_or_edit_once(world: World) 
         assert sorted(("posted" in t, "try again" in t) for t in shown) == [
             (False, True), (True, False)], shown  # one posts, one is told, three get nothing
 
+        # A member command typed with the prefix answers in the channel: paced the same (by
+        # someone else: eve's uses of general's one post cooldown are spent).
+        before = len(bot_posts(world, world.general))
+        for _ in range(4):
+            await fake.send_user_message(world.bob, world.general, "!tournament")
+        await up.idle(fake)
+        said = [m.content for m in bot_posts(world, world.general)[before:]]
+        assert len(said) == 2 and "Subcommands" in said[0] and "try again" in said[1], said
+
 
 # --- finding 6: one open challenge per pair, held by a lock ------------------------------------
 async def test_three_simultaneous_challenges_ping_once(world: World) -> None:
