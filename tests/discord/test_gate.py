@@ -7,6 +7,7 @@ three `/challenge` at the same instant ping once (finding 6)."""
 from __future__ import annotations
 
 import asyncio
+import typing
 from types import SimpleNamespace
 from typing import Any
 
@@ -68,6 +69,21 @@ def filled(world: World, options: list[dict[str, Any]]) -> dict[str, Any]:
         elif kind == ROLE:
             out[o["name"]] = world.host_role
     return out
+
+
+def typed_argument(world: World, annotation: Any) -> str:
+    """A prefix command's argument of this type, as a member would type it."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return str(typing.get_args(annotation)[0])
+    if annotation in (discord.Member, discord.User):
+        return f"<@{world.bob.id}>"
+    if annotation is discord.TextChannel:
+        return f"<#{world.general.id}>"
+    if annotation is discord.Role:
+        return f"<@&{world.host_role.id}>"
+    if annotation is bool:
+        return "no"
+    return "1"  # an int, a range, or a text
 
 
 async def test_every_command_component_and_message_path_goes_through_the_gate(
@@ -134,11 +150,21 @@ async def test_every_command_component_and_message_path_goes_through_the_gate(
             await fake.wait_for(lambda inter=inter: inter.followups, 10)
             assert (f"component:{type(item).__name__}", world.eve.id) in gate.seen
             assert inter.followups[0].ephemeral
-        # The prefix form goes through the same hook.
-        gate.seen.clear()
-        typed = await fake.send_user_message(world.eve, world.general, "!help")
-        await fake.wait_for(lambda: ("command:help", world.eve.id) in gate.seen, 10)
-        await fake.wait_for_message(world.general, from_bot=True, after=typed)
+        # The prefix form of each command, typed with its required arguments, goes through
+        # the same hook.
+        for command in bot.walk_commands():
+            if isinstance(command, commands.Group):
+                continue
+            required = [p.annotation for p in command.clean_params.values() if p.required]
+            if any(isinstance(a, discord.app_commands.Transformer) for a in required):
+                continue  # (an app_commands.Range cannot be typed: the slash form only)
+            gate.seen.clear()
+            words = [typed_argument(world, a) for a in required]
+            await fake.send_user_message(mod, world.general,
+                                         " ".join(["!" + command.qualified_name, *words]))
+            await fake.wait_for(lambda c=command: (f"command:{c.qualified_name}", mod.id)
+                                in gate.seen, 10)
+            await up.idle(fake)
         # The typed message path.
         match = await start_rps(world, up)
         gate.seen.clear()
