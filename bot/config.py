@@ -83,13 +83,15 @@ class DiscordSettings(BaseModel):
     challenge_cooldown_seconds: int = Field(60, ge=0, le=86400, description="Default for "
                                             "servers that set nothing: seconds a member waits "
                                             "between two /challenge commands.")
-    read_cooldown_seconds: float = Field(10.0, ge=0, description="Seconds a member waits "
-                                         "between two uses of a public read command (/board, "
-                                         "/history, /leaderboard): 0 for none.")
-    refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a move typed in "
-                                            "the game room is refused, further refusals to the "
-                                            "same player are not sent for this long (flood "
-                                            "guard).")
+    read_cooldown_seconds: float = Field(10.0, ge=0, description="Seconds a member waits, "
+                                         "in a channel, between two commands that make the bot "
+                                         "post or edit there (/board, /tournament show...), and "
+                                         "between two uses of each read (/history, "
+                                         "/leaderboard): 0 for none.")
+    refusal_cooldown_seconds: float = Field(5.0, ge=0, description="After a refusal of a "
+                                            "typed move in a player's table (typed there or in "
+                                            "the game room), further refusals to them there are "
+                                            "not sent for this long (flood guard).")
 
 
 class ClockSettings(BaseModel):

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.discord.channels import log_problem
 from bot.discord.errors import Refusal, error_text
+from bot.discord.gate import Who, requires
 from bot.discord.options import SettingsError, validate_settings
 from games.registry import all_games, get_game
 
@@ -43,7 +44,7 @@ class SettingsCog(commands.Cog, name="Settings"):
 
     @umpire.command(name="settings", description="Show or change this server's umpire settings")
     @app_commands.describe(
-        host_role="the role whose members run matches (and see tables and the host log)",
+        host_role="the role whose members run matches (and read the host log)",
         log_channel="the host log: gets every secret, so only hosts may read it",
         friendly_matches="whether players may start friendly matches without a host",
         channel_mode="tables as private threads in the game room, or as channels",
@@ -52,6 +53,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         game_settings="default settings for `game`, e.g. decision_seconds=60 (\"clear\": none)",
         challenge_cooldown="seconds a member waits between two /challenge (0: none)",
         reset="put one setting back to the bot's default")
+    @requires(Who.MANAGER)
     async def settings(self, interaction: discord.Interaction,
                        host_role: discord.Role | None = None,
                        log_channel: discord.TextChannel | None = None,
@@ -85,11 +87,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                         challenge_cooldown: int | None = None) -> str:
         guild = interaction.guild
         member = interaction.user
-        if guild is None or not isinstance(member, discord.Member):
+        if guild is None or not isinstance(member, discord.Member):  # (the gate refused it)
             raise Refusal("Settings are per server: use this command in a server.")
-        if not (member.guild_permissions.manage_guild or member.guild_permissions.administrator):
-            raise Refusal("Only members with the Manage Server permission can change the "
-                          "umpire's settings.")
         store = self.bot.guild_store
         current = await self.bot.guild_config(guild.id)
         changes: dict[str, object] = {}

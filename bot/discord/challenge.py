@@ -12,7 +12,6 @@ match's seed, announced with how to check it once the seed is revealed at the en
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import re
@@ -28,6 +27,7 @@ from discord.ext import commands
 from bot.discord.channels import sees_everything
 from bot.discord.components import ack, tell
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
+from bot.discord.gate import POST, GatedItem, Need, Pace, Who, requires
 from bot.discord.launch import launch
 from bot.discord.render import player_id, player_ref, shown, user_id_of
 from bot.facade import StoredChallenge
@@ -46,13 +46,8 @@ NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage 
                  "match with `/match start`.")
 ENDED = ("finished", "aborted")
 GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
-_locks: dict[str, asyncio.Lock] = {}  # one answer at a time per challenge / ended match
 EXPIRED = ("This challenge has expired (a challenge stays open for an hour); nothing was "
            "started. Challenge again with `/challenge`.")
-
-
-def _lock(key: str) -> asyncio.Lock:
-    return _locks.setdefault(key, asyncio.Lock())
 
 
 def running_friendly(bot: UmpireBot, guild_id: int, a: int, b: int) -> int | None:
@@ -170,8 +165,13 @@ async def start_friendly(bot: UmpireBot, guild: discord.Guild, game_slug: str,
     return live, text
 
 
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ChallengeButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"ump:ch:(?P<game>[a-z0-9-]+):(?P<a>\d+):(?P<b>\d+):(?P<act>[ad])"):
+    """Accept (the challenged member) or Decline (either of the two): one answer at a time
+    per challenge (the gate holds its message's lock)."""
+
+    need = Need(Who.PARTY)
+
     def __init__(self, game: str, challenger: int, opponent: int, act: str) -> None:
         accept = act == "a"
         super().__init__(discord.ui.Button(
@@ -185,7 +185,18 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:
         return cls(match["game"], int(match["a"]), int(match["b"]), match["act"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    def parties(self, interaction: discord.Interaction[Any]) -> tuple[int, ...]:
+        return (self.opponent,) if self.act == "a" else (self.challenger, self.opponent)
+
+    def not_a_party(self, interaction: discord.Interaction[Any]) -> str:
+        return ("Only the challenged member can accept." if interaction.user.id ==
+                self.challenger else "This challenge is not yours.")
+
+    def order_keys(self, interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+        message = interaction.message
+        return (f"challenge:{message.id}",) if message is not None else ()
+
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
         try:
             await self._answer(interaction)
@@ -201,42 +212,41 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         guild, user, message = interaction.guild, interaction.user, interaction.message
         if guild is None or message is None:
             raise Refusal("Challenges work in a server.")
-        key = f"challenge:{message.id}"
-        if user.id not in (self.challenger, self.opponent):
-            raise Refusal("This challenge is not yours.")
-        if self.act == "a" and user.id != self.opponent:
-            raise Refusal("Only the challenged member can accept.")
-        limits = limits_of(bot)
-        async with _lock(key):
-            stored = await limits.store.get(message.id)
-            if not message.components or (stored is not None and stored.answered_at):
-                raise Refusal("This challenge was already answered.")
-            if stored is None or limits.expired(stored):  # (or posted before it was stored)
-                raise Refusal(EXPIRED)
-            a, b = guild.get_member(self.challenger), guild.get_member(self.opponent)
-            names = [shown(m) if m else "?" for m in (a, b)]
-            if self.act == "d":
-                verb = "withdrew" if user.id == self.challenger else "declined"
-                await limits.closed(message.id)  # (stored first: the edit may not arrive)
-                await interaction.edit_original_response(
-                    content=f"⚔️ {names[0]} challenged {names[1]} to "
-                            f"{get_game(self.game).title}: {shown(user)} {verb}.",
-                    view=None, allowed_mentions=discord.AllowedMentions.none())
-                return
-            if a is None or b is None:
-                raise Refusal("The challenger is no longer in this server.")
-            live, text = await start_friendly(
-                bot, guild, self.game,
-                [(a, player_ref(a.id, a.display_name)), (b, player_ref(b.id, b.display_name))],
-                {}, {"challenge": message.id})
-            await limits.closed(message.id)
+        limits = limits_of(bot)  # (the gate holds this challenge's lock: GatedItem)
+        stored = await limits.store.get(message.id)
+        if not message.components or (stored is not None and stored.answered_at):
+            raise Refusal("This challenge was already answered.")
+        if stored is None or limits.expired(stored):  # (or posted before it was stored)
+            raise Refusal(EXPIRED)
+        a, b = guild.get_member(self.challenger), guild.get_member(self.opponent)
+        names = [shown(m) if m else "?" for m in (a, b)]
+        if self.act == "d":
+            verb = "withdrew" if user.id == self.challenger else "declined"
+            await limits.closed(message.id)  # (stored first: the edit may not arrive)
             await interaction.edit_original_response(
-                content=f"⚔️ {names[1]} accepted {names[0]}'s challenge. {text}", view=None,
-                allowed_mentions=discord.AllowedMentions.none())
+                content=f"⚔️ {names[0]} challenged {names[1]} to "
+                        f"{get_game(self.game).title}: {shown(user)} {verb}.",
+                view=None, allowed_mentions=discord.AllowedMentions.none())
+            return
+        if a is None or b is None:
+            raise Refusal("The challenger is no longer in this server.")
+        live, text = await start_friendly(
+            bot, guild, self.game,
+            [(a, player_ref(a.id, a.display_name)), (b, player_ref(b.id, b.display_name))],
+            {}, {"challenge": message.id})
+        await limits.closed(message.id)
+        await interaction.edit_original_response(
+            content=f"⚔️ {names[1]} accepted {names[0]}'s challenge. {text}", view=None,
+            allowed_mentions=discord.AllowedMentions.none())
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"ump:rm:(?P<match>\d+)"):
+    """Every human player of an ended match presses it; one press at a time per match (the
+    gate holds its lock), and each press edits the message: paced."""
+
+    need = Need(Who.SEAT, pace=Pace("rematch", "read_cooldown_seconds"))
+
     def __init__(self, match_id: int) -> None:
         super().__init__(discord.ui.Button(label="Rematch", emoji="🔁",
                                            style=discord.ButtonStyle.primary,
@@ -248,7 +258,23 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
+        """A player of this ended match of this server (the match as stored now)."""
+        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        try:
+            old = await bot.service.load(self.match_id)
+        except UmpireError:
+            return NO_SUCH_MATCH
+        if interaction.guild is None or old.transport.get("guild") != interaction.guild.id:
+            return NO_SUCH_MATCH
+        if old.seat_of(player_id(interaction.user.id)) is None:
+            return "Only the players of this match can ask for a rematch."
+        return None
+
+    def order_keys(self, interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+        return (f"rematch:{self.match_id}",)
+
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
         try:
             await self._press(interaction)
@@ -270,13 +296,10 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise Refusal(NO_SUCH_MATCH)
         if old.status not in ENDED:
             raise Refusal("The match is still on.")
-        me = player_id(interaction.user.id)
-        if old.seat_of(me) is None:
-            raise Refusal("Only the players of this match can ask for a rematch.")
-        async with _lock(f"rematch:{old.id}"):
-            if old.transport.get("rematch_match"):
-                raise Refusal(f"The rematch is already on: match #{old.transport['rematch_match']}.")
-            await self._agree(bot, guild, interaction, old, me)
+        me = player_id(interaction.user.id)  # a player of it (the gate: seat_refusal)
+        if old.transport.get("rematch_match"):  # (the gate holds the match's rematch lock)
+            raise Refusal(f"The rematch is already on: match #{old.transport['rematch_match']}.")
+        await self._agree(bot, guild, interaction, old, me)
 
     async def _agree(self, bot: UmpireBot, guild: discord.Guild,
                      interaction: discord.Interaction[Any], old: Any, me: str) -> None:
@@ -357,6 +380,7 @@ class ChallengeCog(commands.Cog, name="Challenge"):
                              description="Challenge a member to a friendly match (no host)")
     @app_commands.describe(member="who you challenge", game="the game")
     @app_commands.guild_only()
+    @requires(Who.ANYONE, pace=POST, order=lambda ctx, named: challenge_keys(ctx, named))
     async def challenge(self, ctx: commands.Context[Any], member: discord.Member,
                         game: GameName) -> None:  # type: ignore[valid-type]
         if ctx.interaction is not None and not ctx.interaction.response.is_done():
@@ -392,6 +416,18 @@ class ChallengeCog(commands.Cog, name="Challenge"):
         await self.limits.opened(ctx.guild.id, ctx.author.id, member.id, game, posted)
         if ctx.interaction is not None:  # the slash command's own (private) answer
             await ctx.send(f"Challenge posted: {posted.jump_url}", ephemeral=True)
+
+
+def challenge_keys(ctx: commands.Context[Any], named: dict[str, Any]) -> list[str]:
+    """What a /challenge holds from its checks to its stored challenge: the pair (one open
+    challenge per pair, either way round) and the challenger (one challenge per cooldown)."""
+    member = named.get("member")
+    guild = ctx.guild.id if ctx.guild else 0
+    keys = [f"challenger:{guild}:{ctx.author.id}"]
+    if isinstance(member, discord.abc.User):
+        low, high = sorted((ctx.author.id, member.id))
+        keys.append(f"pair:{guild}:{low}:{high}")
+    return keys
 
 
 DYNAMIC_ITEMS = (ChallengeButton, RematchButton)

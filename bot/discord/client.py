@@ -15,6 +15,8 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.errors import answer_error
+from bot.discord.gate import Gate
 from bot.discord.guild import GuildConfig
 from bot.discord.routing import Routing
 from bot.discord.sharding import answer_only_owned
@@ -50,13 +52,22 @@ def intents() -> discord.Intents:
 class UmpireTree(app_commands.CommandTree[Any]):
     """Every slash command is acknowledged first (a private "thinking..." answer), before
     any check or database work: Discord fails an interaction not acknowledged within three
-    seconds. Every answer of the bot's slash commands is private to whoever used them."""
+    seconds. Every answer of the bot's slash commands is private to whoever used them. A
+    slash command that is not hybrid is then decided by the gate (bot/discord/gate.py;
+    hybrid ones are decided with their context, in the bot's before-invoke hook)."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if interaction.type == discord.InteractionType.application_command and \
-                not interaction.response.is_done():
+        if interaction.type != discord.InteractionType.application_command:
+            return True
+        if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        return True
+        return await interaction.client.gate.app_command(interaction)  # type: ignore[attr-defined]
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            return  # the gate refused it and answered (bot/discord/gate.py)
+        await super().on_error(interaction, error)
 
 
 class UmpireBot(commands.Bot):
@@ -77,6 +88,11 @@ class UmpireBot(commands.Bot):
         #: Which match a channel belongs to, and where a click goes.
         self.routing = Routing(self.api, service)
         self.guild_store = self.api.guild_settings
+        #: Who may act, how often, in what order: every command, component and typed
+        #: message is decided there.
+        self.gate = Gate(self)
+        self.before_invoke(self.gate.command)
+        self.after_invoke(self._released)
         transport.attach(self, self.api)
         if settings.shards.enabled:  # answer only the servers of the shards owned
             answer_only_owned(self, self.owns_guild)
@@ -125,12 +141,16 @@ class UmpireBot(commands.Bot):
         if closed:
             log.info("closed the channels of %d match(es) that ended while they were open", closed)
 
+    async def _released(self, ctx: commands.Context[Any]) -> None:
+        self.gate.release(ctx)  # (the command is done)
+
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        self.gate.release(ctx)  # (the command failed)
         if isinstance(error, commands.CommandNotFound):
             return
         if ctx.cog is not None and ctx.cog.has_error_handler():
             return
-        log.error("command error: %s", error)
+        await answer_error(ctx, error)
 
     async def shards_adopted(self, shards: set[int]) -> None:
         """This process took shards (over): route their matches' channels here, and close

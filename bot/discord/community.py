@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.errors import Refusal, answer_error
+from bot.discord.gate import POST, READ, Who, requires
 from bot.discord.render import player_id, render_plain, shown
 from bot.ratings import ordinal
 from bot.status import RUNNING
@@ -28,14 +29,6 @@ async def defer(ctx: commands.Context[Any], *, ephemeral: bool) -> None:
     """Acknowledge a slash command at once (Discord's 3-second limit), then work."""
     if ctx.interaction is not None and not ctx.interaction.response.is_done():
         await ctx.defer(ephemeral=ephemeral)
-
-
-def read_cooldown(ctx: commands.Context[Any]) -> commands.Cooldown | None:
-    """One use per member every `read_cooldown_seconds` (config) of each public read command:
-    a spectator cannot flood a room with boards or the database with reads. A refused use is
-    answered privately (errors.py)."""
-    per = ctx.bot.settings.discord.read_cooldown_seconds
-    return commands.Cooldown(1, per) if per > 0 else None
 
 
 def history_text(name: str, lines: list[Any], ratings: list[Any]) -> str:
@@ -59,10 +52,10 @@ class CommunityCog(commands.Cog, name="Community"):
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         await answer_error(ctx, error)
 
-    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="history", description="A member's matches and ratings here")
     @app_commands.describe(member="whose history (you if left out)", game="only this game")
     @app_commands.guild_only()
+    @requires(Who.ANYONE, pace=READ("history"))
     async def history(self, ctx: commands.Context[Any], member: discord.Member | None = None,
                       game: GameName | None = None) -> None:  # type: ignore[valid-type]
         await defer(ctx, ephemeral=True)
@@ -79,10 +72,10 @@ class CommunityCog(commands.Cog, name="Community"):
         text = history_text(shown(who), lines, ratings)
         await ctx.send(text[:2000], ephemeral=True, allowed_mentions=NONE)
 
-    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="leaderboard", description="This server's ratings of a game")
     @app_commands.describe(game="the game")
     @app_commands.guild_only()
+    @requires(Who.ANYONE, pace=READ("leaderboard"))
     async def leaderboard(self, ctx: commands.Context[Any],
                           game: GameName) -> None:  # type: ignore[valid-type]
         await defer(ctx, ephemeral=True)
@@ -97,9 +90,9 @@ class CommunityCog(commands.Cog, name="Community"):
             lines.append("No rated match of this game in this server yet.")
         await ctx.send("\n".join(lines)[:2000], ephemeral=True, allowed_mentions=NONE)
 
-    @commands.dynamic_cooldown(read_cooldown, commands.BucketType.member)
     @commands.hybrid_command(name="board", description="The public state of this room's match")
     @app_commands.guild_only()
+    @requires(Who.ANYONE, pace=POST)
     async def board(self, ctx: commands.Context[Any]) -> None:
         await defer(ctx, ephemeral=True)
         place = self.bot.routing.place_of(ctx.channel.id if ctx.channel else None)

@@ -34,6 +34,7 @@ import discord
 
 from bot.discord.answer import answering, wait_for_post
 from bot.discord.games import hooks_for
+from bot.discord.gate import GatedItem
 from bot.discord.render import player_id
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def _safely(hook: Any, *args: Any) -> Any:
 
 
 # --- items ----------------------------------------------------------------------------------
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ChoiceButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ump:b:(?P<match>\d+):(?P<index>\d+):(?P<key>.+)"):
     def __init__(self, match_id: int, key: str, index: int, label: str = "?", *,
                  row: int | None = None, style: Style = Style.primary) -> None:
@@ -165,7 +166,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str]) -> ChoiceButton:
         return cls(int(match["match"]), match["key"], int(match["index"]), item.label or "?")
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await choose(interaction, self.match_id, self.key, self.index)
 
 
@@ -174,7 +175,7 @@ def _options(labels: Sequence[str]) -> list[discord.SelectOption]:
             for i, label in enumerate(labels)] or [discord.SelectOption(label="?")]
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class ChoiceSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"ump:s:(?P<match>\d+):(?P<key>.+)"):
     def __init__(self, match_id: int, key: str, labels: Sequence[str] = (), *,
                  row: int | None = None, placeholder: str = "Choose…") -> None:
@@ -188,7 +189,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Select[Any], match: re.Match[str]) -> ChoiceSelect:
         return cls(int(match["match"]), match["key"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values
         if not values or not values[0].isdigit():
             await ack(interaction)
@@ -205,7 +206,7 @@ def _value_options(options: Sequence[Option]) -> list[discord.SelectOption]:
             for label, value in options[:MAX_OPTIONS]] or [discord.SelectOption(label="?")]
 
 
-class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class OrderedSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                     template=r"ump:o:(?P<match>\d+):(?P<count>\d):(?P<picked>[^:]*):(?P<key>.+)"):
     """Pick `count` options in order: the first menu sits on the decision's message; each
     later one is answered privately to the clicker, its custom id carrying the picks so far."""
@@ -226,20 +227,14 @@ class OrderedSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         out.item.options = list(item.options)
         return out
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
         values = self.item.values
         labels = {o.value: o.label for o in self.item.options}
         if not values or values[0] in self.picked:
             await tell(interaction, "Pick one of the options.")
             return
         picked = [*self.picked, values[0]]
-        refusal = bot.routing.click_refusal(interaction.user.id, self.match_id, self.key,
-                                    interaction.guild_id, interaction.channel_id)
-        if refusal:
-            await tell(interaction, refusal)
-            return
         so_far = ", then ".join(labels.get(v, v) for v in picked)
         if len(picked) < self.count:
             rest = [(o.label, o.value) for o in self.item.options if o.value not in picked]
@@ -259,7 +254,7 @@ def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(n, f"#{n}")
 
 
-class MultiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class MultiSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ump:m:(?P<match>\d+):(?P<verb>[a-z ]*):(?P<key>.+)"):
     """Pick several values at once; submits `<verb> <values...>`."""
 
@@ -277,7 +272,7 @@ class MultiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         out.item.options = list(item.options)
         return out
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
         values = list(self.item.values)
         if not values:
@@ -289,7 +284,7 @@ class MultiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                           done=f"Submitted: {self.verb} {' '.join(labels.get(v, v) for v in values)}.")
 
 
-class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"ump:p:(?P<match>\d+):(?P<verb>[a-z ]*):(?P<key>.+)"):
     """A public button answered with a private menu of the clicker's own options."""
 
@@ -304,15 +299,13 @@ class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:
         return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
-        refusal = bot.routing.click_refusal(interaction.user.id, self.match_id, self.key,
-                                    interaction.guild_id, interaction.channel_id)
-        live = bot.api.live(self.match_id)
+        live = bot.api.live(self.match_id)  # (the gate checked the clicker's seat)
         hooks = hooks_for(live.game.slug) if live is not None else None
-        if refusal or live is None or hooks is None or hooks.private_options is None:
-            await tell(interaction, refusal or "Type your move instead.")
+        if live is None or hooks is None or hooks.private_options is None:
+            await tell(interaction, "Type your move instead.")
             return
         seat = live.seat_of(player_id(interaction.user.id))
         prompt = next(p for p in live.prompts if p.key == self.key)

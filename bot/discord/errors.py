@@ -28,6 +28,11 @@ class Refusal(Exception):
 USER_FACING = (Refusal, UmpireError, SettingsError)
 
 
+class Silenced(commands.CheckFailure):
+    """A use within its cooldown whose user was already told the wait: no answer at all
+    (bot/discord/gate.py)."""
+
+
 def chain(error: BaseException) -> list[BaseException]:
     """The error and what it wraps (`original` of command errors, then `__cause__`)."""
     out: list[BaseException] = []
@@ -59,6 +64,13 @@ def error_text(error: BaseException) -> str | None:
 
 
 async def answer_error(ctx: commands.Context[Any], error: BaseException) -> None:
+    if any(isinstance(e, Silenced) for e in chain(error)):  # told once: no answer now
+        if ctx.interaction is not None and ctx.interaction.response.is_done():
+            try:
+                await ctx.interaction.delete_original_response()
+            except discord.HTTPException as exc:
+                log.warning("could not remove a silenced command's answer: %s", exc)
+        return
     text = error_text(error)
     if text is None:
         log.error("command %s failed", ctx.command, exc_info=root_cause(error))

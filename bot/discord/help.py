@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.gate import Who, requires
 from bot.discord.match_index import index_of
 from games.registry import all_games
 
@@ -64,6 +65,7 @@ class HelpCog(commands.Cog, name="Help"):
         self.bot = bot
 
     @commands.hybrid_command(name="help", description="Every umpire command and game")
+    @requires(Who.ANYONE)
     async def help(self, ctx: commands.Context[Any]) -> None:
         if ctx.interaction is not None and not ctx.interaction.response.is_done():
             await ctx.defer(ephemeral=True)

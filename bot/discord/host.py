@@ -15,9 +15,9 @@ from bot.console.records import transcript
 from bot.discord.channels import (
     sees_everything,
 )
-from bot.discord.checks import host_check, not_a_player
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.feed import feed_problem
+from bot.discord.gate import Who, requires, target
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
@@ -47,10 +47,7 @@ class HostCog(commands.Cog, name="Host"):
     def service(self) -> Any:
         return self.bot.service
 
-    # --- who may --------------------------------------------------------------------------
-    async def cog_check(self, ctx: commands.Context[Any]) -> bool:  # type: ignore[override]
-        return await host_check(self.bot, ctx)
-
+    # --- who may: the gate (bot/discord/gate.py), from each command's declaration ----------
     async def cog_before_invoke(self, ctx: commands.Context[Any]) -> None:
         """Acknowledge a slash command at once (only the host sees the answer), then work:
         Discord fails an interaction not acknowledged within three seconds."""
@@ -61,10 +58,19 @@ class HostCog(commands.Cog, name="Host"):
         await answer_error(ctx, error)
 
     def resolve(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
+        """The match the gate let this host act on (`gate_target`, decided by the gate: a
+        host who plays it, or plays in its event, cannot act on it, ever)."""
+        return target(ctx)
+
+    async def gate_target(self, ctx: commands.Context[Any], named: dict[str, Any]) -> LiveMatch:
         """The named match, else the match of this channel, else the only running one here.
         Only matches of this server: another server's match gets the same answer as an
-        unknown id. A host who plays the match cannot act on it, ever (another host can)."""
-        return not_a_player(self._find(ctx, match_id), ctx.author.id)
+        unknown id. An ended match is loaded for the commands that act on one."""
+        match_id = named.get("match")
+        if match_id is not None and ctx.command is not None and \
+                ctx.command.name in ("export", "unrated", "delete"):
+            await stored_match(self.bot, match_id)  # not kept in memory after a restart
+        return self._find(ctx, match_id)
 
     def _find(self, ctx: commands.Context[Any], match_id: int | None) -> LiveMatch:
         api = self.bot.api
@@ -90,6 +96,7 @@ class HostCog(commands.Cog, name="Host"):
     @commands.hybrid_group(name="match", description="Run umpired matches (hosts only)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @requires(Who.HOST)
     async def match(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await ctx.send("Subcommands: start, pause, resume, extend, lock, abort, award, "
@@ -105,6 +112,7 @@ class HostCog(commands.Cog, name="Host"):
         room="use this channel as the game room", table1="use this as player1's table",
         table2="use this as player2's table",
         feed="a read-only spectator feed: the room, and each round's hands once it is over")
+    @requires(Who.HOST)
     async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
                     player1: discord.Member, player2: discord.Member | None = None,
                     bot: str | None = None, advantage: app_commands.Range[int, 1, 2] = 1,
@@ -169,12 +177,14 @@ class HostCog(commands.Cog, name="Host"):
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="pause", description="Stop every clock of a match")
+    @requires(Who.REFEREE)
     async def pause(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
         await self.service.pause(live.id)
         await ctx.send(f"Match #{live.id} paused.", ephemeral=True)
 
     @match.command(name="resume", description="Restart the clocks of a paused match")
+    @requires(Who.REFEREE)
     async def resume(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
         await self.service.resume(live.id)
@@ -182,6 +192,7 @@ class HostCog(commands.Cog, name="Host"):
 
     @match.command(name="extend", description="Give the pending decisions more time")
     @app_commands.describe(seconds="how many seconds more", player="only this player's clock")
+    @requires(Who.REFEREE)
     async def extend(self, ctx: commands.Context[Any],
                      seconds: app_commands.Range[int, 1, 86400],
                      player: discord.Member | None = None, match: int | None = None) -> None:
@@ -195,12 +206,14 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Match #{live.id}: {seconds} s more.", ephemeral=True)
 
     @match.command(name="lock", description="End every pending clock now (e.g. lock Decoder setup)")
+    @requires(Who.REFEREE)
     async def lock(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
         await self.service.expire(live.id)
         await ctx.send(f"Match #{live.id}: the pending decisions were closed.", ephemeral=True)
 
     @match.command(name="abort", description="End a match with no winner")
+    @requires(Who.REFEREE)
     async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
                     reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
@@ -212,6 +225,7 @@ class HostCog(commands.Cog, name="Host"):
                            "advantage holder, 2 = the other (for a bot seat)",
                            part="the whole match (default), or only the running bout (Double "
                                 "or Nothing)")
+    @requires(Who.REFEREE)
     async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
                     seat: app_commands.Range[int, 1, 2] | None = None,
                     match: int | None = None, part: Literal["match", "bout"] = "match", *,
@@ -230,6 +244,7 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 
     @match.command(name="status", description="Whose decision it is, the clocks, the channels")
+    @requires(Who.REFEREE)
     async def status(self, ctx: commands.Context[Any], match: int | None = None) -> None:
         live = self.resolve(ctx, match)
         text = self.service.status_text(live.id)  # names already filled in (one pass)
@@ -239,6 +254,7 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="list", description="The matches of this server, newest first")
+    @requires(Who.HOST)
     async def list_(self, ctx: commands.Context[Any]) -> None:
         assert ctx.guild is not None
         found = await self.bot.api.guild_matches(ctx.guild.id, limit=30)
@@ -247,9 +263,8 @@ class HostCog(commands.Cog, name="Host"):
                        allowed_mentions=discord.AllowedMentions.none())
 
     @match.command(name="export", description="The match record: JSON and a readable transcript")
+    @requires(Who.REFEREE)
     async def export(self, ctx: commands.Context[Any], match: int | None = None) -> None:
-        if match is not None:  # an ended match is not kept in memory after a restart
-            await stored_match(self.bot, match)
         live = self.resolve(ctx, match)
         record = await self.service.export(live.id)
         data = self.service.export_json(record).encode()
@@ -265,6 +280,7 @@ class HostCog(commands.Cog, name="Host"):
 
     @match.command(name="unrated", description="Keep a match out of the ratings (history keeps it)")
     @app_commands.describe(match="the match number")
+    @requires(Who.REFEREE)
     async def unrated(self, ctx: commands.Context[Any], match: int) -> None:
         await mark_unrated(self, ctx, match)
 
@@ -272,10 +288,10 @@ class HostCog(commands.Cog, name="Host"):
     @match.command(name="delete", description="Remove an ended match's channels (the "
                                               "transcript goes to the host log first)")
     @app_commands.describe(match="the match number")
+    @requires(Who.REFEREE)
     async def delete(self, ctx: commands.Context[Any], match: int) -> None:
         from bot.discord.lifecycle import archive_match
 
-        await stored_match(self.bot, match)
         live = self.resolve(ctx, match)
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
@@ -291,7 +307,6 @@ async def mark_unrated(cog: HostCog, ctx: commands.Context[Any], match_id: int) 
     taken out of the ratings, which are recomputed from the rest of the history."""
     from datetime import UTC, datetime
 
-    await stored_match(cog.bot, match_id)
     live = cog.resolve(ctx, match_id)  # a host who plays it cannot, ever
     if live.status in RUNNING:  # the mark and the room's line: one transaction
         await cog.bot.api.mark_unrated(live.id, UNRATED_LINE)

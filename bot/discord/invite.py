@@ -21,16 +21,19 @@ COMMON: dict[str, str] = {
     "embed_links": "post the helper notes and boards as embeds",
     "attach_files": "attach a match's transcript (/match export)",
     "manage_channels": "create each match's category, room, tables and the host log",
-    "manage_roles": "set those channels' permission overwrites, so that only a table's "
-                    "player and the hosts can read it",
+    "manage_roles": "set those channels' permission overwrites: the host log for the hosts "
+                    "only (each player of a running match denied it), and in channels mode a "
+                    "table for its player and the host role only",
     "manage_messages": "delete a private move typed in the public room",
 }
 #: Added in threads mode (tables as private threads in the game room).
 THREADS: dict[str, str] = {
-    "create_private_threads": "create each player's table as a private thread",
+    "create_private_threads": "create each player's table as a private thread that only "
+                              "that player and the bot read (not even the hosts)",
     "send_messages_in_threads": "post in those table threads",
     "manage_threads": "add the player to a private thread no one else may invite to, and "
-                      "lock it when the match ends",
+                      "lock it when the match ends (the room denies Manage Threads to "
+                      "everyone else: it would read every table)",
 }
 assert set(TO_CREATE) | set(TO_POST) <= set(COMMON) and set(TO_THREAD) <= set(THREADS)
 

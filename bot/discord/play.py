@@ -8,12 +8,12 @@ or on `/mine`."""
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
+from bot.discord.gate import REPLY, Who, requires
 from bot.discord.render import player_id
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
@@ -27,10 +27,12 @@ log = logging.getLogger(__name__)
 class PlayCog(commands.Cog, name="Play"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
-        self._last_refusal: dict[int, float] = {}  # user id -> monotonic time
 
     @commands.Cog.listener()
+    @requires(Who.SEAT, pace=REPLY)
     async def on_message(self, message: discord.Message) -> None:
+        """A typed message in a match's room or table: the gate says whether it is a
+        player's (else chat: never read); the answer to a refused one is paced (`REPLY`)."""
         if message.author.bot or message.guild is None:
             return
         place = self.bot.routing.place_of(message.channel.id)
@@ -38,7 +40,9 @@ class PlayCog(commands.Cog, name="Play"):
             return
         prefix = self.bot.settings.discord.command_prefix
         if prefix and message.content.startswith(prefix):
-            return  # a command (handled by the command framework)
+            return  # a command (handled by the command framework, gated there)
+        if not self.bot.gate.message(message, self.bot.api.live(place.match_id)):
+            return  # not a player of this match: chat
         if place.seat is None:
             await self._rejoin(place.match_id, message.author)
             if self.is_chat(place.match_id, message.content):
@@ -56,7 +60,8 @@ class PlayCog(commands.Cog, name="Play"):
         match = self.bot.api.live(place.match_id)
         seat = match.seat_of(player_id(message.author.id)) if match is not None else None
         if place.seat is not None and place.seat == seat:
-            if await self._private_ok(place.match_id, seat):
+            if self.bot.gate.may_reply(message.author.id, message.channel.id) and \
+                    await self._private_ok(place.match_id, seat):
                 await self._answer(message, reply.message)  # their own table: right there
             return
         await self._refuse_privately(message, place.match_id, reply)
@@ -92,18 +97,9 @@ class PlayCog(commands.Cog, name="Play"):
         words = match.game.move_words(match.state)
         return words is not None and not words.matches(text)
 
-    def cooling_down(self, user_id: int) -> bool:
-        """Whether a refusal to this player was sent less than the cooldown ago (a player
-        typing many moves in the room gets one refusal, not a flood in their table)."""
-        now = time.monotonic()
-        last = self._last_refusal.get(user_id)
-        if last is not None and now - last < self.bot.settings.discord.refusal_cooldown_seconds:
-            return True
-        self._last_refusal[user_id] = now
-        return False
-
     @commands.hybrid_command(
         name="mine", description="What you know in your match: your pool, hand, tanks (private)")
+    @requires(Who.ANYONE)
     async def mine(self, ctx: commands.Context[Any]) -> None:
         """A player's own view, as the seeds allow ("ask any time, in private")."""
         user_id = player_id(ctx.author.id)
@@ -175,11 +171,11 @@ class PlayCog(commands.Cog, name="Play"):
                     deleted = True
                 except discord.HTTPException as exc:
                     log.warning("could not delete a private move in the room: %s", exc)
-        if self.cooling_down(message.author.id):
-            return  # told a moment ago; a deleted private move is still deleted
         match = self.bot.api.live(match_id)
         seat = match.seat_of(player_id(message.author.id)) if match else None
         table = channel_for(match.transport, f"seat{seat}") if match and seat is not None else None
+        if table and not self.bot.gate.may_reply(message.author.id, table):
+            return  # told a moment ago; a deleted private move is still deleted
         target: Any = self.bot.get_channel(table) if table else None
         if target is None:
             log.warning("match %s: no table channel to send a refusal to", match_id)

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.discord.errors import answer_error
 from bot.discord.games import hooks_for
+from bot.discord.gate import Who, requires
 from games.registry import all_games, get_game
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ class RulesCog(commands.Cog, name="Rules"):
         self.bot = bot
 
     @commands.hybrid_command(name="rules", description="How a game is played, as the umpire applies it")
+    @requires(Who.ANYONE)
     async def rules(self, ctx: commands.Context[Any], game: GameName) -> None:  # type: ignore[valid-type]
         found = get_game(str(game))
         await ctx.send(hooks_for(found.slug).rules_text(), ephemeral=True, suppress_embeds=True)

@@ -18,10 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.checks import host_check
 from bot.discord.community import defer
 from bot.discord.errors import Refusal, answer_error
 from bot.discord.feed import feed_problem
+from bot.discord.gate import POST, READ, Who, requires, target
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
 from bot.discord.render import player_id, player_ref, shown
@@ -138,12 +138,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
         raise Refusal(f"Several events are open ({names}): name one with the `event` option.")
 
     async def _hosted(self, ctx: commands.Context[Any], event_id: int | None) -> Event:
-        """The event, for a host who does not play in it (a player never referees)."""
-        await host_check(self.bot, ctx)
-        event = await self._event(ctx, event_id)
-        if event.entrant(player_id(ctx.author.id)) is not None:
-            raise Refusal(f"You play in {event.name}, so you cannot run it: another host must.")
-        return event
+        """The event the gate let this host run (a host who plays in it cannot)."""
+        return target(ctx)  # type: ignore[no-any-return]
+
+    async def gate_target(self, ctx: commands.Context[Any], named: dict[str, Any]) -> Event:
+        """The event a host command names (bot/discord/gate.py decides who may run it)."""
+        latest = ctx.command is not None and ctx.command.name == "export"
+        return await self._event(ctx, named.get("event"), latest=latest)
 
     async def _do(self, ctx: commands.Context[Any], work: Any) -> Any:
         """Run a runner step; an event's or a format's refusal is the host's sentence."""
@@ -158,6 +159,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     # --- the group ----------------------------------------------------------------------------
     @commands.hybrid_group(name="tournament", description="Events run by the bot")
     @app_commands.guild_only()
+    @requires(Who.ANYONE)
     async def tournament(self, ctx: commands.Context[Any]) -> None:
         if ctx.invoked_subcommand is None:
             await self._say(ctx, "Subcommands: create, open, close, seed, start, pause, resume, "
@@ -172,6 +174,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                            cap="the most players sign-ups take",
                            rounds="Swiss: the number of rounds",
                            feed="a read-only spectator feed for every match of the event")
+    @requires(Who.HOST)
     async def create(self, ctx: commands.Context[Any], name: str,
                      game: GameName, format: FormatName,  # type: ignore[valid-type]
                      settings: str | None = None, rated: bool = True,
@@ -180,7 +183,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
                      rounds: app_commands.Range[int, 1, 50] | None = None,
                      feed: discord.TextChannel | None = None) -> None:
         await defer(ctx, ephemeral=True)
-        await host_check(self.bot, ctx)
         assert ctx.guild is not None and ctx.channel is not None
         found = get_game(str(game))
         parsed = validate_settings(found, settings)
@@ -208,6 +210,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                              "`/tournament open`.")
 
     @tournament.command(name="open", description="Open sign-ups (hosts)")
+    @requires(Who.EVENT_HOST)
     async def open_(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -218,6 +221,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"Sign-ups for {found.name} are open.")
 
     @tournament.command(name="close", description="Close sign-ups (hosts)")
+    @requires(Who.EVENT_HOST)
     async def close(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -229,6 +233,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="seed", description="Seed the players (hosts)")
     @app_commands.describe(method="by rating (as the leaderboard) or a random draw")
+    @requires(Who.EVENT_HOST)
     async def seed(self, ctx: commands.Context[Any], method: Literal["rating", "random"],
                    event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
@@ -248,6 +253,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"Seeded {how}.")
 
     @tournament.command(name="start", description="Start the event: round 1 begins (hosts)")
+    @requires(Who.EVENT_HOST)
     async def start(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -255,6 +261,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"{found.name} started.")
 
     @tournament.command(name="pause", description="Pause the event and its matches (hosts)")
+    @requires(Who.EVENT_HOST)
     async def pause(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -262,6 +269,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"{found.name} paused.")
 
     @tournament.command(name="resume", description="Resume a paused event (hosts)")
+    @requires(Who.EVENT_HOST)
     async def resume(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -269,6 +277,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"{found.name} resumed.")
 
     @tournament.command(name="end", description="End the event now (hosts)")
+    @requires(Who.EVENT_HOST)
     async def end(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._hosted(ctx, event)
@@ -279,6 +288,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                                                     "substitute if you name one (hosts)")
     @app_commands.describe(player="the player who drops",
                            substitute="who takes their place (left out: they withdraw)")
+    @requires(Who.EVENT_HOST)
     async def replace(self, ctx: commands.Context[Any], player: discord.Member,
                       substitute: discord.Member | None = None,
                       event: int | None = None) -> None:
@@ -296,6 +306,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="award", description="Award a match of the event (hosts)")
     @app_commands.describe(match="the match number", player="the winner")
+    @requires(Who.EVENT_HOST)
     async def award(self, ctx: commands.Context[Any], match: int, player: discord.Member,
                     event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
@@ -305,10 +316,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="export", description="The event's full record as JSON, "
                                                    "verifiable with `umpire verify` (hosts)")
+    @requires(Who.EVENT_HOST)
     async def export(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
-        await host_check(self.bot, ctx)
-        found = await self._event(ctx, event, latest=True)
+        found = await self._hosted(ctx, event)
         record = await self._do(ctx, event_record(self.bot.service, found.id))
         data = self.bot.service.export_json(record).encode()
         note = ("every match has ended: each one's secrets are included." if
@@ -321,6 +332,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     # --- members --------------------------------------------------------------------------------
     @tournament.command(name="join", description="Sign up for the open event")
+    @requires(Who.ANYONE, pace=POST)
     async def join(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._event(ctx, event)
@@ -331,6 +343,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                              "players so far).")
 
     @tournament.command(name="leave", description="Leave an event before it starts")
+    @requires(Who.ANYONE, pace=POST)
     async def leave(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._event(ctx, event)
@@ -340,6 +353,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="show", description="The event's standings or bracket, kept up "
                                                  "to date in one message")
+    @requires(Who.ANYONE, pace=POST)
     async def show(self, ctx: commands.Context[Any], event: int | None = None) -> None:
         await defer(ctx, ephemeral=True)
         found = await self._event(ctx, event)
@@ -363,6 +377,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         await self._say(ctx, f"Posted; it is edited as the event goes: {posted.jump_url}")
 
     @tournament.command(name="history", description="A member's events in this server")
+    @requires(Who.ANYONE, pace=READ("tournament history"))
     async def history(self, ctx: commands.Context[Any],
                       member: discord.Member | None = None) -> None:
         await defer(ctx, ephemeral=True)

@@ -99,10 +99,12 @@ class Umpire:
 
 @contextlib.asynccontextmanager
 async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIterator[Umpire]:
-    """The service on the world's SQLite file and the bot connected to the fake. The read
-    commands' cooldown is off unless a test sets it (tests/discord/test_community_safety.py);
+    """The service on the world's SQLite file and the bot connected to the fake. The gate's
+    cooldowns (posts and reads, typed replies) are off unless a test sets them
+    (tests/discord/test_gate.py, test_room_chat.py, test_community_safety.py);
     `fold_seconds` and `log_batch_seconds` set the transport's (scaled defaults above)."""
     discord.setdefault("read_cooldown_seconds", 0)
+    discord.setdefault("refusal_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
     transport = DiscordTransport(
         log_batch_seconds=discord.pop("log_batch_seconds", LOG_BATCH_SECONDS),

@@ -77,6 +77,26 @@ def test_the_docs_list_the_permissions_of_both_modes() -> None:
         assert f"**{name}**" in text or name in text
 
 
+def test_invite_and_the_docs_say_the_same_of_who_reads_a_table(monkeypatch, capsys) -> None:
+    """Threads mode, the default: a table thread is read by its player and the bot only,
+    never by the hosts; channels mode: by its player and the host role (docs/discord.md,
+    *Who reads what*, and the invite's reasons)."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    text = (Path(__file__).resolve().parents[2] / "docs" / "discord.md").read_text()
+    for mode in ("threads", "channels"):
+        monkeypatch.setenv("UMPIRE_DISCORD__CHANNEL_MODE", mode)
+        assert cli_main(["invite"]) == 0
+        out = capsys.readouterr().out
+        assert "player and the hosts can read" not in out and "the hosts read" not in out
+        assert "in channels mode a table for its player and the host role only" in out
+        if mode == "threads":
+            assert "only that player and the bot read (not even the hosts)" in out
+    assert "only that player and the bot read (not even the hosts)" in text
+    assert "in channels mode a table for its player and the host role only" in text
+    assert "**hosts never read a table**" in text
+    assert "every table and the host log" not in text  # (the old, contradicting table)
+
+
 async def _check(fake: FakeDiscord, tmp_path: Path, **env: str) -> tuple[int, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.discord.run_under_fake", "run", "--check",

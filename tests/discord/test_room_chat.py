@@ -58,12 +58,18 @@ async def test_a_refusal_never_pings_and_cools_down(world: World) -> None:
         assert sends and all(s["allowed_mentions"]["parse"] == [] and
                              not s["allowed_mentions"].get("users") and
                              not s["allowed_mentions"].get("replied_user") for s in sends)
-        # In the table, a wrong move gets a reply that pings nobody.
+        # Her own table shares that cooldown (one per member and channel the answer goes
+        # to): a wrong move typed there now gets no answer.
         typed = await fake.send_user_message(world.alice, table0, "play Z9")
-        reply = await fake.wait_for_message(table0, from_bot=True, after=typed)
+        await up.idle(fake)
+        assert bot_posts(world, table0)[before:] == notes
+        # In bob's table, a wrong move gets a reply that pings nobody.
+        table1 = channel_of(world, match, "seat1")
+        typed = await fake.send_user_message(world.bob, table1, "play Z9")
+        reply = await fake.wait_for_message(table1, from_bot=True, after=typed)
         assert reply.message_reference is not None
         request = next(e for e in reversed(fake.request_log) if e.method == "POST"
-                       and e.path == f"/channels/{table0.id}/messages")
+                       and e.path == f"/channels/{table1.id}/messages")
         assert request.json["allowed_mentions"] == {"parse": [], "replied_user": False} or (
             request.json["allowed_mentions"]["parse"] == [] and
             not request.json["allowed_mentions"].get("replied_user"))
