@@ -67,21 +67,28 @@ class PlayCog(commands.Cog, name="Play"):
         await self._refuse_privately(message, place.match_id, reply)
 
     @commands.Cog.listener()
+    @requires(Who.SEAT)
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         """An edit of a move typed in the game room: while the move waits in its fix window
-        (Decoder's prompt fix) the edited text is the move; any other edit changes nothing."""
+        (Decoder's prompt fix) the edited text is the move; any other edit changes nothing.
+        Nothing is answered here (what the sender is told goes to their table)."""
         place = self.bot.routing.place_of(payload.channel_id)
         message = payload.message
         if place is None or place.seat is not None or message.author.bot or \
                 "content" not in payload.data:
             return
+        if not self.bot.gate.message(message, self.bot.api.live(place.match_id)):
+            return  # not a player of this match: chat
         # (what the sender is told goes to their table through the outbox)
         await self.bot.service.fix(place.match_id, player_id(message.author.id),
                                    message.content, message_ref=str(message.id))
 
     @commands.Cog.listener()
+    @requires(Who.SEAT)
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        """A move deleted in the game room while it waits in its fix window: withdrawn."""
+        """A move deleted in the game room while it waits in its fix window: withdrawn. The
+        deletion names no author: only a message that holds a player's waiting move acts
+        (the service finds it by the message), and nothing is answered here."""
         place = self.bot.routing.place_of(payload.channel_id)
         if place is None or place.seat is not None:
             return

@@ -101,7 +101,11 @@ async def test_every_command_component_and_message_path_goes_through_the_gate(
                    for c in bot.walk_commands())  # (each is observed below as a slash command)
         assert [c.qualified_name for c in bot.tree.walk_commands() if need_of(c) is None
                 and not isinstance(c, discord.app_commands.Group)] == []  # (groups: not invocable)
-        listeners = bot.extra_events.get("on_message", [])
+        # every listener of a message event (typed, edited, deleted: the prompt fix) acts
+        listeners = [f for event, fs in bot.extra_events.items() if "message" in event
+                     for f in fs]
+        assert {"on_message", "on_raw_message_edit", "on_raw_message_delete"} <= {
+            event for event in bot.extra_events if "message" in event}
         assert listeners and all(isinstance(getattr(f, ATTR, None), Need) for f in listeners)
         assert bot._before_invoke == gate.command  # (the hook every command's prepare calls)
         # Observed: each slash command, used with its required options, is decided by it.
