@@ -1,10 +1,14 @@
 """Every REST request the bot sends and every answer the fake gives, checked against
-Discord's OpenAPI spec (the extract in spec/openapi.json) with the `jsonschema` library.
+Discord's OpenAPI spec (the extract in spec/openapi.json).
 
 A request is checked against its operation's request body schema and query parameters, an
 answer against the response its status is declared with (a status the operation does not
-declare is itself a violation: 200 where Discord answers 201). Each (operation, part)
-validator is compiled once per process and reused.
+declare is itself a violation: 200 where Discord answers 201).
+
+Two well-kept JSON Schema (2020-12) validators share the work: `jsonschema-rs` decides
+(compiled once per process and schema, about 0.1 ms for a message of 25 buttons, where the
+pure-Python `jsonschema` takes about 20 ms), and only for a value it refuses does
+`jsonschema` say why, at the place in the document and through the union branch meant.
 
 Tolerances in requests (what discord.py sends and Discord accepts, where the spec is
 stricter):
@@ -27,10 +31,12 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
@@ -57,7 +63,9 @@ class Violation:
 
 
 def _pointer(*parts: str) -> str:
-    return "#/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+    """A URI fragment for a place in the spec (JSON pointer, percent-encoded: `{channel_id}`)."""
+    pointer = "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+    return "#/" + urllib.parse.quote(pointer, safe="/~")
 
 
 def _widen(schema: dict[str, Any], alternative: dict[str, Any]) -> dict[str, Any]:
@@ -119,24 +127,34 @@ class SpecChecker:
     def __init__(self, spec: dict[str, Any] | None = None) -> None:
         self.spec = spec if spec is not None else json.loads(SPEC_FILE.read_text())
         self._paths = [(p, p.split("/")) for p in self.spec["paths"]]
-        self._registries = {
-            "request": self._registry(tolerant(self.spec)),
-            "response": self._registry(answer_tolerant(self.spec)),
-        }
-        self._validators: dict[tuple[str, str], Draft202012Validator] = {}
+        self._sides = {"request": tolerant(self.spec), "response": answer_tolerant(self.spec)}
+        self._fast_registries = {side: jsonschema_rs.Registry([(BASE, doc)])
+                                 for side, doc in self._sides.items()}
+        self._fast: dict[tuple[str, str], Any] = {}
+        self._explainers: dict[tuple[str, str], Draft202012Validator] = {}
 
-    @staticmethod
-    def _registry(spec: dict[str, Any]) -> Registry:
-        resource = Resource(contents=spec, specification=DRAFT202012)
-        return Registry().with_resource(BASE, resource).crawl()
-
-    def _validator(self, side: str, pointer: str) -> Draft202012Validator:
+    def _fast_validator(self, side: str, pointer: str) -> Any:
         key = (side, pointer)
-        validator = self._validators.get(key)
+        validator = self._fast.get(key)
         if validator is None:
-            validator = Draft202012Validator({"$ref": BASE + pointer},
-                                             registry=self._registries[side])
-            self._validators[key] = validator
+            validator = self._fast[key] = jsonschema_rs.validator_for(
+                {"$ref": BASE + pointer}, registry=self._fast_registries[side],
+                validate_formats=False)
+        return validator
+
+    @functools.cached_property
+    def _registries(self) -> dict[str, Registry]:
+        """`jsonschema`'s registries, built at the first refusal (about 2 s)."""
+        return {side: Registry().with_resource(
+                    BASE, Resource(contents=doc, specification=DRAFT202012)).crawl()
+                for side, doc in self._sides.items()}
+
+    def _explainer(self, side: str, pointer: str) -> Draft202012Validator:
+        key = (side, pointer)
+        validator = self._explainers.get(key)
+        if validator is None:
+            validator = self._explainers[key] = Draft202012Validator(
+                {"$ref": BASE + pointer}, registry=self._registries[side])
         return validator
 
     def spec_path(self, method: str, path: str) -> str | None:
@@ -153,8 +171,12 @@ class SpecChecker:
         return best[1] if best else None
 
     def _errors(self, side: str, pointer: str, value: Any) -> list[str]:
-        errors = self._validator(side, pointer).iter_errors(value)
-        return [_describe(e) for e in errors]
+        fast = self._fast_validator(side, pointer)
+        if fast.is_valid(value):
+            return []
+        found = [_describe(e) for e in self._explainer(side, pointer).iter_errors(value)]
+        return found or [f"at {'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message[:200]}"
+                         for e in fast.iter_errors(value)]
 
     def check_request(self, method: str, path: str, query: dict[str, str],
                       body: Any = NO_BODY) -> list[Violation]:
