@@ -14,6 +14,19 @@ ACTION_ROW, BUTTON = 1, 2
 SELECT_TYPES = {3, 5, 6, 7, 8}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
+#: Discord's limit on a message's embeds together: titles, descriptions, field names and
+#: values, footer texts and author names.
+EMBED_TOTAL = 6000
+EMBED_TOO_BIG = "MAX_EMBED_SIZE_EXCEEDED"
+#: Field -> the longest it may be, in an embed (and its parts).
+EMBED_LIMITS = {"title": 256, "description": 4096}
+FIELD_LIMITS = {"name": 256, "value": 1024}
+SELECT_OPTION_LIMITS = {"label": 100, "value": 100, "description": 100}
+#: A modal: its title, and a text input's label, placeholder and value.
+MODAL_TITLE = 45
+TEXT_INPUT_LIMITS = {"label": 45, "placeholder": 100, "value": 4000}
+TEXT_INPUT = 4
+
 
 def validate_message(body: dict[str, Any], *, has_files: bool, editing: bool = False) -> None:
     errors: dict[str, Any] = {}
@@ -41,20 +54,6 @@ def validate_message(body: dict[str, Any], *, has_files: bool, editing: bool = F
         content or embeds or components or has_files or body.get("sticker_ids") or body.get("poll")
     ):
         raise ApiError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")
-
-
-#: Discord's limit on a message's embeds together: titles, descriptions, field names and
-#: values, footer texts and author names.
-EMBED_TOTAL = 6000
-EMBED_TOO_BIG = "MAX_EMBED_SIZE_EXCEEDED"
-#: Field -> the longest it may be, in an embed (and its parts).
-EMBED_LIMITS = {"title": 256, "description": 4096}
-FIELD_LIMITS = {"name": 256, "value": 1024}
-SELECT_OPTION_LIMITS = {"label": 100, "value": 100, "description": 100}
-#: A modal: its title, and a text input's label, placeholder and value.
-MODAL_TITLE = 45
-TEXT_INPUT_LIMITS = {"label": 45, "placeholder": 100, "value": 4000}
-TEXT_INPUT = 4
 
 
 def _text(value: Any) -> str:
@@ -106,7 +105,7 @@ def validate_modal(data: dict[str, Any]) -> None:
                 walk([item["component"]], f"{here}.component")
 
     walk(data.get("components") or [], "data.components")
-    _validate_custom_ids(data.get("components") or [], errors)
+    _validate_custom_ids(data.get("components") or [], errors, "data.components")
     if errors:
         raise invalid_form(errors)
 
@@ -144,7 +143,8 @@ def _validate_rows(rows: list[dict[str, Any]], errors: dict[str, Any]) -> None:
                         _too_long(errors, f"{where}.options.{o}.{key}", option.get(key), limit)
 
 
-def _validate_custom_ids(components: list[dict[str, Any]], errors: dict[str, Any]) -> None:
+def _validate_custom_ids(components: list[dict[str, Any]], errors: dict[str, Any],
+                         where: str = "components") -> None:
     seen: set[str] = set()
 
     def walk(items: list[dict[str, Any]], where: str) -> None:
@@ -158,7 +158,8 @@ def _validate_custom_ids(components: list[dict[str, Any]], errors: dict[str, Any
                     errors[f"{here}.custom_id"] = "Component custom id cannot be duplicated"
                 seen.add(cid)
             walk(item.get("components") or [], f"{here}.components")
-            if isinstance(item.get("accessory"), dict):
-                walk([item["accessory"]], f"{here}.accessory")
+            for key in ("accessory", "component"):  # a section's, a modal label's
+                if isinstance(item.get(key), dict):
+                    walk([item[key]], f"{here}.{key}")
 
-    walk(components, "components")
+    walk(components, where)
