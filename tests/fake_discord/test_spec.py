@@ -21,7 +21,8 @@ from .server import FakeDiscord
 from .spec.extract import extract, fake_routes
 
 BUTTON_ROW = {"type": 1, "components": [
-    {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"} for i in range(5)]}
+    {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}",
+     "emoji": {"name": "🎲", "id": None}} for i in range(5)]}  # a unicode emoji, as discord.py
 SELECT_ROW = {"type": 1, "components": [{
     "type": 3, "custom_id": "pick", "options": [{"label": "A", "value": "a"}]}]}
 
@@ -129,6 +130,9 @@ async def test_components_come_back_with_ids_when_created_fetched_and_edited(
                                  {"content": "x", "components": [BUTTON_ROW, SELECT_ROW]})
     assert status == 200
     assert component_ids(created) == list(range(1, 9))  # in reading order, a row first
+    assert created["components"][0]["components"][0]["emoji"] == {"name": "🎲"}  # no null id
+    select = created["components"][1]["components"][0]
+    assert (select["min_values"], select["max_values"]) == (1, 1)  # Discord's defaults
     _, fetched = await rest(fake, "GET", f"{channel}/{created['id']}")
     assert component_ids(fetched) == list(range(1, 9))
     mine = {**SELECT_ROW, "id": 2}  # an id the bot gives is kept, and skipped
@@ -212,8 +216,14 @@ async def test_the_embeds_total_is_6000_characters(
         fake_discord: FakeDiscord, world: World) -> None:  # noqa: F811
     fake = fake_discord
     channel = f"/channels/{world.general.id}/messages"
-    status, _ = await rest(fake, "POST", channel, {"embeds": [embed(6000)]})
+    status, posted = await rest(fake, "POST", channel, {"embeds": [embed(6000)]})
     assert status == 200
+    assert posted["embeds"][0]["type"] == "rich" and posted["embeds"][0]["fields"][0]["inline"] \
+        is False  # as Discord stores an embed; an edit too
+    _, edited = await rest(fake, "PATCH", f"{channel}/{posted['id']}",
+                           {"embeds": [{"fields": [{"name": "n", "value": "v"}]}]})
+    assert edited["embeds"] == [{"type": "rich", "fields": [{"name": "n", "value": "v",
+                                                             "inline": False}]}]
     status, body = await rest(fake, "POST", channel, {"embeds": [embed(6001)]})
     assert status == 400
     assert field_error(body, "embeds") == {
