@@ -51,7 +51,8 @@ NO_BODY = object()
 
 @dataclass(frozen=True)
 class Violation:
-    """One difference from the spec: which request, request or response, and why."""
+    """One difference from the spec: the call, which part of it (its body, its query or the
+    answer), and why."""
 
     method: str
     path: str
