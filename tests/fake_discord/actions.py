@@ -413,6 +413,7 @@ class UserActions(Store):
         submit = self._interaction(
             5, interaction.user, interaction.channel, data, interaction.message
         )
+        submit.opened_by = interaction
         return await self._send_interaction(submit, wait, timeout)
 
     # -- slash commands ---------------------------------------------------------

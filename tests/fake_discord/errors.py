@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 UNKNOWN_APPLICATION = 10002
@@ -25,6 +26,9 @@ THREAD_ARCHIVED = 50083
 UNKNOWN_THREAD_MEMBER = 10067
 MAX_CHANNELS_IN_CATEGORY = 50
 ALREADY_ACKNOWLEDGED = 40060
+
+
+MAX_LENGTH = re.compile(r"Must be \d+ or fewer in length\.")
 
 
 class ApiError(Exception):
@@ -56,12 +60,19 @@ def missing_access() -> ApiError:
     return ApiError(403, MISSING_ACCESS, "Missing Access")
 
 
-def invalid_form(field_errors: dict[str, str]) -> ApiError:
-    """field_errors maps a dotted path ("components.0.components.1.custom_id") to a message."""
+def invalid_form(field_errors: dict[str, str | tuple[str, str]]) -> ApiError:
+    """field_errors maps a dotted path ("components.0.components.1.custom_id") to a message,
+    or to (Discord's error code, message). A bare "Must be N or fewer in length." gets
+    Discord's BASE_TYPE_MAX_LENGTH, any other bare message BASE_TYPE_INVALID."""
     errors: dict[str, Any] = {}
-    for path, message in field_errors.items():
+    for path, error in field_errors.items():
+        if isinstance(error, tuple):
+            code, message = error
+        else:
+            message = error
+            code = "BASE_TYPE_MAX_LENGTH" if MAX_LENGTH.fullmatch(message) else "BASE_TYPE_INVALID"
         node = errors
         for part in path.split("."):
             node = node.setdefault(part, {})
-        node["_errors"] = [{"code": "BASE_TYPE_INVALID", "message": message}]
+        node["_errors"] = [{"code": code, "message": message}]
     return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)

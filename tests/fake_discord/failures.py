@@ -115,6 +115,7 @@ class FailureInjector:
                 "message": "You are being rate limited.",
                 "retry_after": rule.retry_after,
                 "global": rule.is_global,
+                "code": 0,
             }
             return json_response(429, body, headers)
         reason = {400: "Bad Request", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}

@@ -244,6 +244,7 @@ class Interaction:
     original: Message | None = None  # the response message (@original)
     followups: list[Message] = field(default_factory=list)
     responded_monotonic: float | None = None  # when the first callback arrived
+    opened_by: Interaction | None = None  # a modal submit's: the interaction that opened it
 
     @property
     def response(self) -> InteractionResponse | None:

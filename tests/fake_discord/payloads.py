@@ -167,8 +167,8 @@ def attachment(a: Attachment) -> dict[str, Any]:
         "url": a.url,
         "proxy_url": a.url,
         "content_type": a.content_type,
-        "description": a.description,
         "flags": 0,
+        **({"description": a.description} if a.description is not None else {}),
     }
 
 
@@ -218,7 +218,8 @@ def guild(g: Guild) -> dict[str, Any]:
         "banner": None,
         "description": None,
         "owner_id": str(g.owner_id),
-        "region": None,
+        "home_header": None,
+        "region": "deprecated",
         "afk_channel_id": None,
         "afk_timeout": 300,
         "widget_enabled": False,
@@ -245,6 +246,7 @@ def guild(g: Guild) -> dict[str, Any]:
         "premium_tier": 0,
         "premium_subscription_count": 0,
         "preferred_locale": "en-US",
+        "nsfw": False,
         "nsfw_level": 0,
         "premium_progress_bar_enabled": False,
         "incidents_data": None,

@@ -36,7 +36,7 @@ from .models import (
     Overwrite,
 )
 from .rest_messages import get_channel, require
-from .router import ApiRequest, Router
+from .router import ApiRequest, Created, Router
 from .store import normalize_text_channel_name
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ async def create_channel(req: ApiRequest) -> Any:
         position=body.get("position"),
     )
     await fake.gateway.flush()
-    return payloads.channel(channel)
+    return Created(payloads.channel(channel))  # Discord: 201 Created
 
 
 async def get_channel_route(req: ApiRequest) -> Any:
@@ -460,7 +460,7 @@ async def start_thread(req: ApiRequest) -> Any:
     thread = fake.create_thread(parent, name, type_, owner=fake.bot_user, invitable=invitable,
                                 auto_archive_duration=duration)
     await fake.gateway.flush()
-    return payloads.thread(thread, member_id=fake.bot_user.id)
+    return Created(payloads.thread(thread, member_id=fake.bot_user.id))  # 201, as Discord
 
 
 def _thread_user(req: ApiRequest) -> int:

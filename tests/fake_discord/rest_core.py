@@ -67,22 +67,19 @@ async def application(req: ApiRequest) -> Any:
         "team": None,
         "verify_key": "0" * 64,
         "flags": APPLICATION_FLAGS,
+        "flags_new": str(APPLICATION_FLAGS),
         "hook": True,
-        "guild_id": None,
-        "primary_sku_id": None,
-        "slug": None,
-        "cover_image": None,
         "tags": [],
         "redirect_uris": [],
         "interactions_endpoint_url": None,  # non-null would make discord.py warn: no interactions
         "role_connections_verification_url": None,
-        "terms_of_service_url": None,
-        "privacy_policy_url": None,
-        "custom_install_url": None,
         "install_params": {"scopes": ["bot", "applications.commands"], "permissions": "0"},
         "integration_types_config": {"0": {}},
         "approximate_guild_count": len(fake.guilds),
         "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "event_webhooks_url": None,
         "event_webhooks_status": 1,
         "event_webhooks_types": [],
@@ -115,6 +112,12 @@ def command_payload(cmd: AppCommand) -> dict[str, Any]:
         "application_id": str(cmd.application_id),
         "version": str(cmd.id),
     }
+    # Discord stores a permission set as a string and a missing install context as the
+    # default one (a guild install), whatever form the bot sent them in.
+    perms = data["default_member_permissions"]
+    data["default_member_permissions"] = None if perms is None else str(perms)
+    if data["integration_types"] is None:
+        data["integration_types"] = [0]
     if cmd.guild_id is not None:
         data["guild_id"] = str(cmd.guild_id)
     return data

@@ -18,7 +18,7 @@ from .errors import (
 from .models import FLAG_EPHEMERAL, FLAG_LOADING, Interaction, InteractionResponse, Message
 from .rest_messages import make_attachments, message_fields
 from .router import ApiRequest, Router
-from .validation import validate_message
+from .validation import validate_message, validate_modal
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -48,7 +48,9 @@ def _metadata(inter: Interaction) -> dict[str, Any]:
     if inter.type == APPLICATION_COMMAND:
         meta["name"] = inter.data.get("name")
         meta["command_type"] = inter.data.get("type", 1)
-    if inter.message is not None:
+    if inter.type == MODAL_SUBMIT and inter.opened_by is not None:
+        meta["triggering_interaction_metadata"] = _metadata(inter.opened_by)
+    elif inter.message is not None:
         meta["interacted_message_id"] = str(inter.message.id)
     return meta
 
@@ -114,6 +116,8 @@ async def callback(req: ApiRequest) -> Any:
         message = inter.original = fake.edit_message(inter.message, changes)
     elif rtype == DEFERRED_UPDATE:
         inter.original = inter.message
+    elif rtype == MODAL:
+        validate_modal(data)
 
     if inter.responded_monotonic is None:
         inter.responded_monotonic = time.monotonic()
@@ -134,6 +138,9 @@ async def callback(req: ApiRequest) -> Any:
     }
     if message is not None:
         result["interaction"]["response_message_id"] = str(message.id)
+    if message is not None and rtype in (MESSAGE, UPDATE_MESSAGE):
+        # Discord's resource carries a message only for these two (not for a deferred one:
+        # its message is the "thinking" placeholder until the first follow-up).
         result["resource"] = {"type": rtype, "message": payloads.message(message)}
     return result
 

@@ -91,6 +91,14 @@ class NoContent:
     """Return this (or None) from a handler for 204 No Content."""
 
 
+@dataclass
+class Created:
+    """Return ``Created(body)`` from a handler for 201 Created (Discord's answer to a new
+    channel or thread)."""
+
+    body: Any
+
+
 class Router:
     def __init__(self) -> None:
         self.routes: list[Route] = []
@@ -164,8 +172,17 @@ async def _handle_rest(fake: FakeDiscord, request: web.Request) -> web.StreamRes
     fake.request_log.append(entry)
     fake.requests.append(RecordedRequest(method, path, body))
 
-    def finish(response: web.StreamResponse) -> web.StreamResponse:
+    checker = fake.spec
+    if checker is not None and route is not None:
+        fake.spec_violations += checker.check_request(method, path, dict(request.query), body)
+
+    def finish(response: web.StreamResponse, payload: Any = None) -> web.StreamResponse:
         entry.status = response.status
+        if checker is not None and route is not None:
+            if payload is None and isinstance(response, web.Response) and response.body:
+                payload = json.loads(response.body)  # type: ignore[arg-type]
+            fake.spec_violations += checker.check_response(method, path, response.status,
+                                                           payload)
         fake.notify()
         return response
 
@@ -203,4 +220,7 @@ async def _handle_rest(fake: FakeDiscord, request: web.Request) -> web.StreamRes
         return finish(json_response(400, {"message": f"fake-discord bug: {exc!r}", "code": 0}))
     if result is None or result is NoContent:
         return finish(web.Response(status=204, headers=headers))
-    return finish(json_response(200, result, headers))
+    status = 200
+    if isinstance(result, Created):
+        status, result = 201, result.body
+    return finish(json_response(status, result, headers), result)

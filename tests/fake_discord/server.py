@@ -14,6 +14,7 @@ from aiohttp import web
 
 from . import rest_channels, rest_core, rest_interactions, rest_messages
 from .actions import UserActions
+from .conformance import SpecChecker, Violation
 from .failures import FailureInjector, InjectedFailure
 from .gateway import Gateway
 from .router import API_PREFIX, RecordedRequest, RequestLogEntry, Router, handle_rest
@@ -58,6 +59,11 @@ class FakeDiscord(UserActions):
         self.port = 0
         #: Discord's rate limits (`RateLimits` from limits.py), None: off.
         self.limits: Any = None
+        #: Checks every request and answer against Discord's OpenAPI spec
+        #: (`conformance.SpecChecker`; the fixture sets it), None: off.
+        self.spec: SpecChecker | None = None
+        #: What the checker found; `assert_clean()` fails on any.
+        self.spec_violations: list[Violation] = []
         #: REST requests currently being handled.
         self.inflight = 0
         self._runner: web.AppRunner | None = None
@@ -193,9 +199,19 @@ class FakeDiscord(UserActions):
         self.requests.clear()
         self.request_log.clear()
 
+    def take_spec_violations(self) -> list[Violation]:
+        """The spec violations found so far, forgotten (for a test that sends a wrong request
+        on purpose and asserts what the checker found)."""
+        found, self.spec_violations = self.spec_violations, []
+        return found
+
     def assert_clean(self) -> None:
-        """Fail if the bot hit unknown routes or the fake itself crashed."""
+        """Fail if the bot hit unknown routes, sent or got something the spec does not allow
+        (`spec_violations`), or the fake itself crashed."""
         problems: list[Any] = []
+        if self.spec_violations:
+            problems.append(f"{len(self.spec_violations)} differences from Discord's spec:\n"
+                            + "\n".join(sorted(set(map(str, self.spec_violations)))))
         if self.unknown_requests:
             problems.append(f"unknown routes: {self.unknown_requests}")
         if self.internal_errors:

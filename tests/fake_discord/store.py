@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -524,8 +525,8 @@ class Store:
             guild_id=channel.guild_id,
             author=author,
             content=content,
-            components=components or [],
-            embeds=embeds or [],
+            components=stored_components(components or []),
+            embeds=stored_embeds(embeds or []),
             attachments=attachments or [],
             flags=flags,
             nonce=nonce,
@@ -555,7 +556,10 @@ class Store:
     def edit_message(self, message: Message, changes: dict[str, Any]) -> Message:
         for key in ("content", "components", "embeds", "attachments", "flags"):
             if key in changes and changes[key] is not None:
-                setattr(message, key, changes[key])
+                value = changes[key]
+                if key in STORED:
+                    value = STORED[key](value)
+                setattr(message, key, value)
         message.edited_timestamp = dt.datetime.now(dt.UTC)
         self._set_mentions(message)
         if not message.ephemeral:
@@ -677,3 +681,66 @@ class Store:
         if limit:
             found = found[:limit]
         return [payloads.member(m) for m in found]
+
+
+#: Defaults Discord fills in a stored component the bot left them out of, by type.
+COMPONENT_DEFAULTS: dict[int, dict[str, Any]] = {
+    **{t: {"min_values": 1, "max_values": 1} for t in (3, 5, 6, 7, 8)},  # selects
+    14: {"spacing": 1, "divider": True},  # separator
+    17: {"accent_color": None, "spoiler": False},  # container
+}
+
+
+def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The components as Discord stores them (a copy): each with an `id` and its defaults, a
+    unicode emoji without the `"id": null` discord.py sends. Discord numbers the components
+    the bot did not, 1, 2, ... in reading order (a row before its children), skipping the
+    ids the bot gave."""
+    taken: set[int] = set()
+
+    def given(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            if isinstance(item.get("id"), int):
+                taken.add(item["id"])
+            given(item.get("components") or [])
+            for key in ("accessory", "component"):
+                if isinstance(item.get(key), dict):
+                    given([item[key]])
+
+    given(components)
+    counter = (i for i in itertools.count(1) if i not in taken)
+
+    def number(item: dict[str, Any]) -> dict[str, Any]:
+        item = {**COMPONENT_DEFAULTS.get(item.get("type", 0), {}), **item}
+        if not isinstance(item.get("id"), int):
+            item["id"] = next(counter)
+        item = _unicode_emoji(item)
+        if item.get("options"):
+            item["options"] = [_unicode_emoji(o) for o in item["options"]]
+        if item.get("components"):
+            item["components"] = [number(c) for c in item["components"]]
+        for key in ("accessory", "component"):
+            if isinstance(item.get(key), dict):
+                item[key] = number(item[key])
+        return item
+
+    return [number(c) for c in components]
+
+
+def _unicode_emoji(part: dict[str, Any]) -> dict[str, Any]:
+    """A button or select option with a unicode emoji: its emoji has no `id` on Discord."""
+    emoji = part.get("emoji")
+    if isinstance(emoji, dict) and "id" in emoji and emoji["id"] is None:
+        return {**part, "emoji": {k: v for k, v in emoji.items() if k != "id"}}
+    return part
+
+
+def stored_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The embeds as Discord stores them (a copy): a type ("rich"), every field's `inline`."""
+    return [{"type": "rich", **e,
+             **({"fields": [{"inline": False, **f} for f in e["fields"]]} if e.get("fields")
+                else {})}
+            for e in embeds]
+
+
+STORED = {"components": stored_components, "embeds": stored_embeds}

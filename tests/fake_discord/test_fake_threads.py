@@ -87,6 +87,8 @@ async def test_thread_permissions_are_enforced(fake_discord: FakeDiscord, world:
             await bot.http.start_thread_without_message(room.id, name="x", type=12,
                                                         auto_archive_duration=99)  # type: ignore[arg-type]
         assert bad.value.status == 400
+        [wrong] = fake.take_spec_violations()  # a value the spec does not allow, on purpose
+        assert wrong.part == "request" and "auto_archive_duration" in wrong.message
         await thread.edit(archived=True)  # its owner may archive it
         assert fake.channels[thread.id].archived
 
