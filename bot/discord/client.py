@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.guild import GuildConfig
+from bot.discord.keeper import Keeper
 from bot.discord.routing import Routing
 from bot.discord.sharding import answer_only_owned
 from bot.discord.transport import DiscordTransport
@@ -78,6 +79,9 @@ class UmpireBot(commands.Bot):
         self.routing = Routing(self.api, service)
         self.guild_store = self.api.guild_settings
         transport.attach(self, self.api)
+        #: Puts back the channels the bot made when someone changes them (keeper.py).
+        self.keeper = Keeper(self)
+        transport.keeper = self.keeper
         if settings.shards.enabled:  # answer only the servers of the shards owned
             answer_only_owned(self, self.owns_guild)
 
@@ -121,6 +125,8 @@ class UmpireBot(commands.Bot):
         self.routing.index_matches()
         self.transport.ready.set()
         log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
+        for guild in self.guilds:  # (what changed while the bot was away)
+            self.keeper.keep(guild.id)
         closed = await self.transport.close_ended()
         if closed:
             log.info("closed the channels of %d match(es) that ended while they were open", closed)
