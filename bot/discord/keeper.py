@@ -245,14 +245,18 @@ class Keeper:
             live = {m.id for m in running}
             self._told = {k for k in self._told if k[0] in live}
             failed = False
+            logs_done: set[int] = set()
             for match in running:
-                for finding in await self.keep_match(guild, match):
+                for finding in await self.keep_match(guild, match, logs_done):
                     failed |= not finding.fixed
                     self._tell(match, finding)
             return failed
 
-    async def keep_match(self, guild: discord.Guild, match: MatchInfo) -> list[Finding]:
-        """Put back the match's kept channels; what was found wrong."""
+    async def keep_match(self, guild: discord.Guild, match: MatchInfo,
+                         logs_done: set[int] | None = None) -> list[Finding]:
+        """Put back the match's kept channels; what was found wrong. The host log is
+        looked at for every running match that uses it at once, skipped when in
+        `logs_done` (a pass over the server adds each log it looked at)."""
         out: list[Finding] = []
         kept: Mapping[str, Any] = match.transport.get("kept") or {}
         for cid, spec in kept.items():
@@ -261,9 +265,15 @@ class Keeper:
                 out.append(finding)
             else:
                 self._told.discard((match.id, int(cid)))
-        log_finding = await self._keep_log(guild, match)
-        if log_finding is not None:
-            out.append(log_finding)
+        log_id = int(match.transport.get("log") or 0)
+        if logs_done is None or log_id not in logs_done:
+            if logs_done is not None:
+                logs_done.add(log_id)
+            log_finding = await self._keep_log(guild, match)
+            if log_finding is not None:
+                out.append(log_finding)
+            else:
+                self._told.discard((match.id, log_id))
         return out
 
     async def _keep_one(self, guild: discord.Guild, match: MatchInfo, channel_id: int,
@@ -338,9 +348,6 @@ class Keeper:
         channel = guild.get_channel(log_id)
         if not isinstance(channel, discord.TextChannel):
             return None
-        if any(m.transport.get("log") == log_id and m.id < match.id
-               for m in self.bot.api.running(guild.id)):
-            return None  # the log's first running match keeps it for all of them
         players = sorted({int(uid) for m in self.bot.api.running(guild.id)
                           if m.transport.get("log") == log_id
                           for uid in (m.transport.get("log_denied") or {})})
