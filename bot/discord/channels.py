@@ -364,7 +364,7 @@ async def _create(
             topic=f"{names[seat]}'s private table for {title}: your secret choices go here.",
             reason="umpire: private table channel")
         created.append(table.id)
-        kept[str(table.id)] = record_table(seat, overwrites)
+        kept[str(table.id)] = record_table(seat, overwrites, hosts)
         out_tables[seat] = table
     return MatchChannels(room=room, tables=out_tables, log=log, category=category,
                          created=created, kept=kept)

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ROLE, MEMBER = 0, 1  # an overwrite's target type, as Discord numbers them
+#: The fact (service_state) that the bot made a server's host log: "<channel> <host role>".
+LOG_MADE = "host_log_made:"
 VIEW = discord.Permissions(view_channel=True).value
 MANAGE_THREADS = discord.Permissions(manage_threads=True).value
 #: A repair Discord refused is tried again after this long, doubling up to `RETRY_MAX`.
@@ -65,9 +67,24 @@ def record(overwrites: Mapping[Any, discord.PermissionOverwrite]) -> Record:
     return out
 
 
-def record_table(seat: int, overwrites: Mapping[Any, discord.PermissionOverwrite]
-                 ) -> dict[str, Any]:
-    return {"how": "table", "seat": seat, "overwrites": record(overwrites)}
+def record_table(seat: int, overwrites: Mapping[Any, discord.PermissionOverwrite],
+                 hosts: discord.Role | None) -> dict[str, Any]:
+    """A table channel: its overwrites, and which of them is the host role's (the role set
+    later takes its place: hosts are whoever holds the role set now)."""
+    return {"how": "table", "seat": seat, "overwrites": record(overwrites),
+            "hosts": hosts.id if hosts is not None else None}
+
+
+def _hosts_now(wanted: Wanted, recorded: int | None, now: int | None,
+               overwrite: discord.PermissionOverwrite) -> Wanted:
+    """`wanted` with the host role's overwrite on the host role set now."""
+    if recorded == now:
+        return wanted
+    out = {tid: v for tid, v in wanted.items() if tid != recorded}
+    if now is not None:
+        allow, deny = overwrite.pair()
+        out[now] = (ROLE, allow.value, deny.value)
+    return out
 
 
 def record_room(overwrites: Mapping[Any, discord.PermissionOverwrite]) -> dict[str, Any]:
@@ -111,7 +128,7 @@ def repaired(channel: discord.abc.GuildChannel, wanted: Wanted, intended: Intend
              guard: int, exact: bool) -> dict[int, tuple[int, int, int]] | None:
     """The overwrites `channel` should have (target id -> (type, allow, deny)), or None
     when it has them. Targets in `wanted` get their overwrite back: exactly (`exact`), or
-    only the `guard` bits of it (the bot's own: at least the allows it set). An overwrite
+    only the `guard` bits of it; the bot's own gets at least the allows it set. An overwrite
     the bot did not set loses the `guard` bits it allows when it may let in someone who is
     not `intended`; the others are left as they are."""
     guild = channel.guild
@@ -124,10 +141,10 @@ def repaired(channel: discord.abc.GuildChannel, wanted: Wanted, intended: Intend
                 allow &= ~guard
             if allow or deny:
                 out[tid] = (kind, allow, deny)
-        elif exact:
-            out[tid] = want
         elif tid == guild.me.id:
             out[tid] = (kind, allow | want[1], deny & ~want[1])
+        elif exact:
+            out[tid] = want
         else:
             out[tid] = (kind, (allow & ~guard) | (want[1] & guard),
                         (deny & ~guard) | (want[2] & guard))
@@ -177,6 +194,8 @@ class Keeper:
         #: right after that post reports it (`posted`), not the pass that found it.
         self._opened_while_posting: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        #: Per server, the host log the bot made and the host role it let in (read once).
+        self._logs_made: dict[int, tuple[int, int] | None] = {}
         self.repairs = 0  # edits made (for tests and logs)
 
     # --- when to look ----------------------------------------------------------------------
@@ -285,17 +304,20 @@ class Keeper:
         channel = guild.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None  # gone: deleted channels are made again (bot/discord/lifecycle.py)
+        wanted = _wanted(spec.get("overwrites") or {})
         if how == "table":
+            from bot.discord.channels import SEE_AND_WRITE
+
             audience = f"seat{int(spec['seat'])}"
             intended = await transport.intended(match, audience, guild)
+            wanted = _hosts_now(wanted, spec.get("hosts"), intended.host_role_id, SEE_AND_WRITE)
             place = Place.of(channel)
             guard, exact = VIEW, True
         else:  # the room of threads mode: Manage Threads there reads every table thread
             intended = await transport.intended(match, "umpire", guild)
             place = Place.future_private_thread(channel, {guild.me.id})
             audience, guard, exact = "public", MANAGE_THREADS, False
-        new = repaired(channel, _wanted(spec.get("overwrites") or {}), intended,
-                       guard=guard, exact=exact)
+        new = repaired(channel, wanted, intended, guard=guard, exact=exact)
         if new is None:
             return None
         readers = unintended_readers(place, intended)
@@ -342,8 +364,31 @@ class Keeper:
         log.info("match %s: took %s out of table thread %s", match.id, extra, thread_id)
         return Finding(thread_id, said, True, during_post=during)
 
+    # --- the host log ------------------------------------------------------------------------
+    async def made_log(self, guild: discord.Guild, channel: discord.TextChannel,
+                       hosts: discord.Role | None) -> None:
+        """Record that the bot made `channel`, the server's host log, letting in `hosts`:
+        kept like the tables from now on (stored: a restart keeps it)."""
+        made = (channel.id, hosts.id if hosts is not None else 0)
+        self._logs_made[guild.id] = made
+        try:
+            await self.bot.guild_store.set_fact(f"{LOG_MADE}{guild.id}", f"{made[0]} {made[1]}")
+        except Exception as exc:  # kept in memory meanwhile; the start goes on
+            log.warning("server %s: could not store that the bot made its host log: %s",
+                        guild.id, exc)
+
+    async def _log_made(self, guild_id: int) -> tuple[int, int] | None:
+        if guild_id not in self._logs_made:
+            value = await self.bot.guild_store.fact(f"{LOG_MADE}{guild_id}")
+            parts = (value or "").split()
+            self._logs_made[guild_id] = (int(parts[0]), int(parts[1])) if len(parts) == 2 \
+                else None
+        return self._logs_made[guild_id]
+
     async def _keep_log(self, guild: discord.Guild, match: MatchInfo) -> Finding | None:
-        """The host log: each player of a running match that uses it stays denied it."""
+        """The host log: each player of a running match that uses it stays denied it; the
+        one the bot made is also kept as it made it (hidden from @everyone, the host role
+        and the bot let in, nobody else given View Channel but hosts who do not play)."""
         log_id = int(match.transport.get("log") or 0)
         channel = guild.get_channel(log_id)
         if not isinstance(channel, discord.TextChannel):
@@ -354,6 +399,10 @@ class Keeper:
         hidden = discord.PermissionOverwrite(view_channel=False).pair()
         wanted = {uid: (MEMBER, hidden[0].value, hidden[1].value) for uid in players
                   if guild.get_member(uid) is not None}
+        made = await self._log_made(guild.id)
+        if made is not None and made[0] == log_id:
+            return await self._keep_made_log(guild, match, channel, wanted, made[1],
+                                             frozenset(players))
         current = _current(channel)
         again = {uid: w for uid, w in wanted.items()
                  if uid not in current or not current[uid][3] & VIEW}
@@ -379,6 +428,40 @@ class Keeper:
         self.repairs += 1
         log.info("host log %s denied again to %s", log_id, sorted(again))
         return Finding(log_id, said, True, during_post=during)
+
+    async def _keep_made_log(self, guild: discord.Guild, match: MatchInfo,
+                             channel: discord.TextChannel, denies: Wanted, host_role: int,
+                             players: frozenset[int]) -> Finding | None:
+        from bot.discord.channels import SEE_AND_WRITE, _bot_overwrite
+
+        def entry(kind: int, overwrite: discord.PermissionOverwrite) -> tuple[int, int, int]:
+            allow, deny = overwrite.pair()
+            return (kind, allow.value, deny.value)
+
+        wanted: Wanted = {guild.default_role.id: (ROLE, 0, VIEW),
+                          guild.me.id: entry(MEMBER, _bot_overwrite(guild))}
+        if host_role:
+            wanted[host_role] = entry(ROLE, SEE_AND_WRITE)
+        base = await self.bot.transport.intended(match, "umpire", guild)
+        wanted = _hosts_now(wanted, host_role or None, base.host_role_id, SEE_AND_WRITE)
+        wanted.update(denies)
+        intended = Intended(barred=base.barred | players, host_role_id=base.host_role_id)
+        new = repaired(channel, wanted, intended, guard=VIEW, exact=True)
+        if new is None:
+            return None
+        place = Place.of(channel)
+        readers = unintended_readers(place, intended)
+        said = describe(place, readers, intended) if readers else None
+        during = self._found(channel.id, said)
+        try:
+            await channel.edit(overwrites=_overwrites(new),
+                               reason="umpire: the host log's permissions put back")
+        except discord.HTTPException as exc:
+            log.warning("could not put back the host log %s: %s", channel.id, exc)
+            return Finding(channel.id, said, False, f"{exc.status}: {exc.text or exc}", during)
+        self.repairs += 1
+        log.info("put back the permissions of the host log %s", channel.id)
+        return Finding(channel.id, said, True, during_post=during)
 
     def _found(self, channel_id: int, said: str | None) -> bool:
         """Note a kept channel found wrong; True when a secret post to it is under way (the

@@ -196,3 +196,53 @@ async def test_threads_mode_a_secret_posted_as_someone_joins_the_table_is_report
         assert not told(world, match, "🔧")
         await assert_channels_match_outbox(world, up, match)
 
+
+
+async def test_the_host_log_and_a_table_it_made_are_kept_after_a_restart(world: World) -> None:
+    fake = world.fake
+    spectators = fake.add_role(world.guild, "Spectators")
+    async with umpire(world) as up:
+        match = await start_rps(world, up)  # the first start makes the host log too
+        match_id = match.id
+    log, table0 = channel_of(world, match, "umpire"), channel_of(world, match, "seat0")
+    log_before, table_before = pairs(log), pairs(table0)
+    async with umpire(world) as up:  # what it made is read back from the database
+        match = up.service.matches[match_id]
+        await fake.sync()
+        fake.set_overwrite(log, world.guild.roles[world.guild.id], allow=P.VIEW_CHANNEL)
+        fake.set_overwrite(log, spectators, allow=P.VIEW_CHANNEL)
+        fake.sync_with_category(table0)
+        await fake.wait_for(lambda: pairs(log) == log_before, 10)
+        await fake.wait_for(lambda: pairs(table0) == table_before, 10)
+        assert not fake.can_view(world.eve, log) and not fake.can_view(world.eve, table0)
+        # The hosts are told, in the log once it is private again.
+        await fake.wait_for(lambda: len(told(world, match, "🔧")) == 2, 10)
+        said = " ".join(told(world, match, "🔧"))
+        assert f"<#{log.id}>" in said and f"<#{table0.id}>" in said
+        await play_round_one(world, up, match)
+        await up.idle(fake)
+        await assert_channels_match_outbox(world, up, match)
+
+
+async def test_a_new_host_role_takes_the_old_ones_place_on_the_tables_and_log_it_made(
+        world: World) -> None:
+    fake = world.fake
+    managers = fake.add_role(world.guild, "Managers", permissions=P.MANAGE_GUILD)
+    mia = fake.add_member(world.guild, "mia", roles=[managers])
+    referees = fake.add_role(world.guild, "Referees")
+    rita = fake.add_member(world.guild, "rita", roles=[referees])
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        log, table0 = channel_of(world, match, "umpire"), channel_of(world, match, "seat0")
+        assert fake.can_view(world.host, table0) and not fake.can_view(rita, table0)
+        saved = await fake.slash_command(mia, world.general, "umpire settings",
+                                         host_role=referees)
+        assert saved.response.content.startswith("Saved.")
+        # The old host role is no host now: it would read a secret. The new one takes its
+        # place on every channel the bot made.
+        for channel in (table0, log):
+            await fake.wait_for(lambda c=channel: fake.can_view(rita, c) and
+                                not fake.can_view(world.host, c), 10)
+        await play_round_one(world, up, match)
+        await up.idle(fake)
+        await assert_channels_match_outbox(world, up, match)
