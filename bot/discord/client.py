@@ -131,6 +131,10 @@ class UmpireBot(commands.Bot):
         if closed:
             log.info("closed the channels of %d match(es) that ended while they were open", closed)
 
+    async def close(self) -> None:
+        self.keeper.stop()
+        await super().close()
+
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         if isinstance(error, commands.CommandNotFound):
             return

@@ -12,11 +12,13 @@ restart keeps them too; `record_*` below):
 - a table thread it made: nobody in it but its player, the bot and hosts who do not play;
   nobody but the bot may add members to it (not invitable);
 - the host log: every player of a running match denied it (any host log: the one it made
-  or the one a host set).
+  or the one a host set); the one it made also as it made it (hidden from @everyone, the
+  host role and the bot let in), recorded as a fact of the service (`LOG_MADE`).
+The host role's overwrite goes to the host role set now, when a host changes it.
 
 It looks on every event that may change who reads a channel (bot/discord/watch.py calls
 `keep`), when the bot connects, and right after every secret post (the transport calls
-`landed`). What is wrong it puts back at once, one edit per channel. While a channel is
+`posted`). What is wrong it puts back at once, one edit per channel. While a channel is
 wrong the transport holds it (its check before every post, bot/discord/transport.py): no
 secret goes there. The hosts are told once, in the match's host log, who could read what;
 a secret post that landed in a channel opened meanwhile is reported with its match and
@@ -178,8 +180,8 @@ class Finding:
 
 
 class Keeper:
-    """One per bot. `keep(guild_id)` after any change; `landed(...)` after a secret post
-    the transport found opened meanwhile."""
+    """One per bot. `keep(guild_id)` after any change; `posted(...)` right after every
+    secret post (the transport's check again)."""
 
     def __init__(self, bot: UmpireBot, *, retry_seconds: float = RETRY_SECONDS) -> None:
         self.bot = bot
@@ -249,6 +251,7 @@ class Keeper:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
     def stop(self) -> None:
+        """Cancel the passes and retries under way (the bot is closing)."""
         for task in [*self._tasks.values(), *self._retrying.values()]:
             task.cancel()
 
