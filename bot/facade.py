@@ -75,6 +75,13 @@ class UmpireApi:
         """Try the match's held channels again now (something that may free them changed)."""
         self.service.delivery.wake(match_id)
 
+    def tell_hosts(self, match_id: int, text: str) -> None:
+        """A line in the host log of running match `match_id` (stored and delivered like
+        every message; nothing when the match is not running)."""
+        match = self.live(match_id)
+        if match is not None and match.running:
+            self.service.clocks.stops.tell_hosts(match, text)
+
     # --- the store ------------------------------------------------------------------------
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process umpires the server now (always, unless sharded)."""

@@ -147,6 +147,9 @@ class SettingsCog(commands.Cog, name="Settings"):
         if changes:
             await store.update(guild.id, **changes)
             current = await self.bot.guild_config(guild.id)
+            watch = self.bot.get_cog("Watch")
+            if "host_role_id" in changes and watch is not None:  # who may read changed:
+                watch.wake(guild.id)  # type: ignore[attr-defined]  # (the keeper looks too)
             head = "Saved. "
         else:
             head = ""

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.keeper import record_room, record_table, record_thread
 from bot.discord.render import user_id_of
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
@@ -195,21 +196,6 @@ async def shut_out_of_log(host_log: discord.TextChannel, players: Sequence[disco
     return out
 
 
-async def keep_out_of_log(host_log: discord.TextChannel,
-                          members: Sequence[discord.Member]) -> list[discord.Member]:
-    """Deny the host log again to those `members` (players of a running match) whose deny
-    someone removed or changed to let them read; returns them."""
-    again = []
-    for member in members:
-        if host_log.overwrites_for(member).view_channel is False:
-            continue
-        await host_log.set_permissions(member, overwrite=HIDDEN,
-                                       reason="umpire: a player never reads the host log of "
-                                              "their running match")
-        again.append(member)
-    return again
-
-
 async def let_back_into_log(host_log: discord.TextChannel,
                             denied: Mapping[str, Pair] | Sequence[int],
                             still_playing: frozenset[int] = frozenset()) -> None:
@@ -246,10 +232,13 @@ class MatchChannels:
     #: removed only if the start fails.
     shared: list[int] = field(default_factory=list)
     note: str | None = None  # for the host: why the tables are not threads, say
+    #: What the channel keeper keeps of the channels made (bot/discord/keeper.py), by id.
+    kept: dict[str, Any] = field(default_factory=dict)
 
     def transport(self) -> dict[str, Any]:
         data: dict[str, Any] = {"guild": self.room.guild.id, "room": self.room.id,
-                                "log": self.log.id, "created": self.created, "mode": self.mode}
+                                "log": self.log.id, "created": self.created, "mode": self.mode,
+                                "kept": self.kept}
         for seat, table in enumerate(self.tables):
             data[f"table{seat}"] = table.id if table else None
         if self.category is not None and self.mode == "channels":
@@ -300,25 +289,28 @@ async def _create_threaded(
     from bot.discord.threads import create_table, room_overwrites, rooms_category
 
     category = None
+    kept: dict[str, Any] = {}
     if room is None:
         category = await rooms_category(guild, f"{category_prefix}es"[:100],
                                         _bot_overwrite(guild), shared)
+        overwrites = room_overwrites(guild, _bot_overwrite(guild))
         room = await guild.create_text_channel(
-            f"{slug}-{'-vs-'.join(names)}"[:100], category=category,
-            overwrites=room_overwrites(guild, _bot_overwrite(guild)),
+            f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome); "
                   "each player's table is a private thread here.",
             reason="umpire: game room")
         created.append(room.id)
+        kept[str(room.id)] = record_room(overwrites)
     out_tables: list[Table | None] = list(given)
     for seat in needed_tables:
         member = players[seat]
         assert member is not None
         thread = await create_table(room, member, names[seat], title)
         created.append(thread.id)
+        kept[str(thread.id)] = record_thread(seat)
         out_tables[seat] = thread
     return MatchChannels(room=room, tables=out_tables, log=log, category=category,
-                         created=created, mode="threads")
+                         created=created, mode="threads", kept=kept)
 
 
 async def _delete_channels(guild: discord.Guild, created: Sequence[int]) -> None:
@@ -359,6 +351,7 @@ async def _create(
             reason="umpire: game room")
         created.append(room.id)
     out_tables: list[discord.TextChannel | None] = list(given)
+    kept: dict[str, Any] = {}
     for seat in needed_tables:
         member = players[seat]
         assert member is not None and category is not None
@@ -371,9 +364,10 @@ async def _create(
             topic=f"{names[seat]}'s private table for {title}: your secret choices go here.",
             reason="umpire: private table channel")
         created.append(table.id)
+        kept[str(table.id)] = record_table(seat, overwrites, hosts)
         out_tables[seat] = table
     return MatchChannels(room=room, tables=out_tables, log=log, category=category,
-                         created=created)
+                         created=created, kept=kept)
 
 
 async def lock_match_channels(client: discord.Client | None, match: MatchInfo,

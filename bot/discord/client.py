@@ -18,6 +18,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import answer_error
 from bot.discord.gate import Gate
 from bot.discord.guild import GuildConfig
+from bot.discord.keeper import Keeper
 from bot.discord.routing import Routing
 from bot.discord.sharding import answer_only_owned
 from bot.discord.transport import DiscordTransport
@@ -94,6 +95,9 @@ class UmpireBot(commands.Bot):
         self.before_invoke(self.gate.command)
         self.after_invoke(self._released)
         transport.attach(self, self.api)
+        #: Puts back the channels the bot made when someone changes them (keeper.py).
+        self.keeper = Keeper(self)
+        transport.keeper = self.keeper
         if settings.shards.enabled:  # answer only the servers of the shards owned
             answer_only_owned(self, self.owns_guild)
 
@@ -137,12 +141,18 @@ class UmpireBot(commands.Bot):
         self.routing.index_matches()
         self.transport.ready.set()
         log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
+        for guild in self.guilds:  # (what changed while the bot was away)
+            self.keeper.keep(guild.id)
         closed = await self.transport.close_ended()
         if closed:
             log.info("closed the channels of %d match(es) that ended while they were open", closed)
 
     async def _released(self, ctx: commands.Context[Any]) -> None:
         self.gate.release(ctx)  # (the command is done)
+
+    async def close(self) -> None:
+        self.keeper.stop()
+        await super().close()
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         self.gate.release(ctx)  # (the command failed)

@@ -147,6 +147,8 @@ async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
                           "I had made for it was removed, nothing was started. Try "
                           "again.") from exc
         raise
+    if new_log is not None:  # kept as it was made from now on (bot/discord/keeper.py)
+        await bot.keeper.made_log(guild, new_log, hosts)
     bot.routing.index_match(live.id, live.transport)
     assert channels is not None
     return live, channels

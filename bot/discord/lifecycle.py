@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot.discord.channels import HIDDEN, SEE_AND_WRITE, _bot_overwrite
 from bot.discord.errors import Refusal
+from bot.discord.keeper import record_thread
 from bot.status import RUNNING
 from bot.transport import MatchInfo
 
@@ -294,9 +295,27 @@ async def _record(bot: UmpireBot, live: Any, changes: dict[str, Any], gone: list
         bot.routing.forget(cid)
     new_ids = [v for k, v in changes.items() if k != "mode"]
     created = [c for c in live.transport.get("created") or [] if c not in gone]
-    changes = {**changes, "created": [*created, *new_ids]}
+    changes = {**changes, "created": [*created, *new_ids], "kept": _kept_again(live, changes)}
     live.transport.update(await bot.api.remember(live.id, changes))
     bot.routing.index_match(live.id, live.transport)
+    bot.keeper.keep(int(live.transport.get("guild") or 0))  # (made from the old one's state)
+
+
+def _kept_again(live: Any, changes: dict[str, Any]) -> dict[str, Any]:
+    """What the channel keeper keeps of the channels made again: a table thread as a new
+    one; a room or table channel as the one it replaces was kept (nothing, if a host had
+    named it)."""
+    kept = dict(live.transport.get("kept") or {})
+    for key, new in changes.items():
+        old = live.transport.get(key)
+        if key not in ("room", "table0", "table1") or not old:
+            continue
+        spec = kept.pop(str(old), None)
+        if key != "room" and live.transport.get("mode") == "threads":
+            spec = record_thread(int(key[-1]))
+        if spec is not None:
+            kept[str(new)] = spec
+    return kept
 
 
 async def _repost(bot: UmpireBot, live: Any, guild: discord.Guild, audience: str,

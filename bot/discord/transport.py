@@ -242,6 +242,10 @@ class DiscordTransport:
         #: channel id -> a click there waiting for the channel's next post (bot/discord/answer.py)
         self._answers: dict[int, Answer] = {}
         self.answered = 0  # posts that went out as a click's response (for tests and the bench)
+        #: The channel keeper (bot/discord/keeper.py), told of a secret post that landed in
+        #: a channel opened meanwhile; and the private channels being posted to right now.
+        self.keeper: Any = None
+        self.posting: set[int] = set()
 
     def attach(self, client: discord.Client, api: UmpireApi) -> None:
         self.client, self.api = client, api
@@ -272,6 +276,22 @@ class DiscordTransport:
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(u) for u in seat_mentions(match, message.text)])
         parts = parts_of(text)
+        secret = message.audience.startswith("seat")
+        if secret:
+            self.posting.add(channel_id)
+        try:
+            await self._send_parts(match, message, channel_id, parts, view, embeds, mentions)
+        finally:
+            self.posting.discard(channel_id)
+        if secret:
+            await self._after_secret(match, message.audience, channel_id)
+        if rematch:
+            await self._rematch_offered(match)
+        self._after_send(match)
+
+    async def _send_parts(self, match: MatchInfo, message: StoredMessage, channel_id: int,
+                          parts: list[str], view: Any, embeds: list[discord.Embed],
+                          mentions: discord.AllowedMentions) -> None:
         check = self._maybe_posted(message)
         for i, part in enumerate(parts):
             nonce = message.id if i == 0 else f"{message.id}.{i}"
@@ -303,9 +323,25 @@ class DiscordTransport:
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
-        if rematch:
-            await self._rematch_offered(match)
-        self._after_send(match)
+
+    async def _after_secret(self, match: MatchInfo, audience: str, channel_id: int) -> None:
+        """Right after a secret post, the check again (from the cached state, recomputed
+        only if an event came in meanwhile): the keeper reports a post that landed in a
+        channel opened as it was posted, and closes the channel."""
+        client, keeper = self.client, self.keeper
+        if keeper is None or client is None or self._ended(match.id):
+            return
+        guild = client.get_guild(int(match.transport.get("guild") or 0))
+        found = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        if guild is None or not isinstance(found, discord.TextChannel | discord.Thread):
+            return
+        try:
+            problem = await self._privacy(match, audience, guild, found)
+        except (LookupError, discord.ClientException, TransportError) as exc:
+            log.warning("match %s: could not check %s again after a post: %s", match.id,
+                        channel_id, exc)
+            return
+        await keeper.posted(match, audience, channel_id, problem)
 
     @staticmethod
     def _offers_rematch(match: MatchInfo, message: StoredMessage) -> bool:
@@ -547,6 +583,7 @@ class DiscordTransport:
         self.skipped += len(ok) - len(fresh)
         nonce = log_nonce([e.message_id for e in fresh])
         error: BaseException | None = None
+        self.posting.add(channel_id)
         try:
             for i, post in enumerate(posts):
                 await self._post_log_part(channel_id, post, f"{nonce}.{i}")
@@ -557,6 +594,11 @@ class DiscordTransport:
         else:
             for e in ok:
                 self._log_doubtful.pop(e.message_id, None)
+        finally:
+            self.posting.discard(channel_id)
+        if posts and error is None:
+            for match in {id(e.match): e.match for e in fresh}.values():
+                await self._after_secret(match, "umpire", channel_id)
         self.log_posts += 1 if posts else 0
         for entry in entries:
             if entry.done.done() or any(e.done is entry.done for e in

@@ -1,7 +1,8 @@
 """Listeners for what changes who can read a match's channels: channel overwrites (an edit,
 a sync with the category), roles (their permissions, who holds them), members leaving, thread
-membership. A host log whose deny for a player of a running match was removed is denied to
-them again (bot/discord/channels.py). Each drops the transport's kept verdicts of who reads the server's channels
+membership. Each has the channel keeper look at the server's kept channels (the ones the bot
+made, and the players' denies of the host log: bot/discord/keeper.py puts back what someone
+changed), drops the transport's kept verdicts of who reads the server's channels
 (`DiscordTransport.changed`) and retries at once the channels of the server's matches that
 delivery holds (`Delivery.wake`): the transport checks them again before posting
 (bot/discord/transport.py), so a fixed channel gets its held messages without waiting for
@@ -9,7 +10,6 @@ the next backoff."""
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,43 +18,24 @@ from discord.ext import commands
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
 
-log = logging.getLogger(__name__)
-
-
 class WatchCog(commands.Cog, name="Watch"):
     def __init__(self, bot: UmpireBot) -> None:
         self.bot = bot
 
     def wake(self, guild_id: int | None) -> None:
-        """Forget what was worked out about the server's channels; retry the held channels
-        of its running matches now."""
+        """Forget what was worked out about the server's channels; have the keeper put back
+        what someone changed in the channels the bot made; retry the held channels of its
+        running matches now."""
         if guild_id is None:
             return
         self.bot.transport.changed(guild_id)
+        self.bot.keeper.keep(guild_id)
         for match in self.bot.api.running(guild_id):
             self.bot.api.retry_held(match.id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: Any, after: discord.abc.GuildChannel) -> None:
         self.wake(after.guild.id)
-        if isinstance(after, discord.TextChannel):
-            await self.keep_log_private(after)
-
-    async def keep_log_private(self, channel: discord.TextChannel) -> None:
-        """If `channel` is the host log of running matches, the players each of them denied
-        it at its start are denied it again where someone removed that."""
-        from bot.discord.channels import keep_out_of_log
-
-        ids = {int(uid) for m in self.bot.api.running() if m.transport.get("log") == channel.id
-               for uid in (m.transport.get("log_denied") or {})}
-        members = [m for uid in sorted(ids) if (m := channel.guild.get_member(uid)) is not None]
-        try:
-            again = await keep_out_of_log(channel, members)
-        except discord.HTTPException as exc:
-            log.warning("could not deny the host log %s to a player again: %s", channel.id, exc)
-            return
-        if again:
-            log.info("host log %s denied again to %s", channel.id, [m.id for m in again])
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

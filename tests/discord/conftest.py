@@ -28,6 +28,7 @@ from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
+from bot.transport import ChannelHeld
 from bot.umpire import MatchService
 from games.core import Prompt
 from tests.fake_discord import permissions as P
@@ -35,7 +36,7 @@ from tests.fake_discord import store as fake_store
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401
 from tests.fake_discord.harness import running_client
 from tests.fake_discord.limits import TEST_SCALE
-from tests.fake_discord.models import Channel, Guild, Role, User
+from tests.fake_discord.models import Channel, Guild, Overwrite, Role, User
 from tests.fake_discord.server import FakeDiscord
 
 HOST_ROLE = "Umpire Host"
@@ -362,3 +363,46 @@ def lines(world: World, channel: Any) -> list[str]:
         out.extend(text.splitlines())
     return out
 
+
+def held_reasons(up: Umpire) -> list[str]:
+    """Record every `ChannelHeld.for_hosts` the transport raises. Delivery's backoff is made
+    long, so that a held channel is retried in time only when the guild update listeners wake
+    it (bot/discord/watch.py)."""
+    up.service.delivery.backoff = up.service.delivery.max_backoff = 60.0
+    out: list[str] = []
+    real, real_many = up.transport.send, up.transport.send_many
+
+    async def send(match: Any, message: Any) -> None:
+        try:
+            await real(match, message)
+        except ChannelHeld as exc:
+            out.append(exc.for_hosts)
+            raise
+
+    async def send_many(match: Any, messages: Any) -> None:  # the host log's batches
+        try:
+            await real_many(match, messages)
+        except ChannelHeld as exc:
+            if messages and messages[0].audience == "umpire":  # (a fold goes to `send`)
+                out.append(exc.for_hosts)
+            raise
+
+    up.transport.send = send  # type: ignore[method-assign]
+    up.transport.send_many = send_many  # type: ignore[method-assign]
+    return out
+
+
+def restore(world: World, channel: Channel, overwrites: list[Overwrite]) -> None:
+    """A moderator puts a channel's permissions back as they were (CHANNEL_UPDATE)."""
+    channel.overwrites = [Overwrite(o.id, o.type, o.allow, o.deny) for o in overwrites]
+    world.fake.channel_changed(channel)
+
+
+async def play_round_one(world: World, up: Umpire, match: LiveMatch,
+                         check: tuple[bool, bool] = (True, True)) -> None:
+    """Both players make their first decision, typed in their tables."""
+    for seat, user in enumerate((world.alice, world.bob)):
+        prompt = next(p for p in match.prompts if p.seat == seat)
+        await world.fake.send_user_message(user, channel_of(world, match, f"seat{seat}"),
+                                           prompt.choices[0], check_permissions=check[seat])
+        await world.fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)

@@ -141,16 +141,20 @@ async def click(world: World, user: User, message: Message, label: str) -> Inter
     return await world.fake.click_button(user, message, buttons_of(message)[label]["custom_id"])
 
 
-def let_see(world: World, user: User, channel: Channel) -> None:
-    """A member who could not see a table channel is let in (a host's mistake)."""
+def let_see(world: World, up: Umpire, user: User, channel: Channel) -> None:
+    """A member who could not see a table channel is let in (a host's mistake). The channel
+    keeper, which would take that away at once (tests/discord/test_keeper.py), is kept from
+    looking meanwhile, so that the member's click is made."""
     assert not world.fake.can_view(user, channel)
+    up.bot.keeper.keep = lambda guild_id: None
     world.fake.set_overwrite(channel, user, allow=P.VIEW_CHANNEL)
 
 
-def let_out(world: World, user: User, channel: Channel) -> None:
+def let_out(world: World, up: Umpire, user: User, channel: Channel) -> None:
     """The mistake undone (meanwhile the umpire posts nothing in that table: bob could read
     it, tests/discord/test_privacy.py)."""
     world.fake.remove_overwrite(channel, user)
+    del up.bot.keeper.keep  # (the class's own again)
 
 
 # --- setup: rarities, the keep-six menu, Drop X ---------------------------------------------
@@ -192,11 +196,11 @@ async def test_rarity_buttons_keep_six_menu_and_drop_buttons_choose_hands_privat
         assert menu["min_values"] == menu["max_values"] == 6
         seq = match.seq
         # Bob, let into her table by mistake, picks for her: refused, nothing changes.
-        let_see(world, world.bob, table0)
+        let_see(world, up, world.bob, table0)
         wrong = await fake.select(world.bob, message, menu["custom_id"], tiles0[:6])
         refused(wrong, "for alice, not for you")
         assert wrong.answer.visible_to == world.bob.id
-        let_out(world, world.bob, table0)
+        let_out(world, up, world.bob, table0)
         await up.idle(fake)
         assert match.seq == seq and not alice.hand_chosen and match.prompt_pending(key0)
         # Alice keeps her last six (the default would be the first six).
@@ -326,10 +330,10 @@ async def test_insurance_and_swap_buttons_after_a_wrong_guess(world: World) -> N
         assert not any(c["custom_id"].endswith(f":{key}") for m in bot_posts(world, room)
                        for c in m.iter_components())
         seq = match.seq
-        let_see(world, world.alice, table1)
+        let_see(world, up, world.alice, table1)
         refused(await click(world, world.alice, message, f"Swap {hand1[0]}"),
                 "for bob, not for you")
-        let_out(world, world.alice, table1)
+        let_out(world, up, world.alice, table1)
         await up.idle(fake)
         assert match.seq == seq and bob.hand == hand1
         room_before, table0_before = len(bot_posts(world, room)), len(bot_posts(world, table0))

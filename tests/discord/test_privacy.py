@@ -9,66 +9,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.live import LiveMatch
-from bot.transport import ChannelHeld
 from tests.discord.conftest import (
-    Umpire,
     World,
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    held_reasons,
     log_entries,
     log_text,
+    play_round_one,
+    restore,
     start_rps,
     threads_allowed,
     umpire,
 )
 from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, Overwrite, User
-
-
-def held_reasons(up: Umpire) -> list[str]:
-    """Record every `ChannelHeld.for_hosts` the transport raises. Delivery's backoff is made
-    long, so that a held channel is retried in time only when the guild update listeners wake
-    it (bot/discord/watch.py)."""
-    up.service.delivery.backoff = up.service.delivery.max_backoff = 60.0
-    out: list[str] = []
-    real, real_many = up.transport.send, up.transport.send_many
-
-    async def send(match: Any, message: Any) -> None:
-        try:
-            await real(match, message)
-        except ChannelHeld as exc:
-            out.append(exc.for_hosts)
-            raise
-
-    async def send_many(match: Any, messages: Any) -> None:  # the host log's batches
-        try:
-            await real_many(match, messages)
-        except ChannelHeld as exc:
-            if messages and messages[0].audience == "umpire":  # (a fold goes to `send`)
-                out.append(exc.for_hosts)
-            raise
-
-    up.transport.send = send  # type: ignore[method-assign]
-    up.transport.send_many = send_many  # type: ignore[method-assign]
-    return out
-
-
-def restore(world: World, channel: Channel, overwrites: list[Overwrite]) -> None:
-    """A moderator puts a channel's permissions back as they were (CHANNEL_UPDATE)."""
-    channel.overwrites = [Overwrite(o.id, o.type, o.allow, o.deny) for o in overwrites]
-    world.fake.channel_changed(channel)
-
-
-async def play_round_one(world: World, up: Umpire, match: LiveMatch,
-                         check: tuple[bool, bool] = (True, True)) -> None:
-    """Both players make their first decision, typed in their tables."""
-    for seat, user in enumerate((world.alice, world.bob)):
-        prompt = next(p for p in match.prompts if p.seat == seat)
-        await world.fake.send_user_message(user, channel_of(world, match, f"seat{seat}"),
-                                           prompt.choices[0], check_permissions=check[seat])
-        await world.fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+from tests.fake_discord.models import Channel, User
 
 
 async def try_start(world: World, **channels: Any) -> Any:
@@ -84,12 +40,29 @@ def secret_posts(world: World, channel: Channel) -> int:
     return len(bot_posts(world, channel))
 
 
-async def test_a_table_synced_with_its_category_gets_no_secret_until_fixed(world: World) -> None:
+def named_table(world: World, name: str, player: User) -> Channel:
+    """A channel a host names as `player`'s table: private to them (and the bot), in a
+    category that hides nothing (a sync with it opens the table to @everyone)."""
     fake = world.fake
+    hall = fake.add_category(world.guild, f"{name}-hall")
+    table = fake.add_text_channel(world.guild, name, category=hall)
+    fake.set_overwrite(table, world.guild.roles[world.guild.id], deny=P.VIEW_CHANNEL)
+    for who in (player, fake.bot_user):
+        fake.set_overwrite(table, who, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
+    return table
+
+
+async def test_a_named_table_synced_with_its_category_gets_no_secret_until_fixed(
+        world: World) -> None:
+    """A table the host named is never changed by the bot: held, and the hosts told,
+    until someone fixes it (a table the bot made is put back: tests/discord/test_keeper.py)."""
+    fake = world.fake
+    named = named_table(world, "alices-corner", world.alice)
     async with umpire(world, refusal_cooldown_seconds=0) as up:
-        match = await start_rps(world, up)
+        match = await start_rps(world, up, table1=named)
         reasons = held_reasons(up)
         table0, room = channel_of(world, match, "seat0"), channel_of(world, match, "public")
+        assert table0.id == named.id
         before = list(table0.overwrites)
         fake.sync_with_category(table0)  # a moderator's "Sync Now": @everyone reads it now
         await fake.sync()
@@ -110,6 +83,9 @@ async def test_a_table_synced_with_its_category_gets_no_secret_until_fixed(world
         await fake.wait_for(lambda: "are held, not posted" in log_text(world, log), 10)
         told = [e for e in log_entries(world, log) if "are held, not posted" in e]
         assert len(told) == 1 and "synced with its category" in told[0]
+        await up.bot.keeper.wait_idle()
+        assert up.bot.keeper.repairs == 0 and fake.can_view(world.eve, table0)  # not changed
+        assert not [e for e in log_entries(world, log) if "🔧" in e or "⚠️" in e]
         # Alice's next decision was held: her clock has not run out, nothing was picked.
         [waiting] = [p for p in match.prompts if p.seat == 0]
         assert match.status == "active" and match.seq == 2
@@ -127,13 +103,15 @@ async def test_a_table_synced_with_its_category_gets_no_secret_until_fixed(world
         assert len(bot_posts(world, room)) > 0
 
 
-async def test_an_overwrite_for_a_spectator_role_holds_the_table(world: World) -> None:
+async def test_an_overwrite_for_a_spectator_role_holds_the_named_table(world: World) -> None:
     fake = world.fake
     spectators = fake.add_role(world.guild, "Spectators")
+    named = named_table(world, "bobs-den", world.bob)
     async with umpire(world) as up:
-        match = await start_rps(world, up)
+        match = await start_rps(world, up, table2=named)
         reasons = held_reasons(up)
         table1 = channel_of(world, match, "seat1")
+        assert table1.id == named.id
         posted = secret_posts(world, table1)
         # Nobody holds the role yet: anyone given it could read, so the role counts.
         fake.set_overwrite(table1, spectators, allow=P.VIEW_CHANNEL)
@@ -167,6 +145,10 @@ async def test_a_player_made_a_host_mid_match_reads_nothing_of_their_match(world
         assert bob_deny is not None and bob_deny.deny & P.VIEW_CHANNEL
         fake.remove_overwrite(log, world.bob)
         await fake.wait_for(lambda: not fake.can_view(world.bob, log), 10)
+        # (and the hosts are told, in the log)
+        await fake.wait_for(lambda: any("🔧" in e and "bob (a player of this match" in e
+                                        for e in log_entries(world, log)), 10)
+        await up.idle(fake)  # (the post of that line checked again after it, as every one)
         # Given Administrator, no overwrite hides the log from him: the log of his match is
         # held (the check before every post), and the hosts are told why.
         admins = fake.add_role(world.guild, "Admins", permissions=P.ADMINISTRATOR)
@@ -241,7 +223,7 @@ async def test_a_table_that_answers_403_is_held_and_sent_when_it_answers_again(
         await assert_channels_match_outbox(world, up, match)
 
 
-async def test_threads_mode_a_moderator_who_does_not_play_holds_the_tables(world: World) -> None:
+async def test_threads_mode_a_moderator_who_does_not_play_holds_a_named_rooms_tables(world: World) -> None:
     fake = world.fake
     threads_allowed(world)
     mods = fake.add_role(world.guild, "Mods", permissions=P.MANAGE_THREADS)
@@ -253,8 +235,10 @@ async def test_threads_mode_a_moderator_who_does_not_play_holds_the_tables(world
         text = inter.answer.content
         assert "mona (not a host, Manage Threads in" in text and "“Mods”" in text, text
         assert "channel_mode:channels" in text and not up.service.matches
-        # Mid-match: the bot's room, then someone gives the moderators Manage Threads there.
-        match = await start_rps(world, up)
+        # Mid-match: a room the host named (the bot's own would be put back:
+        # tests/discord/test_keeper.py), then someone gives the moderators Manage Threads.
+        fake.set_overwrite(hall, mods, deny=P.MANAGE_THREADS)
+        match = await start_rps(world, up, room=hall)
         reasons = held_reasons(up)
         room, table0 = channel_of(world, match, "public"), channel_of(world, match, "seat0")
         assert not fake.can_view(mona, table0)
@@ -366,16 +350,17 @@ async def test_after_a_restart_a_table_threads_members_are_fetched_then_followed
         match_id = match.id
     table0 = fake.channels[match.transport["table0"]]
     fake.add_thread_member(table0, mona)  # added while the bot was away
+    start = len(fake.request_log)
     async with umpire(world) as up:
-        reasons = held_reasons(up)
         match = up.service.matches[match_id]
+        # Once connected, the keeper lists the thread's members and takes her out again
+        # (the bot made that thread); the hosts are told.
+        await fake.wait_for(lambda: mona.id not in table0.member_ids, 10)
+        log = channel_of(world, match, "umpire")
+        await fake.wait_for(lambda: any("🔧" in e and "mona (not a host)" in e
+                                        for e in log_entries(world, log)), 10)
         posted = secret_posts(world, table0)
-        start = len(fake.request_log)
         await play_round_one(world, up, match)
-        await fake.wait_for(lambda: any("of alice" in r for r in reasons), 10)
-        assert "mona (not a host)" in next(r for r in reasons if "of alice" in r)
-        assert secret_posts(world, table0) == posted
-        fake.remove_thread_member(table0, mona)  # the gateway says she left
         await fake.wait_for(lambda: secret_posts(world, table0) > posted, 10)
         await up.idle(fake)
         await assert_channels_match_outbox(world, up, match)
