@@ -123,6 +123,29 @@ def test_decoder_page_matches_the_engines_setup() -> None:
     assert "has made their rarity choice" not in page
 
 
+def test_decoder_page_states_the_prompt_fix_and_every_setting_with_its_default() -> None:
+    from games.decoder.settings import DecoderSettings
+
+    page = _page("decoder.md")
+    fix = DecoderSettings().fix_seconds
+    assert f"| `fix_seconds` | {fix:g} |" in page
+    assert "taken when its fix window closes" in page and "`/fix TEXT`" in page
+    assert "before the guess is taken" in page  # the hopeless guess's private warning
+    for name in DecoderSettings.model_fields:
+        assert f"| `{name}` |" in page, f"the settings table lacks {name}"
+
+
+def test_double_or_nothing_page_gives_the_joker_pair_example() -> None:
+    page = _page("double-or-nothing.md")
+    assert "`J-5-J` played as 5-5-5" in page and "pair of 5s" in page
+
+
+def test_rps_poker_tournament_ranks_by_total_points() -> None:
+    """(the order itself: tests/arena/test_ranking.py)"""
+    for text in (_page("rps-poker.md"), (ROOT / "docs/arena.md").read_text(encoding="utf-8")):
+        assert "ranks by total points" in text or "ranks the bots by **total points**" in text
+
+
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 BENCH = ROOT / "docs" / "bench.md"
 DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
