@@ -21,7 +21,7 @@ from bot.discord.feed import feed_problem
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import escape, player_id, player_ref, shown
+from bot.discord.render import REASON_LIMIT, escape, player_id, player_ref, shown
 from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.status import RUNNING
@@ -204,7 +204,7 @@ class HostCog(commands.Cog, name="Host"):
     async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
                     reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
-        await self.service.abort(live.id, escape(reason))  # posted in the room
+        await self.service.abort(live.id, escape(reason, REASON_LIMIT))  # posted in the room
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
     @match.command(name="award", description="Award a match (or its running bout) to a player")
@@ -225,7 +225,7 @@ class HostCog(commands.Cog, name="Host"):
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, escape(reason), unit=part)  # UmpireError: user-facing
+        await self.service.award(live.id, winner, escape(reason, REASON_LIMIT), unit=part)  # UmpireError: user-facing
         what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
         await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 
