@@ -17,7 +17,7 @@ from bot.discord.channels import (
 )
 from bot.discord.checks import host_check, not_a_player
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
-from bot.discord.feed import feed_problem
+from bot.discord.feed import feed_problem, feed_words
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
@@ -164,7 +164,8 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
                        f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
                        f"host log {channels.log.mention}." +
-                       (f" Spectator feed {feed.mention}." if feed is not None else "") +
+                       (f" Spectator feed {feed.mention}: {feed_words(found)}."
+                        if feed is not None else "") +
                        (f" {channels.note}" if channels.note else ""),
                        allowed_mentions=discord.AllowedMentions.none())
 

@@ -167,6 +167,31 @@ class Prompt(BaseModel):
     brief: str = ""
 
 
+class Reveals(BaseModel):
+    """What a game shows of its secrets beyond the game room, and when. The spectator feed
+    (`games.core.feed`), the export and the transcript of a match read this declaration.
+
+    Anyone may read a match's feed, its two players included, so while the match runs the
+    feed shows only what both players may know: the game room's lines, nothing else. What
+    the rules keep from a player (a hand a fold left unshown, the hand a bout ended with, a
+    pool that carries over) is shown only once the match is over, by the rules or by the
+    hosts: then the feed's last message, the export and the transcript show `text`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # What is shown once the match is over, in the words of the game's rules page (its
+    # section on the feed says this sentence): a host reads there what the bot will show.
+    at_end: str
+    # What is never shown, not even then ("" for nothing): the bot never posts it. (The
+    # seed revealed at the end lets anyone replay the deals; this is the bot's own reticence
+    # about what no rule makes public, not a secret kept from the record.)
+    never: str = ""
+    # The text of the reveal, from the state the match ended in: by the rules, or midway,
+    # when the hosts ended it (then it also shows what the unit in progress held). Plain
+    # text naming players with {P0}/{P1}; it starts with "🔓". Kept out of the JSON.
+    text: Callable[[Any], str] = Field(exclude=True)
+
+
 class Command(BaseModel):
     """Base of every typed decision. Subclasses add `type: Literal[...]` and their fields.
 
@@ -281,6 +306,9 @@ class Game(ABC, Generic[StateT]):
     timeouts: ClassVar[Mapping[str, TimeoutHandler]] = {}
     #: How many public texts the state's `log` keeps (its last ones); 0: the state has none.
     log_keep: ClassVar[int] = 0
+    #: What the game shows of its secrets beyond the room, and when (`Reveals`). None: it
+    #: shows nothing but the room, ever (a game with secrets declares its reveals).
+    reveals: ClassVar[Reveals | None] = None
 
     def check(self, state: StateT, seat: int, command: Command) -> None:
         """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""
