@@ -17,6 +17,9 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
   seed's default for that prompt (which may be a loss), through the same path as a move.
 - Events carry an `Audience`; text may name players with the placeholders `{P0}` and `{P1}`,
   which the runtime replaces with the players' names.
+- `reveals` (a `Reveals`) declares what the game shows of its secrets beyond the game room,
+  and when: nothing while the match runs (the spectator feed shows what both players may
+  know), what the rules kept from each player once it is over (`games.core.feed`).
 """
 
 from __future__ import annotations
