@@ -1,13 +1,13 @@
 """A match's spectator feed: a read-only channel that shows the match as it is played.
 
-The feed gets what the game room gets (every public line, without buttons) and, as each
-unit of play ends, the reveals of its secrets that are over (`games.core.feed`): a round's
-hands once the round is done, never while it is played. It is an audience of its own,
+The feed gets what the game room gets (every public line, without buttons) and nothing
+more while the match runs: anyone may read it, the players included, so it shows only what
+both players may know. In the message of the step that ends the match (or of the hosts'
+ending it) it adds what the game declares it reveals then (`contract.Reveals`, through
+`games.core.feed`): the hands a fold left unshown, say. It is an audience of its own,
 "feed", in the same outbox as the room and the tables, so it has the same order, retries
 and checks before every post (a Discord feed must be writable by no one but the bot: see
-bot/discord/feed.py). Nothing in it was secret when it is written, so a player who reads
-the feed learns nothing the room and the rules have not made over; the match's clocks never
-wait on it.
+bot/discord/feed.py). The match's clocks never wait on it.
 
 A match has a feed when its transport data names one (`FEED_KEY`): `/match start feed:`
 sets it, and an event runtime turns it on for its matches with `with_feed`.
@@ -44,8 +44,8 @@ def has_feed(transport: Mapping[str, Any]) -> bool:
 
 
 def reveal_rows(game: Game[Any], before: Any, after: Any, ended: bool) -> list[OutboxData]:
-    """The feed's reveals of one step, as outbox rows (joined to the step's feed message
-    by `mirrored`). A failing feed module costs the feed its reveal, never the match its
+    """The feed's reveals of one step (none but in the step that ends the match), as outbox
+    rows (joined to the step's feed message by `mirrored`). A failing feed module costs the feed its reveal, never the match its
     move: it is logged, and the step is stored without it."""
     try:
         texts = feed_reveals(game, before, after, ended)

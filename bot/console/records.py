@@ -36,6 +36,7 @@ from bot.status import MatchStatus
 from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
+from games.core.feed import end_reveal
 from games.registry import all_games, get_game
 
 COMMITMENT = re.compile(r"\b([0-9a-f]{64})\b")
@@ -99,6 +100,7 @@ class Record(_Part):
     result: RecordResult | None = None
     actions: list[RecordAction]
     messages: list[RecordMessage] = Field(default_factory=list)
+    reveal: str | None = None  # the game's declared reveal at the end (games.core.feed)
 
     @field_validator("players")
     @classmethod
@@ -207,6 +209,9 @@ def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> st
         at = m.get("at", "")[11:19]
         body.append(f"{at} [{place}] {lines[0]}")
         body += [" " * (len(at) + len(place) + 4) + line for line in lines[1:]]
+    if record.get("reveal"):  # what the rules kept from each player, shown at the end
+        body += ["", "Revealed at the end of the match:",
+                 render_names(str(record["reveal"]), names)]
     return "\n".join(head + body)
 
 
@@ -327,6 +332,10 @@ def verify(data: dict[str, Any]) -> str:
         _check_told(events, by_seq.get(action.get("seq", n)), where, names)
     outcome = game.outcome(state)
     result = record.get("result") or {}
+    told = record.get("reveal")
+    if told is not None and told != end_reveal(game, state, True):
+        raise RecordError("the reveal at the end of the record is not what the replay "
+                          "reveals: " + _short_text(render_names(told, names)))
     if result.get("host"):
         if outcome is not None:
             raise RecordError("the record says the hosts ended the match, but the replay "
@@ -420,6 +429,11 @@ def _check_told(events: Sequence[Any], told: dict[str, list[str]] | None, where:
             shown = render_names(event.text, names)
             raise RecordError(f"{where}: the replay tells {place!r} \"{shown}\", which "
                               "the record's messages do not say.")
+
+
+def _short_text(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _first(exc: BaseException) -> str:

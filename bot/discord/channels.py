@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.keeper import record_room, record_table, record_thread
-from bot.discord.render import user_id_of
+from bot.discord.render import shown, user_id_of
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
 
@@ -88,7 +88,7 @@ def log_problem(host_log: discord.TextChannel, hosts: discord.Role | None) -> st
     readers = [m for m in guild.members if not m.bot and host_log.permissions_for(m).view_channel
                and not is_host_member(m, hosts)]
     if readers:
-        names = ", ".join(m.display_name for m in readers[:5])
+        names = ", ".join(shown(m) for m in readers[:5])
         return (f"The host log {host_log.mention} can be read by {names}, who "
                 f"{'is' if len(readers) == 1 else 'are'} not a host: only hosts and the bot "
                 "may read it.")

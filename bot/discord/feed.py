@@ -11,13 +11,14 @@ told which roles or members to deny Send Messages. The match itself never waits 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord.launch import holding_match
 from bot.discord.render import escape
 from bot.discord.visibility import Readers, bot_missing
+from games.core.contract import Game
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -90,3 +91,11 @@ def feed_problem(bot: UmpireBot, channel: discord.TextChannel) -> str | None:
         return (f"I cannot post in the feed {channel.mention}: I lack {', '.join(missing)} "
                 "there. Give it to me (an overwrite for the bot), then start again.")
     return writers_problem(channel)
+
+
+def feed_words(game: Game[Any]) -> str:
+    """What a match's feed shows, as the game declares it (`contract.Reveals`), for the
+    host who starts it: the room's lines while it runs, the reveal once it is over."""
+    declared = type(game).reveals
+    end = f"; once it is over, {declared.at_end}" if declared is not None else ""
+    return f"the game room's lines while the match runs{end}"

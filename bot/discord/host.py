@@ -16,12 +16,12 @@ from bot.discord.channels import (
     sees_everything,
 )
 from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
-from bot.discord.feed import feed_problem
+from bot.discord.feed import feed_problem, feed_words
 from bot.discord.gate import Who, requires, target
 from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import escape, player_id, player_ref, shown
+from bot.discord.render import REASON_LIMIT, escape, player_id, player_ref, shown
 from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.status import RUNNING
@@ -172,7 +172,8 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(f"Match #{live.id} ({found.title}) started: {refs[0].name} (advantage) "
                        f"vs {refs[1].name}. Room {channels.room.mention}; tables {tables or 'none'}; "
                        f"host log {channels.log.mention}." +
-                       (f" Spectator feed {feed.mention}." if feed is not None else "") +
+                       (f" Spectator feed {feed.mention}: {feed_words(found)}."
+                        if feed is not None else "") +
                        (f" {channels.note}" if channels.note else ""),
                        allowed_mentions=discord.AllowedMentions.none())
 
@@ -217,7 +218,7 @@ class HostCog(commands.Cog, name="Host"):
     async def abort(self, ctx: commands.Context[Any], match: int | None = None, *,
                     reason: str = "aborted by the hosts") -> None:
         live = self.resolve(ctx, match)
-        await self.service.abort(live.id, escape(reason))  # posted in the room
+        await self.service.abort(live.id, escape(reason, REASON_LIMIT))  # posted in the room
         await ctx.send(f"Match #{live.id} aborted.", ephemeral=True)
 
     @match.command(name="award", description="Award a match (or its running bout) to a player")
@@ -239,7 +240,7 @@ class HostCog(commands.Cog, name="Host"):
             winner = seat - 1
         else:
             raise Refusal("Name the winner: `player` (a member) or `seat` (1 or 2).")
-        await self.service.award(live.id, winner, escape(reason), unit=part)  # UmpireError: user-facing
+        await self.service.award(live.id, winner, escape(reason, REASON_LIMIT), unit=part)  # UmpireError: user-facing
         what = f"Match #{live.id}" if part == "match" else f"The running {part} of match #{live.id}"
         await ctx.send(f"{what} awarded to {live.players[winner].name}.", ephemeral=True)
 

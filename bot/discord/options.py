@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import field_words
+from bot.discord.render import escape
 from games.core.contract import Game
 
 
@@ -87,6 +88,14 @@ def validate_settings(game: Game[Any], text: str | None) -> dict[str, Any]:
                 isinstance(v, int | float) and not (math.isfinite(v) and 0 <= v <= MAX_SECONDS)
                 for v in values):
             problems.append(_problem(game, name, value, ""))
+    accepted = model.model_dump(mode="json") if model is not None else {}
+    for name, value in accepted.items():  # texts the matches' messages repeat (puzzle names)
+        bad = [t for t in _foreign_strings(value) if escape(t, len(t) * 2 + 1) != t]
+        if name in data and bad:
+            problems.append(f"{_shown(name)}: {_shown(bad[0])} is not allowed: a setting's "
+                            "text may not hold invisible characters, line breaks or "
+                            "characters Discord reads as markup (such as `*`, `_`, `[`, `<`, "
+                            "`@`, `:`), since the match's messages repeat it.")
     if problems:
         raise SettingsError(f"Bad settings for {game.title}: " + " ".join(dict.fromkeys(problems))
                             + f" (Settings: {', '.join(known)}.)")
@@ -97,10 +106,30 @@ def validate_settings(game: Game[Any], text: str | None) -> dict[str, Any]:
 def _problem(game: Game[Any], name: str, value: Any, message: str) -> str:
     """One sentence: which setting, what was given, what it accepts."""
     if name not in game.settings_model.model_fields:
-        return f"`{name or '?'}` is not a setting of {game.title}."
-    return f"`{name}={_shown(value)}` is not allowed: {name} must be {setting_words(game, name)}."
+        return f"{_shown(name or '?')} is not a setting of {game.title}."
+    return (f"{_shown(f'{name}={_text(value)}')} is not allowed: {name} must be "
+            f"{setting_words(game, name)}.")
 
 
-def _shown(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else value
-    return text if len(text) <= 40 else text[:37] + "..."
+def _text(value: Any) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _shown(text: str) -> str:
+    """What a host typed, repeated: in code style when it holds no markup, else through the
+    renderer of foreign text (a backtick of its own would end the code span)."""
+    text = text if len(text) <= 40 else text[:37] + "..."
+    if "`" not in text and text.isprintable():
+        return f"`{text}`"  # (nothing in a code span is markup)
+    return escape(text, 80)
+
+
+def _foreign_strings(value: Any) -> list[str]:
+    """Every text inside a setting's value (a list of puzzle names, say)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _foreign_strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _foreign_strings(v)]
+    return []

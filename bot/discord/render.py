@@ -3,6 +3,7 @@ and members' names made safe to repeat (escaped once, when the bot reads them)."
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -27,11 +28,64 @@ def user_id_of(player: PlayerRef) -> int | None:
     return None
 
 
-def escape(text: str) -> str:
-    """User text (a nickname, a host's reason) as the bot may repeat it in a message, an embed
-    or a file: markdown escaped (a nickname `[gift](https://...)` is no masked link, `**x**`
-    no bold) and mentions defused (`@everyone` pings no one even where mentions are allowed)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+#: The characters Discord's markdown reads as markup anywhere in a line: emphasis, strike,
+#: spoilers, code, masked links (both brackets: nested ones too), quotes, headings, mentions
+#: (`<@id>`, `<@&id>`, `<#id>`, `@everyone`, `@here`), custom emoji and autolinks (`:` of
+#: `https://`), and the backslash itself.
+MARKUP = frozenset("\\*_~`|[]<>#@:")
+#: Discord reads a backslash before any of these as "this character, literally".
+ESCAPABLE = frozenset(chr(c) for c in range(33, 127) if not chr(c).isalnum())
+#: Invisible letters (Hangul fillers) that make a name look blank or like another one.
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+NAME_LIMIT = 64  # a 32-character nickname with every character escaped
+REASON_LIMIT = 300
+EVENT_LIMIT = 100
+
+
+def escape(text: object, limit: int = NAME_LIMIT) -> str:
+    """Text the bot did not write (a nickname, a role, channel or event name, a host's reason,
+    a setting's value, a bot file's output) as the bot may repeat it in a message, an embed,
+    a file or an export: one line, every invisible character (zero-width spaces and joiners,
+    direction overrides, fillers) dropped, every markup character escaped with a backslash
+    on the whole string (each bracket of every masked link, nested or not; every mention;
+    the `://` of a bare link; a heading, quote or list at its start), cut to `limit`
+    characters ("…" at the end) between two escapes. Idempotent: text escaped already comes
+    out as it went in, so a name read once and repeated again is never escaped twice.
+    Never empty ("?" for text that was only invisible)."""
+    cleaned = "".join(" " if ch.isspace() or unicodedata.category(ch) == "Cc" else ch
+                      for ch in str(text) if unicodedata.category(ch) != "Cf"
+                      and ch not in FILLERS)
+    cleaned = " ".join(cleaned.split())
+    parts: list[str] = []
+    i = 0
+    while i < len(cleaned):
+        ch = cleaned[i]
+        if ch == "\\" and i + 1 < len(cleaned) and cleaned[i + 1] in ESCAPABLE:
+            parts.append(cleaned[i:i + 2])  # escaped already: Discord shows it as it is
+            i += 2
+            continue
+        start = not parts  # a construct that only counts at the start of a line
+        if ch in MARKUP or (start and ch in "->+") or (
+                ch == "." and parts and all(p.isdigit() for p in parts)):
+            parts.append("\\" + ch)
+        else:
+            parts.append(ch)
+        i += 1
+    return _capped(parts, limit) or "?"
+
+
+def _capped(parts: list[str], limit: int) -> str:
+    """The parts joined, cut at a part boundary to at most `limit` characters."""
+    out: list[str] = []
+    size = 0
+    total = sum(map(len, parts))
+    for part in parts:
+        if total > limit and size + len(part) > limit - 1:
+            out.append("…")
+            break
+        out.append(part)
+        size += len(part)
+    return "".join(out)
 
 
 def shown(member: discord.abc.User) -> str:

@@ -24,7 +24,7 @@ from bot.discord.feed import feed_problem
 from bot.discord.gate import POST, READ, Who, requires, target
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
-from bot.discord.render import player_id, player_ref, shown
+from bot.discord.render import EVENT_LIMIT, escape, player_id, player_ref, shown
 from bot.live import LiveMatch
 from bot.ratings import ordinal, standings
 from bot.tournament import event as ev
@@ -194,7 +194,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             if problem:
                 raise Refusal(problem)
         event = await self._do(ctx, self.runner.create(
-            name=name, game=found.slug, format=str(format), settings=parsed, rated=rated,
+            name=escape(name, EVENT_LIMIT), game=found.slug, format=str(format), settings=parsed, rated=rated,
             break_seconds=int(break_seconds), cap=cap, rounds=rounds, guild=ctx.guild.id))
         event, _ = await self.runner.change(
             event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,

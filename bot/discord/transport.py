@@ -60,7 +60,7 @@ from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
 from bot.discord.pacing import Pacer, bucket_key
-from bot.discord.render import LIMIT, render, seat_mentions, split, user_id_of
+from bot.discord.render import LIMIT, escape, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.facade import StoredMessage
 from bot.transport import ChannelHeld, MatchInfo, PlayerRef, TransportError
@@ -168,7 +168,7 @@ def _name(match: MatchInfo, audience: str) -> str | None:
         return None
     seat = int(audience[4:])
     name = match.players[seat].name if seat < len(match.players) else f"seat {seat + 1}"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return escape(name)
 
 
 def where(match: MatchInfo, audience: str, channel_id: int) -> str:

@@ -15,6 +15,7 @@ from bot.service.table import MatchTable
 from bot.status import RUNNING, ClockStatus
 from bot.store.repository import Repository
 from bot.transport import render_names
+from games.core.feed import end_reveal
 
 
 class Reader:
@@ -117,6 +118,9 @@ class Reader:
             "messages": [{"id": m.id, "seq": m.seq, "audience": m.audience, "text": m.text,
                           "at": m.created_at.isoformat()}
                          for m in messages if ended or m.audience == "public"],
+            # what the game declares it reveals once the match is over (the feed's last
+            # message shows the same): None while it runs
+            "reveal": end_reveal(match.game, match.state, ended),
         }
 
     @staticmethod

@@ -14,6 +14,7 @@ from games.core.contract import (
     Outcome,
     ParseError,
     Prompt,
+    Reveals,
     Secret,
     Timeout,
     seat_name,
@@ -22,6 +23,6 @@ from games.core.replay import replay
 
 __all__ = [
     "Audience", "Bot", "BotFactory", "CardStyle", "Chance", "Command", "Event", "Game",
-    "IllegalMove", "OnTimeout", "Outcome", "ParseError", "Prompt", "Secret", "Suit", "Timeout",
-    "replay", "seat_name", "seed_commitment",
+    "IllegalMove", "OnTimeout", "Outcome", "ParseError", "Prompt", "Reveals", "Secret", "Suit",
+    "Timeout", "replay", "seat_name", "seed_commitment",
 ]

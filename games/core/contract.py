@@ -17,6 +17,9 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
   seed's default for that prompt (which may be a loss), through the same path as a move.
 - Events carry an `Audience`; text may name players with the placeholders `{P0}` and `{P1}`,
   which the runtime replaces with the players' names.
+- `reveals` (a `Reveals`) declares what the game shows of its secrets beyond the game room,
+  and when: nothing while the match runs (the spectator feed shows what both players may
+  know), what the rules kept from each player once it is over (`games.core.feed`).
 """
 
 from __future__ import annotations
@@ -173,6 +176,31 @@ class Prompt(BaseModel):
     fix_seconds: float = 0.0
 
 
+class Reveals(BaseModel):
+    """What a game shows of its secrets beyond the game room, and when. The spectator feed
+    (`games.core.feed`), the export and the transcript of a match read this declaration.
+
+    Anyone may read a match's feed, its two players included, so while the match runs the
+    feed shows only what both players may know: the game room's lines, nothing else. What
+    the rules keep from a player (a hand a fold left unshown, the hand a bout ended with, a
+    pool that carries over) is shown only once the match is over, by the rules or by the
+    hosts: then the feed's last message, the export and the transcript show `text`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # What is shown once the match is over, in the words of the game's rules page (its
+    # section on the feed says this sentence): a host reads there what the bot will show.
+    at_end: str
+    # What is never shown, not even then ("" for nothing): the bot never posts it. (The
+    # seed revealed at the end lets anyone replay the deals; this is the bot's own reticence
+    # about what no rule makes public, not a secret kept from the record.)
+    never: str = ""
+    # The text of the reveal, from the state the match ended in: by the rules, or midway,
+    # when the hosts ended it (then it also shows what the unit in progress held). Plain
+    # text naming players with {P0}/{P1}; it starts with "🔓". Kept out of the JSON.
+    text: Callable[[Any], str] = Field(exclude=True)
+
+
 class Command(BaseModel):
     """Base of every typed decision. Subclasses add `type: Literal[...]` and their fields.
 
@@ -287,6 +315,9 @@ class Game(ABC, Generic[StateT]):
     timeouts: ClassVar[Mapping[str, TimeoutHandler]] = {}
     #: How many public texts the state's `log` keeps (its last ones); 0: the state has none.
     log_keep: ClassVar[int] = 0
+    #: What the game shows of its secrets beyond the room, and when (`Reveals`). None: it
+    #: shows nothing but the room, ever (a game with secrets declares its reveals).
+    reveals: ClassVar[Reveals | None] = None
 
     def check(self, state: StateT, seat: int, command: Command) -> None:
         """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""

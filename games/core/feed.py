@@ -1,49 +1,38 @@
-"""The spectator feed's reveals: the secrets of a match that are over.
+"""The spectator feed's reveals, as each game declares them (`contract.Reveals`).
 
-A spectator feed shows a match as it is played: what is public, plus, once a round or bout
-has ended, the secrets of it that can no longer matter (both hands of a finished Renounce
-Fate round, say). It never shows a secret that is still live: a card still held, a pool a
-later round draws on, a choice that tells something of a deck still in play. Each game says
-what its unit of play is and what of it is over in its own `games/<game>/feed.py`, as
-
-    reveals(before, after, ended) -> list[str]
-
-the reveal texts of the secrets one step made over: `before` and `after` are the match's
-state around the step, `ended` whether the match is over after it (by the rules, or because
-the hosts ended it: then `before` and `after` are the same state and everything of the unit
-in progress is over too). Pure and deterministic, like the rules: the runtime stores the
-reveals with the step that caused them. Texts name players with `{P0}` / `{P1}`.
+Anyone may read a match's feed, its players included. So while a match runs the feed shows
+what both players may know, the game room's lines, and nothing else: a step that ends a
+round or a bout reveals nothing of it there, whatever the unit of play. What the rules keep
+from a player is shown once the match is over (by the rules, or because the hosts ended
+it: then `before` and `after` are the same state): the game's declared `Reveals.text` of
+the state it ended in, in the message of that last step. The export and the transcript of
+an ended match show the same text (`end_reveal`). Pure and deterministic, like the rules:
+the runtime stores the reveal with the step that caused it. Each game writes its text in
+its own `games/<game>/feed.py`; the two-world harness (`games.core.information`) compares
+the feed of twin worlds at every step until the end.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
 
 from games.core.contract import Game
 
-Reveals = Callable[[Any, Any, bool], list[str]]
-
-
-@cache
-def _reveals_of(game_type: type[Game[Any]]) -> Reveals | None:
-    package = game_type.__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.feed")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.feed":
-            raise
-        return None  # a game without a feed module reveals nothing beyond what is public
-    found: Reveals = module.reveals
-    return found
-
 
 def feed_reveals(game: Game[Any], before: BaseModel, after: BaseModel,
                  ended: bool) -> list[str]:
-    """What of `game`'s secrets the step from `before` to `after` made over (see above)."""
-    reveals = _reveals_of(type(game))
-    return reveals(before, after, ended) if reveals is not None else []
+    """What the feed shows beyond the room's lines after the step from `before` to
+    `after`: the declared reveal in the step that ends the match, else nothing."""
+    declared = type(game).reveals
+    if declared is None or not ended or (after is not before and game.is_over(before)):
+        return []
+    return [declared.text(after)]
+
+
+def end_reveal(game: Game[Any], state: BaseModel, ended: bool) -> str | None:
+    """The reveal of a match for its export and transcript: the declared text of the state
+    it ended in, once it has ended; None while it runs (or for a game that reveals nothing)."""
+    declared = type(game).reveals
+    return declared.text(state) if declared is not None and ended else None

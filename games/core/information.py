@@ -15,8 +15,11 @@ world. So this harness asks the question directly:
 3. Before and after every step, everything Y and a spectator can observe must be identical in
    both worlds (`observe`): the events they may see, `view`, `describe`, `status`, the
    outcome, every prompt they can read (text, buttons, clock, bank, reminders, default), the
-   existence, order, kind and clock of X's private prompts, and Y's answer to typed input
-   (the ParseError / IllegalMove message, or the accepted command).
+   existence, order, kind and clock of X's private prompts, Y's answer to typed input
+   (the ParseError / IllegalMove message, or the accepted command), and the spectator feed
+   of the step (`games.core.feed`: the room's lines, which are the public events above, and
+   what the step reveals beyond them), which anyone may read, until the match is over (its
+   last message then shows what the game declares it reveals at the end).
 
 When the worlds differ:
 - at the twin's creation, or after a step in which none of X's secrets was revealed: a leak
@@ -53,6 +56,7 @@ from games.core.contract import (
     Prompt,
     Timeout,
 )
+from games.core.feed import feed_reveals
 from games.core.harness import _FUZZ_WORDS, ConformanceError
 
 #: Prompt fields a viewer reads when the prompt is theirs or public.
@@ -129,11 +133,15 @@ def _event_seen(event: Event) -> dict[str, Any]:
 
 
 def observe(game: Game, state: BaseModel, events: Sequence[Event],
-            viewer: int | None) -> dict[str, Any]:
+            viewer: int | None, before: BaseModel | None = None) -> dict[str, Any]:
     """Everything `viewer` (a seat, or None for a spectator) can observe of this moment:
-    the events of the last step they may see, and the state as shown to them now."""
+    the events of the last step they may see, and the state as shown to them now; with
+    `before` (the state before the step), what the step's feed message reveals beyond the
+    room's lines, until the match is over."""
     outcome = game.outcome(state)
-    return {
+    feed: dict[str, Any] = {} if before is None else {
+        "feed": feed_reveals(game, before, state, False) if outcome is None else "over"}
+    return {**feed,
         "events": [_event_seen(e) for e in events if e.audience.allows(viewer)],
         "prompts": [seen for p in game.prompts(state)
                     if (seen := _prompt_seen(p, viewer)) is not None],
@@ -193,10 +201,13 @@ def _owned_secrets(game: Game, state: BaseModel, owner: int) -> set[str]:
 
 
 def _differences(game: Game, a: BaseModel, b: BaseModel, events_a: Sequence[Event],
-                 events_b: Sequence[Event], owner: int) -> str | None:
+                 events_b: Sequence[Event], owner: int, before_a: BaseModel | None = None,
+                 before_b: BaseModel | None = None) -> str | None:
+    """The first thing the opponent or a spectator sees differently in the two worlds (the
+    feed of the step too, given the states before it)."""
     for viewer in (1 - owner, None):
-        found = first_difference(observe(game, a, events_a, viewer),
-                                 observe(game, b, events_b, viewer))
+        found = first_difference(observe(game, a, events_a, viewer, before_a),
+                                 observe(game, b, events_b, viewer, before_b))
         if found:
             who = "a spectator" if viewer is None else f"seat {viewer}"
             return f"{who} sees {found}"
@@ -247,7 +258,8 @@ def _counterpart(game: Game, b: BaseModel, prompt_a: Prompt, index: int) -> Prom
 
 def _owner_move(game: Game, a_after: BaseModel, events_a: Sequence[Event], b: BaseModel,
                 prompt_b: Prompt, command_a: Command, rng: random.Random,
-                candidates: int) -> tuple[BaseModel, list[Event]] | None:
+                candidates: int, a_before: BaseModel | None = None
+                ) -> tuple[BaseModel, list[Event]] | None:
     """X's command in world B that looks the same from outside as `command_a` did in A."""
     owner = prompt_b.seat
     tries: list[Command] = []
@@ -263,7 +275,8 @@ def _owner_move(game: Game, a_after: BaseModel, events_a: Sequence[Event], b: Ba
         except IllegalMove:
             continue
         events_b = game.apply(trial, owner, command)
-        if _differences(game, a_after, trial, events_a, events_b, owner) is None:
+        if _differences(game, a_after, trial, events_a, events_b, owner, a_before,
+                        b if a_before is not None else None) is None:
             return trial, events_b
     return None
 
@@ -351,7 +364,7 @@ def _step_twin(game: Game, comparison: _Comparison, before: BaseModel | None, st
     if counterpart is None and prompt.quiet and prompt.seat == owner:
         # X answered a question that world B never asked: B stays as it is, and nobody
         # else may see a difference.
-        found = _differences(game, state, twin, events, [], owner)
+        found = _differences(game, state, twin, events, [], owner, before, twin)
         if found:
             raise fail(f"{found} (after seat {owner}'s answer to a quiet question)")
         report.compared_steps += 1
@@ -360,7 +373,8 @@ def _step_twin(game: Game, comparison: _Comparison, before: BaseModel | None, st
     if counterpart is None:  # already compared equal, so this cannot happen for a sound game
         raise fail(f"prompt {index} of world A has no counterpart in world B")
     if prompt.seat == owner:
-        moved = _owner_move(game, state, events, twin, counterpart, command, rng, candidates)
+        moved = _owner_move(game, state, events, twin, counterpart, command, rng, candidates,
+                            before)
         if moved is None:  # X's own move showed something: a legitimate reveal
             report.reveals += 1
             return None
@@ -375,7 +389,7 @@ def _step_twin(game: Game, comparison: _Comparison, before: BaseModel | None, st
                        f"refused in the other ({exc})") from exc
         twin_before = twin.model_copy(deep=True)
         events_b = game.apply(twin, prompt.seat, mirrored)
-        found = _differences(game, state, twin, events, events_b, owner)
+        found = _differences(game, state, twin, events, events_b, owner, before, twin_before)
         if found:
             revealed = (_owned_secrets(game, before, owner) - _owned_secrets(game, state, owner)
                         or _owned_secrets(game, twin_before, owner)
@@ -416,8 +430,10 @@ def check_world_pair(game: Game, a: BaseModel, b: BaseModel, owner: int,
     a, b = a.model_copy(deep=True), b.model_copy(deep=True)
     events_a: list[Event] = []
     events_b: list[Event] = []
+    before_a: BaseModel | None = None
+    before_b: BaseModel | None = None
     for step in range(len(moves) + 1):
-        found = _differences(game, a, b, events_a, events_b, owner)
+        found = _differences(game, a, b, events_a, events_b, owner, before_a, before_b)
         if found is None:
             _, found = _probe(game, a, b, 1 - owner, rng, probes)
         if found:
@@ -428,5 +444,6 @@ def check_world_pair(game: Game, a: BaseModel, b: BaseModel, owner: int,
         seat, command = moves[step]
         for world in (a, b):
             game.check(world, seat, command)
+        before_a, before_b = a.model_copy(deep=True), b.model_copy(deep=True)
         events_a, events_b = game.apply(a, seat, command), game.apply(b, seat, command)
     return len(moves) + 1

@@ -14,9 +14,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret
+from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Reveals, Secret
 from games.core.parsing import DecisionWords, MoveWords
-from games.decoder import audit, clock, dealing, grammar, responses, sabotage, tuning, turns, views
+from games.decoder import (
+    audit,
+    clock,
+    dealing,
+    feed,
+    grammar,
+    responses,
+    sabotage,
+    tuning,
+    turns,
+    views,
+)
 from games.decoder import checks as legality
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
@@ -50,6 +61,7 @@ APPLY: dict[str, Callable[[DecoderState, int, Any, list[Event]], None]] = {
 
 class DecoderGame(Game[DecoderState]):
     slug = "decoder"
+    reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     title = "Decoder"
     settings_model = DecoderSettings
     state_model = DecoderState

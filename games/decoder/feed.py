@@ -1,11 +1,10 @@
-"""Decoder's spectator feed: each player's setup and hand, once the match is over.
+"""Decoder's reveal (`contract.Reveals`): each player's setup and hand, once the match is over.
 
-Decoder is one long game: the tiles a player holds, how they chose them and what their
-puzzle times earned stay live until the last turn, and every clue answered or letter swapped
-bears on the rest. The unit is therefore the match: when it ends, the feed shows for each
-player the puzzle times they set (and which earned an extra tile), the letters they were
-dealt and chose at setup, the compensation letters they were offered and what they did with
-them, and the tiles left in their hand.
+The tiles a player holds, how they chose them and what their puzzle times earned are theirs
+until the match ends. Then the feed shows for each player the puzzle times they set (and
+which earned an extra tile), the letters they were dealt and chose at setup, the
+compensation letters they were offered and what they did with them, and the tiles left in
+their hand.
 """
 
 from __future__ import annotations
@@ -14,13 +13,15 @@ from games.core.contract import seat_name as p
 from games.decoder.letters import render_letters
 from games.decoder.state import DecoderState, SeatState
 
+AT_END = ("the puzzle times each player set (and which earned an extra tile), the tiles "
+          "they were dealt and their extra tiles, each compensation letter offered and "
+          "whether they took it (and for which tile), and the tiles left in their hand")
 
-def reveals(before: DecoderState, after: DecoderState, ended: bool) -> list[str]:
+
+def reveal(state: DecoderState) -> str:
     """Each player's private side of the match, once it is over (`games.core.feed`)."""
-    if not ended or before.phase == "over":
-        return []
-    return ["\n".join(["🔓 Each player's private side of the match:",
-                       *(seat_reveal(seat, after.seats[seat]) for seat in (0, 1))])]
+    return "\n".join(["🔓 Each player's private side of the match:",
+                      *(seat_reveal(seat, state.seats[seat]) for seat in (0, 1))])
 
 
 def seat_reveal(seat: int, me: SeatState) -> str:

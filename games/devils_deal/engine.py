@@ -22,11 +22,12 @@ from games.core.contract import (
     Game,
     Outcome,
     Prompt,
+    Reveals,
     Secret,
     say,
 )
 from games.core.parsing import DecisionWords, MoveWords
-from games.devils_deal import flow, grammar, text, twin
+from games.devils_deal import feed, flow, grammar, text, twin
 from games.devils_deal import prompts as prompting
 from games.devils_deal.bots import BOTS, random_from_view
 from games.devils_deal.cards import (
@@ -46,6 +47,7 @@ from games.devils_deal.views import DevilsDealView, build_view
 
 class DevilsDeal(Game[DevilsDealState]):
     slug = "devils-deal"
+    reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     title = "Devil's Deal"
     settings_model = DevilsDealSettings
     state_model = DevilsDealState

@@ -1,27 +1,24 @@
-"""Devil's Deal's spectator feed: the private cards a fold left unshown, once the match is over.
+"""Devil's Deal's reveal (`contract.Reveals`): the private cards a fold left unshown, once
+the match is over.
 
 A round's private cards are shown at its showdown, in the game room. Those a fold leaves
-unshown stay live for the rest of the match: the pools carry over from round to round, so
-knowing which cards left a pool unseen tells what it still holds. The unit is therefore the
-match: when it ends, the feed shows every pair a fold (or the hosts' ending the match
-midway) left unshown, in the order the rounds were played.
+unshown are the folder's and their opponent's secret for the rest of the match (and the
+pools carry over from round to round, so knowing which cards left a pool unseen tells what
+it still holds). When the match ends, the feed shows every pair a fold (or the hosts'
+ending the match midway) left unshown, in the order the rounds were played.
 """
 
 from __future__ import annotations
 
 from games.devils_deal.cards import render_all
-from games.devils_deal.state import DevilsDealState, Phase
+from games.devils_deal.state import DevilsDealState
 from games.devils_deal.text import p, pair_token
 
-
-def reveals(before: DevilsDealState, after: DevilsDealState, ended: bool) -> list[str]:
-    """The unshown private cards of the whole match, once it is over (`games.core.feed`)."""
-    if not ended or before.phase == Phase.OVER:
-        return []
-    return [match_reveal(after)]
+AT_END = ("every pair a fold (or the hosts' ending the match mid-round) left unshown, in "
+          "the order of the rounds")
 
 
-def match_reveal(state: DevilsDealState) -> str:
+def reveal(state: DevilsDealState) -> str:
     hidden = [(int(seat), str(token)) for seat, token in state.hidden_pairs]
     for seat, pair in enumerate(state.private):  # a round the hosts ended midway
         if pair is not None and state.revealed[seat] < 2:

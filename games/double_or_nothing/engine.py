@@ -24,11 +24,12 @@ from games.core.contract import (
     IllegalMove,
     Outcome,
     Prompt,
+    Reveals,
     Secret,
     say,
 )
 from games.core.parsing import DecisionWords, MoveWords
-from games.double_or_nothing import flow, grammar, rules
+from games.double_or_nothing import feed, flow, grammar, rules
 from games.double_or_nothing import prompts as prompting
 from games.double_or_nothing.bots import BOTS, random_move
 from games.double_or_nothing.checks import CHECKS, KIND_COMMANDS, waiting_text
@@ -42,6 +43,7 @@ from games.double_or_nothing.views import build_view
 
 class DoubleOrNothing(Game[DoubleOrNothingState]):
     slug = "double-or-nothing"
+    reveals = Reveals(at_end=feed.AT_END, never=feed.NEVER, text=feed.reveal)  # (games.core.feed)
     title = "Double or Nothing"
     settings_model = DoubleOrNothingSettings
     state_model = DoubleOrNothingState
@@ -143,6 +145,12 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
         out = [Secret(value=hand_token(seat, state.hands[seat]), known_to=frozenset({seat}),
                       label=f"seat {seat} hand") for seat in (0, 1)]
         out.append(Secret(value=hand_token(2, state.unused), label="unused cards"))
+        # The hands the last bout ended with stay their players' until the match is over
+        # (the feed shows them then): the check looks for them too.
+        for seat, cards in enumerate(state.bout_ends[-1][:2] if state.bout_ends else ()):
+            if cards:
+                out.append(Secret(value=hand_token(seat, cards.split()),
+                                  known_to=frozenset({seat}), label=f"seat {seat} last hand"))
         return out
 
     def twin(self, state: DoubleOrNothingState, seat: int,

@@ -17,6 +17,7 @@ from games.double_or_nothing.commands import (
     Play,
     PlayAt,
 )
+from games.double_or_nothing.feed import closing
 from games.double_or_nothing.rules import JOKER, hand_line, render_set
 from games.double_or_nothing.state import DoubleOrNothingState, Phase
 from games.double_or_nothing.text import card_name, hand_text, p, plural, score_text, table_text
@@ -282,6 +283,7 @@ def win_bout(state: DoubleOrNothingState, winner: int, how: str, ev: list[Event]
     before = state.score[winner]
     state.score[winner] += state.stake
     state.bout_winners.append(winner)
+    state.bout_ends.append(closing(state))
     won = state.stake
     state.placing = None
     clear_which(state)

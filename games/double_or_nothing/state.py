@@ -57,6 +57,10 @@ class DoubleOrNothingState(BaseModel):
     option_cards: list[str] = Field(default_factory=list)
     log: list[str] = Field(default_factory=list)
     bout_winners: list[int] = Field(default_factory=list)
+    # The hands each bout ended with, bout by bout (`feed.closing`: each hand's cards, then
+    # a card being placed): the players' secret until the match is over, when the feed, the
+    # export and the transcript show them.
+    bout_ends: list[list[str]] = Field(default_factory=list)
     winner: int | None = None
     reason: str = ""
 

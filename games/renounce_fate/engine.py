@@ -18,9 +18,19 @@ from itertools import combinations
 from pydantic import BaseModel
 
 from games.core.chance import Chance
-from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Secret, say
+from games.core.contract import (
+    BotFactory,
+    Command,
+    Event,
+    Game,
+    Outcome,
+    Prompt,
+    Reveals,
+    Secret,
+    say,
+)
 from games.core.parsing import DecisionWords, MoveWords
-from games.renounce_fate import flow, grammar, rules, text
+from games.renounce_fate import feed, flow, grammar, rules, text
 from games.renounce_fate import prompts as prompting
 from games.renounce_fate.cards import DECK, render_all, sort_cards
 from games.renounce_fate.checks import CHECKS, KIND_COMMANDS, already_picked
@@ -36,6 +46,7 @@ HIDDEN_CHECKED = 6  # unshown hands of the last three folded rounds
 
 class RenounceFate(Game[RenounceFateState]):
     slug = "renounce-fate"
+    reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     title = "Renounce Fate"
     settings_model = RenounceFateSettings
     state_model = RenounceFateState

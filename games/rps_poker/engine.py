@@ -22,12 +22,13 @@ from games.core import (
     OnTimeout,
     Outcome,
     Prompt,
+    Reveals,
     Secret,
     Timeout,
 )
 from games.core.parsing import DecisionWords, MoveWords
 from games.rps_poker import checks as legality
-from games.rps_poker import flow, grammar, rules, text
+from games.rps_poker import feed, flow, grammar, rules, text
 from games.rps_poker.bots import BOTS
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.checks import CHECKS, KIND_COMMANDS
@@ -40,6 +41,7 @@ from games.rps_poker.views import RpsView, build_view, describe_view
 
 class RpsPoker(Game[RpsState]):
     slug = "rps-poker"
+    reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     title = "Turn-based RPS Poker"
     settings_model = RpsSettings
     state_model = RpsState

@@ -1,11 +1,11 @@
-"""Turn-based RPS Poker's spectator feed: the draft and every hand, once the match is over.
+"""Turn-based RPS Poker's reveal (`contract.Reveals`): the draft and every hand, once the
+match is over.
 
-The unit is the match. A draft round's kept card is in its player's deck for the rest of
-the match, and a game's hand keeps two of its three cards for the next game, so no draft
-round and no game is over before the match is: revealing one earlier would show cards still
-in play. The plays of each game are public as they are made; when the match ends the feed
-shows what was private: each draft round's offers and picks, and each player's hand in every
-game (and the cards on offer or in hand if the hosts end the match midway).
+The plays of each game are public as they are made; the draft and the hands are each
+player's own until the match ends (a kept card is in its player's deck until the end, and a
+game's hand keeps two of its three cards for the next game). When the match ends the feed
+shows what was private: each draft round's offers and picks, and each player's hand in
+every game (and the cards on offer or in hand if the hosts end the match midway).
 """
 
 from __future__ import annotations
@@ -14,15 +14,12 @@ from games.core.contract import seat_name as p
 from games.rps_poker.cards import render, render_all
 from games.rps_poker.state import RpsState
 
+AT_END = ("each draft round's offers and kept cards and each player's hand in every game "
+          "(and the cards on offer or in hand if the hosts end the match midway)")
 
-def reveals(before: RpsState, after: RpsState, ended: bool) -> list[str]:
+
+def reveal(state: RpsState) -> str:
     """Everything private of the match, once it is over (`games.core.feed`)."""
-    if not ended or before.phase == "over":
-        return []
-    return [match_reveal(after)]
-
-
-def match_reveal(state: RpsState) -> str:
     lines = ["🔓 The match's private cards:"]
     for r, draft in enumerate(state.drafts, start=1):
         picks = "; ".join(

@@ -1,5 +1,6 @@
-"""The spectator feed in the match service (bot/feed.py): the room's lines, then the reveals
-of what each step made over, in the same outbox as every other channel."""
+"""The spectator feed in the match service (bot/feed.py): the room's lines while the match
+runs, then, in the message of its end, what the game declares it reveals, in the same outbox
+as every other channel."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from bot.feed import FEED, mirrored, with_feed
 from bot.store.database import create_engine
 from bot.store.repository import OutboxData, Repository
 from bot.umpire import MatchService
+from games.renounce_fate.cards import render_all
 from tests.bot.conftest import ANN, BOB
 from tests.support.transport import HeldTransport, RecordingTransport
 
@@ -27,27 +29,33 @@ async def _play_until(service: MatchService, match_id: int, done: object, rng: r
         assert reply.accepted, reply.message
     raise AssertionError("the match did not get there")
 
-async def test_feed_gets_the_room_then_each_round_s_hands_once_it_is_over(memory_service):
+async def test_feed_gets_the_room_and_the_folds_hands_only_at_the_end(memory_service):
+    """Renounce Fate: a fold leaves both hands unshown, so the feed (which the players read)
+    shows the room's lines only, round after round; the hosts' end reveals the folds."""
     service, transport, _ = memory_service
     match = await service.start_match(
         "renounce-fate", [ANN, BOB], settings={"break_seconds": 0},
         transport=with_feed({}, 42))
     rng = random.Random(1)
-    round_one = [list(h) for h in match.state.hands]
-    await _play_until(service, match.id, lambda: match.state.round >= 2, rng)
+    await _play_until(service, match.id, lambda: len(match.state.hidden_hands) >= 4, rng)
     await service.delivery.drain()
     feed = transport.texts(match.id, FEED)
     room = transport.texts(match.id, "public")
-    assert len(feed) == len(room)  # one feed message per room message: the room's lines...
-    for shown, said in zip(feed, room, strict=True):
-        assert shown.startswith(said)
-    reveals = [t for t in feed if "🔓" in t]
-    assert len(reveals) == 1 and "Round 1 hands" in reveals[0]  # ...and the reveal, once over
-    for hand in round_one:  # both hands, shown only in the message of the round's end
-        assert all(card in reveals[0].split("🔓", 1)[1] for card in hand)
-    assert "Round 2:" in reveals[0].split("🔓", 1)[0]  # in the room's message of its end
+    assert feed == room  # one feed message per room message, the same text, nothing more
+    folded = [token.split(":", 1)[1].split("+") for _, token in match.state.hidden_hands]
+    await service.abort(match.id)
+    await service.delivery.drain()
+    last = transport.texts(match.id, FEED)[-1]
+    assert last.startswith(transport.texts(match.id, "public")[-1])  # the end, then the reveal
+    reveal = last.split("🔓", 1)[1]
+    assert "Round 1 (a fold)" in reveal or "Round 2 (a fold)" in reveal
+    assert all(card in reveal for hand in folded for card in hand_cards(hand))
     sent = [m for mid, m in transport.sent if mid == match.id and m.audience == FEED]
     assert all("prompts" not in m.payload for m in sent)  # no buttons, no clock waits on it
+
+
+def hand_cards(cards: list[str]) -> list[str]:
+    return render_all(cards).split()
 
 async def test_feed_reveals_the_round_in_progress_when_the_hosts_end_the_match(memory_service):
     service, transport, _ = memory_service
@@ -58,7 +66,7 @@ async def test_feed_reveals_the_round_in_progress_when_the_hosts_end_the_match(m
     await service.abort(match.id)
     await service.delivery.drain()
     last = transport.texts(match.id, FEED)[-1]
-    assert "aborted" in last and "🔓 Bout 1" in last
+    assert "aborted" in last and "🔓" in last and "Bout 1 (unfinished)" in last
 
 async def test_no_feed_no_feed_messages(memory_service):
     service, transport, _ = memory_service
@@ -83,8 +91,9 @@ def test_mirrored_is_one_feed_message_per_write_and_idempotent() -> None:
 
 
 async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_path):
-    """Nothing delivered before the stop: the round's reveal is in the outbox, written with
-    the step that ended the round, and the next start sends it, after the room's lines."""
+    """Nothing delivered before the stop: no reveal while the match runs (a bout ended); the
+    hosts' end writes it in the outbox with its step, and the next start sends it, after the
+    room's lines."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'feed.db'}"
     engine = create_engine(url)
     service = MatchService(Repository(engine), HeldTransport())
@@ -92,8 +101,10 @@ async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_pat
     match = await service.start_match("double-or-nothing", [ANN, BOB],
                                       transport=with_feed({}, 42))
     await _play_until(service, match.id, lambda: match.state.bout >= 2, random.Random(3))
+    assert not any("🔓" in m.text for m in await service.repo.undelivered())
+    await service.abort(match.id)
     owed = [m for m in await service.repo.undelivered() if m.audience == FEED]
-    assert sum("🔓 Bout 1" in m.text for m in owed) == 1
+    assert sum("🔓" in m.text and "Bout 1: {P0} 1:" in m.text for m in owed) == 1
     await service.stop()
     await engine.dispose()
 
@@ -104,7 +115,7 @@ async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_pat
     try:
         await service.delivery.drain()
         feed = transport.texts(match.id, FEED)
-        assert len(feed) == len(owed) and sum("🔓 Bout 1" in t for t in feed) == 1
+        assert len(feed) == len(owed) and sum("🔓" in t for t in feed) == 1
         assert feed == [m.text for m in sorted(owed, key=lambda m: m.id)]
     finally:
         await service.stop()

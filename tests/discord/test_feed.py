@@ -1,8 +1,9 @@
 """A match with a spectator feed on the fake Discord (bot/feed.py, bot/discord/feed.py).
 
 A Renounce Fate match played to its end by alice and bob, with `/match start feed:#feed`:
-at every moment the feed reads as the game room does, plus one reveal per finished round
-(both hands of it), never one of the round being played. Only the bot writes there: a feed
+while it runs the feed reads exactly as the game room does (no hand of a round a fold ended:
+the player who folded never learns whether the other bluffed); the message of its end adds
+one reveal, both hands of every round a fold ended. Only the bot writes there: a feed
 anyone may write in is refused at the start, and when a moderator opens it mid-match its
 messages are held (the hosts are told; the match goes on) until it is closed again, then
 posted in order.
@@ -30,15 +31,25 @@ from tests.discord.conftest import (
 from tests.fake_discord import permissions as P
 
 
-def assert_feed_is_room_plus_finished_rounds(world: World, room: Any, feed: Any,
-                                             finished: int, hands: dict[int, list[str]]) -> None:
+def assert_feed_is_the_room(world: World, room: Any, feed: Any) -> None:
+    """While the match runs: the room's lines, nothing more."""
     shown = lines(world, feed)
-    assert [t for t in shown if not t.startswith(REVEAL)] == lines(world, room)
-    reveals = [t for t in shown if t.startswith(REVEAL)]
-    assert [int(re.search(r"Round (\d+) hands", t)[1]) for t in reveals] == \
-        list(range(1, finished + 1))  # type: ignore[index]
-    for number, text in enumerate(reveals, start=1):
-        assert all(hand in text for hand in hands[number]), (number, text)
+    assert not any(REVEAL in t for t in shown), shown
+    assert shown == lines(world, room)
+
+
+def assert_feed_is_room_then_folds(world: World, room: Any, feed: Any, folded: list[int],
+                                   hands: dict[int, list[str]]) -> None:
+    """Once the match is over: the room's lines, then one reveal of the folded rounds."""
+    shown = lines(world, feed)
+    start = next(i for i, t in enumerate(shown) if t.startswith(REVEAL))
+    assert not any(REVEAL in t for t in shown[start + 1:])
+    reveal = shown[start + 1:]
+    assert shown[:start] == lines(world, room)
+    assert [int(re.match(r"Round (\d+) \(a fold\)", t)[1]) for t in reveal] == folded  # type: ignore[index]
+    for number, text in zip(folded, reveal, strict=True):
+        for hand in hands[number]:
+            assert all(card in text for card in hand.split()), (number, text)
 
 
 @pytest.mark.parametrize("fold", [0.0, 0.3], ids=["one-by-one", "folded"])
@@ -80,11 +91,11 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
             await fake.wait_for(lambda: "spectator feed" in log_text(world, log), 10)
             assert "can be written in by everyone" in log_text(world, log)
             assert "the match goes on" in log_text(world, log)
-            assert not any(f"Round {opened_at} hands" in t for t in lines(world, feed))
+            assert len(lines(world, feed)) < len(lines(world, room))
             fake.set_overwrite(feed, everyone, deny=P.SEND_MESSAGES |
                                P.SEND_MESSAGES_IN_THREADS | P.CREATE_PUBLIC_THREADS)
-            await fake.wait_for(lambda: any(f"Round {opened_at} hands" in t
-                                            for t in lines(world, feed)), 20)
+            await fake.wait_for(lambda: len(lines(world, feed)) >= len(lines(world, room))
+                                or match.status != "active", 20)
 
         rng = random.Random(4)
         users = (world.alice, world.bob)
@@ -102,7 +113,7 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
             current = match.state.round
             hands.setdefault(current, [render_all(h) for h in match.state.hands])
             if not held:
-                assert_feed_is_room_plus_finished_rounds(world, room, feed, current - 1, hands)
+                assert_feed_is_the_room(world, room, feed)
             if current == opened_at and not held:
                 fake.set_overwrite(feed, everyone, allow=P.SEND_MESSAGES)
                 held = True
@@ -122,7 +133,10 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
         posts = len(bot_posts(world, feed))  # one post per feed message, or fewer if folded
         assert posts == len(rows) if fold == 0 else posts <= len(rows)
         assert match.status == "finished" and match.state.round >= opened_at
-        assert_feed_is_room_plus_finished_rounds(world, room, feed, match.state.round, hands)
+        folded = sorted({int(token.split("-", 1)[0][len("hand"):])
+                         for _, token in match.state.hidden_hands})
+        assert folded, "no round of the match ended with a fold: the test shows nothing"
+        assert_feed_is_room_then_folds(world, room, feed, folded, hands)
         # The match's channels are locked when it ends; its feed, shared with others, is not.
         assert not fake.permissions_for(world.alice, tables[0]) & P.SEND_MESSAGES
         assert sorted((o.id, o.allow, o.deny) for o in feed.overwrites) == kept
@@ -151,4 +165,8 @@ async def test_a_feed_a_role_or_a_player_may_write_in_is_refused_naming_them(
         said = await start()
         assert "fans" not in said and "bob" in said and up.service.matches == {}
         fake.remove_overwrite(feed, world.bob)
-        assert "Spectator feed" in await start() and len(up.service.matches) == 1
+        said = await start()
+        assert "Spectator feed" in said and len(up.service.matches) == 1
+        # what the feed shows, as the game declares it (contract.Reveals)
+        declared = type(next(iter(up.service.matches.values())).game).reveals
+        assert "the game room's lines while the match runs" in said and declared.at_end in said

@@ -150,7 +150,7 @@ async def test_a_player_nicknamed_everyone_pings_nobody_and_names_are_never_temp
         inter = await fake.slash_command(world.host, world.general, "match start",
                                          game="rps-poker", player1=mallory, player2=world.bob)
         started = await answer(fake, inter)
-        shown = "@\u200beveryone {P1}"  # the name as typed, its mention defused (escaped)
+        shown = "\\@everyone {P1}"  # the name as typed, its mention defused (escaped)
         assert f"{shown} (advantage) vs bob" in started
         [match] = up.service.matches.values()
         await up.idle(fake)

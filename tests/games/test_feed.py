@@ -1,52 +1,42 @@
-"""The spectator feed's two-world rule, for every game (games/<game>/feed.py).
+"""The spectator feed's reveals (`contract.Reveals`, `games.core.feed`), for every game.
 
-Twin worlds differ only in one seat's secrets (`Game.twin`); both are played in lock-step
-through the same moves, as in the information harness (games.core.information). While the
-unit of play in progress (a Renounce Fate round, a Double or Nothing bout, the whole match
-for the other games) has not ended, the feed's output, the room's public lines plus its
-reveals, must be the same in both worlds, and it reveals nothing. When the unit ends the
-reveal appears, and it shows the secret the worlds differ in (the reveals differ).
+Anyone may read a feed, the players included, so what it shows of a running match is what
+both players may know. Twin worlds differ only in one seat's secrets (`Game.twin`); both are
+played in lock-step through the same moves, as in the information harness
+(games.core.information), which compares the feed of every step too. Until the match ends,
+the feed's output beyond the room's lines must be nothing, the same in both worlds; in the
+step that ends the match the declared reveal appears, and it shows the secret the worlds
+differ in (the reveals differ). And the harness itself catches a feed that reveals a round's
+or a bout's hands when it ends, as the feed once did.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
+import games.core.information as information
 from games.core.contract import Game, OnTimeout, Timeout
-from games.core.feed import feed_reveals
-from games.core.information import _counterpart, _owner_move, observe
+from games.core.feed import end_reveal, feed_reveals
+from games.core.information import InformationLeak, _counterpart, _owner_move, observe
 from games.registry import all_games
 
-UnitEnded = Callable[[Any, Any, bool], bool]
-
-
-def _round_changed(field: str) -> UnitEnded:
-    return lambda before, after, ended: getattr(before, field) > 0 and (
-        ended or getattr(after, field) != getattr(before, field))
-
-
-#: What a unit of play is, per game, written down here independently of the feed modules.
-UNIT_ENDED: dict[str, UnitEnded] = {
-    "renounce-fate": _round_changed("round"),
-    "double-or-nothing": _round_changed("bout"),
-    "rps-poker": lambda before, after, ended: ended,
-    "devils-deal": lambda before, after, ended: ended,
-    "decoder": lambda before, after, ended: ended,
-}
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 MATCHES = {"decoder": 6, "rps-poker": 30, "devils-deal": 30, "renounce-fate": 20,
            "double-or-nothing": 20}
+SLUGS = sorted(MATCHES)  # the five games (not the test suite's toy game)
 
 
 @dataclass
 class FeedReport:
-    compared: int = 0  # steps compared inside a unit (the feed identical in both worlds)
-    reveals: int = 0  # units ended with both worlds compared up to there
+    compared: int = 0  # steps compared while the match ran (the feed identical in both worlds)
+    reveals: int = 0  # matches ended with both worlds compared up to there
     differing: int = 0  # ...whose reveal showed the secret (the two worlds' reveals differ)
 
 
@@ -57,7 +47,6 @@ def _public(game: Game[Any], state: BaseModel, events: list[Any]) -> Any:
 def play(game: Game[Any], seed: str, report: FeedReport, *, twin_rate: float = 0.2,
          max_steps: int = 20_000) -> None:
     rng = random.Random(f"feed:{seed}")
-    unit_ended = UNIT_ENDED[game.slug]
     state = game.setup(game.settings_model(), seed)
     twin: BaseModel | None = None
     owner = 0
@@ -79,8 +68,8 @@ def play(game: Game[Any], seed: str, report: FeedReport, *, twin_rate: float = 0
         events = game.apply(state, prompt.seat, command)
         ended = game.outcome(state) is not None
         feed_a = feed_reveals(game, before, state, ended)
-        if not unit_ended(before, state, ended):
-            assert feed_a == [], f"{game.slug} {seed}: a reveal while the unit goes on: {feed_a}"
+        if not ended:
+            assert feed_a == [], f"{game.slug} {seed}: a reveal while the match runs: {feed_a}"
         if twin is None:
             continue
         twin_before = twin
@@ -89,7 +78,8 @@ def play(game: Game[Any], seed: str, report: FeedReport, *, twin_rate: float = 0
             twin = None
             continue
         if prompt.seat == owner:
-            moved = _owner_move(game, state, events, twin, counterpart, command, rng, 24)
+            moved = _owner_move(game, state, events, twin, counterpart, command, rng, 24,
+                                before)
             if moved is None:  # the owner's move itself showed the secret (a showdown...)
                 twin = None
                 continue
@@ -102,36 +92,36 @@ def play(game: Game[Any], seed: str, report: FeedReport, *, twin_rate: float = 0
             events_b = game.apply(twin, prompt.seat, mirrored)
         ended_b = game.outcome(twin) is not None
         feed_b = feed_reveals(game, twin_before, twin, ended_b)
-        if unit_ended(before, state, ended):
-            assert feed_a and feed_b, f"{game.slug} {seed}: the unit ended without a reveal"
+        if _public(game, state, events) != _public(game, twin, events_b):
+            twin = None  # the rules showed the secret in the room (the harness's business)
+            continue
+        if ended:
+            assert len(feed_a) == len(feed_b) == 1, f"{game.slug} {seed}: the end revealed nothing"
             report.reveals += 1
             report.differing += feed_a != feed_b
             twin = None
-            continue
-        if _public(game, state, events) != _public(game, twin, events_b):
-            twin = None  # the rules showed the secret in the room (the harness's business)
             continue
         assert feed_a == feed_b == [], f"{game.slug} {seed}: the feed tells the worlds apart"
         report.compared += 1
     raise AssertionError(f"{game.slug} {seed}: the match did not end")
 
 
-@pytest.mark.parametrize("slug", sorted(UNIT_ENDED))
-def test_feed_of_a_unit_in_progress_is_the_same_in_two_worlds(slug: str) -> None:
+@pytest.mark.parametrize("slug", SLUGS)
+def test_feed_of_a_running_match_is_the_same_in_two_worlds(slug: str) -> None:
     game = all_games()[slug]
     report = FeedReport()
     for i in range(MATCHES[slug]):
         play(game, f"feed-{i}", report)
     print(slug, report)
-    assert report.compared > 0, "no step was compared inside a unit"
-    assert report.reveals > 0, "no unit ended while two worlds were compared"
+    assert report.compared > 0, "no step was compared while the match ran"
+    assert report.reveals > 0, "no match ended while two worlds were compared"
     assert report.differing > 0, "no reveal ever showed the secret the worlds differ in"
 
 
 def test_every_game_reveals_at_its_end() -> None:
     """A match the hosts end midway (before and after the same state, ended) reveals the
     unit in progress; a step that ends nothing reveals nothing."""
-    for slug in UNIT_ENDED:
+    for slug in SLUGS:
         game = all_games()[slug]
         state = game.setup(game.settings_model(), "end")
         rng = random.Random(0)
@@ -142,3 +132,55 @@ def test_every_game_reveals_at_its_end() -> None:
         assert feed_reveals(game, state, state, False) == [], game.slug
         shown = feed_reveals(game, state, state, True)
         assert len(shown) == 1 and shown[0].startswith("🔓"), (game.slug, shown)
+
+
+def test_every_game_declares_its_reveals_and_its_rules_page_says_them() -> None:
+    """The declaration is the rules page's: its feed section says what is shown at the end
+    (and what never is), in the declaration's own words."""
+    for slug in SLUGS:
+        game = all_games()[slug]
+        declared = type(game).reveals
+        assert declared is not None, f"{slug} declares no reveals"
+        page = (RULES / f"{slug}.md").read_text(encoding="utf-8")
+        section = page[page.index("The spectator feed\n"):]
+        end = section.find("\n## ")
+        section = " ".join((section if end < 0 else section[:end]).split())
+        assert " ".join(declared.at_end.split()) in section, slug
+        assert "while the match runs" in section, slug
+        if declared.never:
+            assert declared.never in section, slug
+        assert "text" not in declared.model_dump(), "the reveal's function is no JSON"
+
+
+def test_the_export_s_reveal_is_the_feed_s_last_one() -> None:
+    for slug in SLUGS:
+        game = all_games()[slug]
+        state = game.setup(game.settings_model(), "export")
+        assert end_reveal(game, state, False) is None, slug
+        assert end_reveal(game, state, True) == feed_reveals(game, state, state, True)[0], slug
+
+
+def _per_unit(slug: str, field: str, hands: str):
+    """The feed as it once was: a round's (a bout's) hands revealed in the step that ends
+    it, while the match goes on."""
+    def reveals(game: Game[Any], before: Any, after: Any, ended: bool) -> list[str]:
+        if game.slug == slug and getattr(before, field) > 0 and (
+                ended or getattr(after, field) != getattr(before, field)):
+            return [f"🔓 {getattr(before, hands)}"]
+        return feed_reveals(game, before, after, ended)
+    return reveals
+
+
+@pytest.mark.parametrize(("slug", "field"), [("renounce-fate", "round"),
+                                             ("double-or-nothing", "bout")])
+def test_the_two_world_harness_catches_a_feed_revealing_what_a_fold_or_a_bout_hid(
+        slug: str, field: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renounce Fate's feed showed both hands after a fold, Double or Nothing's the loser's
+    hand once a bout was decided: the harness tells the twin worlds apart by their feed."""
+    game = all_games()[slug]
+    for i in range(10):  # each passes with the feed as it is (the game's own tests run more)
+        information.check_two_worlds(game, f"feed-leak-{i}")
+    monkeypatch.setattr(information, "feed_reveals", _per_unit(slug, field, "hands"))
+    with pytest.raises(InformationLeak, match=re.escape(".feed")):
+        for i in range(10):
+            information.check_two_worlds(game, f"feed-leak-{i}")
