@@ -8,6 +8,7 @@ clock changes in one transaction, and only then made live and handed to delivery
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
@@ -29,16 +30,16 @@ from bot.ratings import result_statement
 from bot.service.bots import BotRunner
 from bot.service.clocks import ClockKeeper, in_break
 from bot.service.ends import Ends, as_ended
-from bot.service.fixes import FixDue, Waiting
 from bot.service.errors import (
     NOT_RECORDED,
-    STORE_RETRY_SECONDS,
     NOT_STORED,
+    STORE_RETRY_SECONDS,
     NotStored,
     UmpireError,
     not_started,
     store_error,
 )
+from bot.service.fixes import FixDue, Waiting
 from bot.service.stops import shifted
 from bot.service.table import MatchTable
 from bot.service.types import PRIVATE_IN_ROOM, PUBLIC_AT_TABLE, Reply, rendered
@@ -324,11 +325,9 @@ class CommandPath:
                                                    "move again.")
                 return Reply(False)
             waiting.text = text
-            try:
+            with contextlib.suppress(NotStored):  # (the edit stands: only its word is lost)
                 await self.tell(match, seat, match.game.advice(match.state, seat, command)
                                 or FIXED)
-            except NotStored:
-                pass  # (the edit stands; only its confirmation was not stored)
             return Reply(True)
 
     async def withdraw(self, match_id: int, *, message_ref: str | None = None,

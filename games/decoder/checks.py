@@ -7,7 +7,6 @@ from typing import Any
 
 from games.core.contract import Command, IllegalMove
 from games.decoder import rules
-from games.decoder.events import P
 from games.decoder.commands import (
     ChooseClue,
     ChooseHand,
@@ -21,6 +20,7 @@ from games.decoder.commands import (
     TakeTurn,
     UnexpectedSabotage,
 )
+from games.decoder.events import P
 from games.decoder.letters import ALPHABET, HAND_SIZE, render_letters
 from games.decoder.prompts import pending
 from games.decoder.state import DecoderState, SeatState

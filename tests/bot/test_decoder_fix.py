@@ -139,7 +139,6 @@ async def test_a_fixed_typo_is_taken_as_fixed(fixing: Any) -> None:
 async def test_an_edit_after_the_window_changes_nothing(fixing: Any) -> None:
     service, transport = fixing
     match = await first_turn(service, "fix-late")
-    base = match.seq
     seat = match.prompts[0].seat
     hopeful, _ = letters(match, seat)
     name = tank(match, seat)
@@ -173,7 +172,6 @@ async def test_a_deletion_withdraws_the_move(fixing: Any) -> None:
 async def test_a_second_message_in_the_window_does_not_replace_the_first(fixing: Any) -> None:
     service, transport = fixing
     match = await first_turn(service, "fix-second")
-    base = match.seq
     seat = match.prompts[0].seat
     hopeful, _ = letters(match, seat)
     name = tank(match, seat)
@@ -190,7 +188,6 @@ async def test_the_clock_does_not_run_during_the_window(fixing: Any) -> None:
     2 s after the timer would have ended; the bank is not touched."""
     service, transport = fixing
     match = await first_turn(service, "fix-clock")
-    base = match.seq
     prompt = match.prompts[0]
     seat = prompt.seat
     bank = match.state.seats[seat].bank
@@ -208,7 +205,6 @@ async def test_a_withdrawn_move_gives_back_the_window(fixing: Any) -> None:
     move arrived: the timer ends 2 s later than it would have."""
     service, transport = fixing
     match = await first_turn(service, "fix-withdraw-clock")
-    base = match.seq
     key = match.prompts[0].key
     limit = match.clocks[key].limit_at
     seat = match.prompts[0].seat
@@ -323,7 +319,6 @@ async def test_whether_a_move_was_fixed_shows_the_opponent_only_its_timing() -> 
         await service.start()
         try:
             match = await first_turn(service, "fix-two-worlds")
-            base = match.seq
             seat = match.prompts[0].seat
             hopeful, _ = letters(match, seat)
             name = tank(match, seat)
