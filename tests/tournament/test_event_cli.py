@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,33 @@ async def test_a_seeded_double_elimination_with_replayed_draws_repeats_exactly(
     assert any("it is played again at once." in line for line in runs[0][2])  # (seed 1 has)
     assert any(len(s) > 1 for s in runs[0][1].values())
     assert runs[0] == runs[1]
+
+
+async def test_a_match_seed_is_the_event_seed_and_the_pairing_s_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never the event's version (a count of stored changes: which concurrent match ended
+    first changed it); a replay gets its own seed from how often the pairing was played."""
+    from types import SimpleNamespace
+
+    from bot.console.tournament import local_starter
+    from bot.tournament.event import new_event
+    from bot.tournament.formats import Pairing
+
+    seeds: list[str] = []
+
+    async def start_match(game: str, players: Any, **kw: Any) -> None:
+        seeds.append(kw["seed"])
+    service = SimpleNamespace(start_match=start_match, repo=SimpleNamespace(engine=None))
+    earlier: dict[str, list[int]] = {}
+
+    async def played(engine: Any, event_id: int) -> dict[str, list[int]]:
+        return earlier
+    monkeypatch.setattr(store, "pairing_matches", played)
+    start = local_starter(service, 9)  # type: ignore[arg-type]
+    event = new_event(name="E", game="rps-poker", format="double", seed="9", salt="s")
+    pairing = Pairing(id="L2-1", round=3, player0="bot:1", player1="bot:2", bracket="losers")
+    for version in (5, 11):
+        await start(event.model_copy(update={"version": version}), pairing, [], {})
+    earlier["L2-1"] = [7]  # played once already (a draw): the replay
+    await start(event, pairing, [], {})
+    assert seeds == ["9:r3:L2-1:0", "9:r3:L2-1:0", "9:r3:L2-1:1"]

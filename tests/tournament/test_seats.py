@@ -100,3 +100,14 @@ def test_swiss_pairs_the_two_unbeaten_leaders_in_the_last_round() -> None:
     state, pairings = swiss.next_round(state)
     pairs = {frozenset((p.player0, p.player1)) for p in pairings}
     assert frozenset(("Cal", "Fay")) in pairs, pairs
+
+
+def test_swiss_floats_as_few_as_possible_out_of_the_top_group_first() -> None:
+    """Two floats either way, but the Dutch system pairs the top score group within itself
+    first: A-B and C-D, not A-C with B and D floating down."""
+    from bot.tournament.formats.dutch import pair_round
+
+    met = {frozenset(p) for p in (("A", "D"), ("A", "F"), ("B", "D"), ("B", "E"), ("C", "E"),
+                                  ("C", "G"), ("C", "H"), ("D", "H"), ("E", "F"))}
+    pairs = pair_round(list("ABCDEFGH"), [2, 2, 2, 2, 1, 1, 0, 0], met, set(), {}, 0)
+    assert {frozenset(p) for p in pairs} == {frozenset(p) for p in ("AB", "CD", "EG", "FH")}
