@@ -200,3 +200,33 @@ async def test_a_match_seed_is_the_event_seed_and_the_pairing_s_place(
     earlier["L2-1"] = [7]  # played once already (a draw): the replay
     await start(event, pairing, [], {})
     assert seeds == ["9:r3:L2-1:0", "9:r3:L2-1:0", "9:r3:L2-1:1"]
+
+
+async def test_the_resume_line_comes_before_the_resumed_round(tmp_path: Path) -> None:
+    """A round due when the event is taken up again was printed before "Resuming event"."""
+    from bot.tournament import event as ev
+    from bot.tournament.event import EventError
+    from bot.tournament.formats import Result
+
+    db = str(tmp_path / "r.db")
+    bots = ["heuristic", "random", "random", "heuristic"]
+
+    async def refuse(*_: Any) -> Any:
+        raise EventError("not now")
+    fmt = format_named("single")
+    async with local_service(PrintTransport(io.StringIO(), quiet=True), db=db) as service:
+        runner = EventRunner(service, refuse)
+        event = await runner.create(name="RPS Poker single", game="rps-poker",
+                                    format="single", rated=False, seed="2")
+        await runner.change(event.id, lambda e: (_signed_up(e, entrants("rps-poker", bots)),
+                                                 None))
+        await runner.start_event(event.id)
+        for p in (await runner.get(event.id)).undecided(fmt):  # round 1 over, round 2 due
+            await runner.change(event.id, lambda e, p=p: (ev.record(
+                e, fmt, Result(pairing=p.id, winner=p.player0), service.now()), None))
+        await runner.stop()
+    out = io.StringIO()
+    await run_tournament("rps-poker", bots, "single", seed=2, db=db, out=out, timeout=120)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"Resuming event #{event.id} (RPS Poker single)."
+    assert lines[1].startswith("Round 2 of RPS Poker single")
