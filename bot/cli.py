@@ -80,8 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "roundrobin or swiss), run round by round through the full service")
     tour.add_argument("game", metavar="GAME", help=f"the game ({_games_help()})")
     tour.add_argument("--players", required=True, metavar="BOT,BOT,...",
-                      help="one built-in bot name per entrant, in seed order, e.g. "
-                           "heuristic,random,heuristic,random")
+                      help="one built-in bot name per entrant, in seed order (the first is "
+                           "seed 1), e.g. heuristic,random,heuristic,random")
+    tour.add_argument("--shuffle", action="store_true",
+                      help="seed the players by the event's committed random draw instead "
+                           "of in --players order")
     tour.add_argument("--format", default="single", dest="event_format",
                       help="single (default), double, roundrobin or swiss")
     tour.add_argument("--rounds", type=int, help="Swiss: the number of rounds")
@@ -114,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     matches.add_argument("--db", help="database path or URL (default: the configured one, else "
                          "~/.local/share/umpire/play.db, where play keeps its matches)")
     matches.add_argument("--limit", type=int, default=50, help="at most N matches (default 50)")
+
+    events = sub.add_parser("events", help="list the events (tournaments) in a database")
+    events.add_argument("--db", help="database path or URL (default: the configured one, else "
+                        "~/.local/share/umpire/play.db, where play keeps its matches)")
+    events.add_argument("--limit", type=int, default=50, help="at most N events (default 50)")
 
     export = sub.add_parser("export", help="a match's record as JSON (or --text: a transcript); "
                             "--event N: an event's, with every match of it")
@@ -248,7 +256,7 @@ def _main(argv: list[str]) -> int:
             _check_sqlite_folder(url)
         with database_errors(url or "sqlite+aiosqlite:///tournament.db"):
             return tournament_main(args.game, args.players, args.event_format, args.rounds,
-                                   args.seed, url)
+                                   args.seed, url, shuffle=args.shuffle)
     if args.command == "play":
         from bot.console.play import main as play_main
 
@@ -280,6 +288,8 @@ def _main(argv: list[str]) -> int:
         return _database(_vacuum(url, retention), url, must_exist=True)
     if args.command == "matches":
         return _database(_matches(url, args.limit), url, must_exist=True)
+    if args.command == "events":
+        return _database(_events(url, args.limit), url, must_exist=True)
     if args.command == "export":
         if (args.match_id is None) == (args.event is None):
             raise UserError("name one match (`umpire export ID`) or one event "
@@ -476,6 +486,19 @@ async def _matches(url: str, limit: int) -> int:
     finally:
         await engine.dispose()
     print(match_rows(rows))
+    return 0
+
+
+async def _events(url: str, limit: int) -> int:
+    from bot.console.records import event_rows
+    from bot.tournament import store
+
+    engine = _engine(url)
+    try:
+        rows = await store.newest(engine, limit)
+    finally:
+        await engine.dispose()
+    print(event_rows(rows))
     return 0
 
 

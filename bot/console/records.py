@@ -165,6 +165,22 @@ def match_rows(rows: Sequence[Any]) -> str:
         for r in [head, *table])
 
 
+def event_rows(events: Sequence[Any]) -> str:
+    """The table printed by `umpire events`, with the command that exports each."""
+    if not events:
+        return "No events in this database yet (`umpire tournament --db FILE` runs one)."
+    head = ("id", "name", "game", "format", "status", "players", "where")
+    table = [head] + [
+        (str(e.id), e.name, e.game, e.format, e.status, str(len(e.entrants)),
+         "local" if not e.guild else f"server {e.guild}")
+        for e in events]
+    widths = [max(len(r[i]) for r in table) for i in range(len(head))]
+    lines = ["  ".join(c.rjust(w) if i == 0 else c.ljust(w)
+                       for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+             for r in table]
+    return "\n".join([*lines, "", "Export one with `umpire export --event ID --db ...`."])
+
+
 def salt_words(record: dict[str, Any]) -> str:
     """The salt line of a transcript: the salt, or why there is none."""
     if record.get("seed_salt"):

@@ -416,8 +416,10 @@ def show_embed(event: Event) -> discord.Embed:
     winner = ev.champion(event, fmt)
     if winner:
         embed.add_field(name="Champion", value=event.name_of(winner), inline=False)
-    embed.add_field(name="Standings", value=f"```\n{standings_text(named)[:1000]}\n```",
-                    inline=False)
+    table, _, legend = standings_text(named).partition("\n\n")
+    embed.add_field(name="Standings", value=f"```\n{table[:1000]}\n```", inline=False)
+    if len(legend) <= 1024:  # what the columns mean (render's legend), when it fits
+        embed.add_field(name="Columns", value=legend, inline=False)
     if not needs_picture(named):
         embed.add_field(name="Bracket" if event.format in ("single", "double") else "Rounds",
                         value=f"```\n{bracket_text(named)[-1000:]}\n```", inline=False)

@@ -54,7 +54,7 @@ class Event(BaseModel):
     status: Status = "signup"
     signups_open: bool = False
     entrants: list[Entrant] = []  # sign-up order; seed order once seeded
-    seeded: str = ""  # "", "rating", "random"
+    seeded: str = ""  # "", "rating", "random", "order" (as signed up)
     seed: str  # secret until the event starts (the draw and the format's seed)
     salt: str
     commitment: str
@@ -97,6 +97,14 @@ class Event(BaseModel):
 def format_seed(seed: str) -> int:
     """The format's own seed (Swiss's pairing draw), from the event's revealed seed."""
     return int(hashlib.sha256(f"format:{seed}".encode()).hexdigest()[:12], 16)
+
+
+def match_seed(event: Event, pairing: Pairing, replay: int) -> str:
+    """A match's seed for a local event (`umpire tournament --seed`): the event's seed and the
+    pairing's place (round, id: table or bracket slot, and how many times it was played
+    before), so that the same command gives the same event, replays included, whichever
+    concurrent match ends first."""
+    return f"{event.seed}:r{pairing.round}:{pairing.id}:{replay}"
 
 
 def new_event(*, name: str, game: str, format: str, seed: str, salt: str,
@@ -180,6 +188,12 @@ def random_order(seed: str, ids: list[str]) -> list[str]:
     ordered = sorted(ids)
     random.Random(f"{seed}:{','.join(ordered)}").shuffle(ordered)
     return ordered
+
+
+def seed_in_order(event: Event) -> Event:
+    """Seeded in sign-up order, the first to sign up first (`umpire tournament --players`)."""
+    _ready_to_seed(event)
+    return _changed(event, seeded="order")
 
 
 def seed_at_random(event: Event) -> Event:

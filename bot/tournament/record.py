@@ -119,7 +119,8 @@ def _seeding(data: dict[str, Any]) -> str | None:
         return ("NOT verified: the event's revealed seed and salt do not hash to its "
                 f"commitment {seeding.get('commitment')}.")
     if seeding.get("method") != "random":
-        return "verified: the event's seed and salt match its commitment (seeded by rating)."
+        how = "in the order given" if seeding.get("method") == "order" else "by rating"
+        return f"verified: the event's seed and salt match its commitment (seeded {how})."
     order = [e["id"] for e in data.get("entrants", []) if not e.get("replaces")]
     if random_order(str(seed), order) != order:
         return ("NOT verified: the recorded seeding is not the committed draw from the "

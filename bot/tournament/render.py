@@ -15,7 +15,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .formats import Format, FormatState, format_named
+from .formats import Format, FormatState, Standing, format_named
 from .formats.bracket import UNKNOWN, BracketFormat, Evaluation, Node
 
 TEXT_BRACKET_MAX = 8
@@ -43,25 +43,109 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+TIEBREAK_NAMES = {
+    "Buch": "Buchholz, the sum of the points of every opponent met",
+    "SB": "Sonneborn-Berger, the points of every opponent beaten plus half those drawn",
+    "H2H": "head-to-head, the points scored against the others still level (shown only "
+    "for them)",
+}
+
+
+def _byes(state: FormatState) -> dict[str, int]:
+    count = dict.fromkeys(state.entrants, 0)
+    for p in state.pairings:
+        if p.player1 is None and p.id in state.results:
+            count[state.current(p.player0)] += 1
+    return count
+
+
+def _deciders(state: FormatState, table: list[Standing], labels: tuple[str, ...]) -> list[str]:
+    """For each line, what put it below the line above when their points were level: the
+    first tie-break that differs, else the seed ("" where the points decided)."""
+    shown = [""]
+    for above, line in zip(table, table[1:], strict=False):
+        if above.points != line.points:
+            shown.append("")
+            continue
+        differ = [label for label, a, b in zip(labels, above.tiebreaks, line.tiebreaks,
+                                               strict=False) if a != b]
+        shown.append(differ[0] if differ else "seed")
+    return shown
+
+
+def _reached(state: FormatState, table: list[Standing]) -> dict[str, str]:
+    """How far each player of an elimination event went: champion, final, or the last
+    round they played (in which bracket)."""
+    nodes = {n.id: n for n in _bracket_nodes(state) or []}
+    last_stage = max((n.stage for n in nodes.values() if n.bracket in ("", "winners")),
+                     default=1)
+    cur = state.current
+    last: dict[str, Node] = {}  # each player's last match (pairings are in round order)
+    for p in state.pairings:
+        for name in (p.player0, p.player1):
+            if name is not None and p.id in nodes:
+                last[cur(name)] = nodes[p.id]
+    fmt = format_named(state.format)
+    champion = fmt.champion(state) if isinstance(fmt, BracketFormat) else None
+    out = {}
+    for s in table:
+        node = last.get(s.player)
+        if s.player == champion:
+            out[s.player] = "champion"
+        elif node is None:
+            out[s.player] = "-"
+        elif node.bracket == "final":
+            out[s.player] = "grand final"
+        elif node.bracket == "" and node.stage == last_stage:
+            out[s.player] = "final"
+        else:
+            where = {"winners": "winners' ", "losers": "losers' "}.get(node.bracket, "")
+            out[s.player] = f"{where}round {node.stage}"
+    return out
+
+
 def standings_text(state: FormatState) -> str:
-    """The table, in rank order, aligned in columns (for a code block)."""
+    """The table, in rank order, aligned in columns (for a code block), then a legend of
+    its columns. Points events show the tie-break that decided each tie ("by"); elimination
+    events show how far each player went instead of points."""
     fmt: Format = format_named(state.format)
+    table = fmt.standings(state)
+    elimination = _bracket_nodes(state) is not None
     labels = TIEBREAK_LABELS.get(state.format, ())
-    header = ["#", "Player", "Pts", "W-D-L", *labels, ""]
-    rows = [header]
-    for s in fmt.standings(state):
-        rows.append(
-            [
-                str(s.rank),
-                s.player,
-                _num(s.points),
-                f"{s.wins}-{s.draws}-{s.losses}",
-                *(_num(t) for t in s.tiebreaks[: len(labels)]),
-                "withdrawn" if s.player in state.withdrawn else ("out" if s.out else ""),
-            ]
-        )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    right = {0, 2, *range(4, 4 + len(labels))}
+    byes = _byes(state)
+    bye_wins = state.format == "swiss"  # a Swiss bye is a point, counted as a win
+    legend: list[str] = []
+    if elimination:
+        reached = _reached(state, table)
+        rows = [["#", "Player", "Reached", "W-L", ""]]
+        for s in table:
+            rows.append([str(s.rank), s.player, reached[s.player], f"{s.wins}-{s.losses}",
+                         _mark(state, s)])
+        right = {0}
+        legend.append("Ranked by how far each player went (players out in the same round "
+                      "share a rank); W-L: matches won and lost (a bye is neither).")
+    else:
+        deciders = _deciders(state, table, labels)
+        rows = [["#", "Player", "Pts", "W-D-L", *labels, "by", ""]]
+        for s, by in zip(table, deciders, strict=True):
+            group = [t for t in table if (t.points, *t.tiebreaks[:-1]) ==
+                     (s.points, *s.tiebreaks[:-1])]
+            ties = [_num(t) for t in s.tiebreaks[: len(labels)]]
+            if ties and len(group) < 2:
+                ties[-1] = "-"  # head-to-head counts only among players still level
+            wins = s.wins + (byes[s.player] if bye_wins else 0)
+            record = f"{wins}-{s.draws}-{s.losses}" + ("*" if byes[s.player] else "")
+            rows.append([str(s.rank), s.player, _num(s.points), record, *ties, by,
+                         _mark(state, s)])
+        right = {0, 2, *range(4, 4 + len(labels))}
+        bye = ("a bye is 1 point, counted as a win" if bye_wins else
+               "a bye is a round sat out, for no points")
+        legend.append(f"Pts: win 1, draw 0.5, loss 0. W-D-L: wins, draws, losses; * had a "
+                      f"bye ({bye}).")
+        legend.extend(f"{label}: {TIEBREAK_NAMES[label]}." for label in labels)
+        legend.append("by: what broke a tie on points with the line above (the first "
+                      "tie-break that differs, else the better seed).")
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(
             c.rjust(w) if i in right else c.ljust(w)
@@ -69,7 +153,11 @@ def standings_text(state: FormatState) -> str:
         )
         for r in rows
     ]
-    return "\n".join(line.rstrip() for line in lines)
+    return "\n".join([*(line.rstrip() for line in lines), "", *legend])
+
+
+def _mark(state: FormatState, s: Standing) -> str:
+    return "withdrawn" if s.player in state.withdrawn else ("out" if s.out else "")
 
 
 @dataclass(frozen=True)

@@ -185,14 +185,8 @@ class EventRunner:
 
     async def _after_end(self, event: Event, match: LiveMatch, what: str | None) -> None:
         note = None
-        if what == "replay":
-            note = (f"Match #{match.id} ended without a result the format can take "
-                    f"({(match.result or {}).get('reason') or match.status}): it is played "
-                    "again.")
-        elif what == "recorded":
-            winner = (match.result or {}).get("winner")
-            if winner is not None:
-                note = f"Match #{match.id}: {match.players[winner].name} wins."
+        if what in ("replay", "recorded"):
+            note = result_text(event, self.fmt(event), match, replay=what == "replay")
         await self._apply(event, note)
         if event.status == "ended":
             await self._apply(event, ended_text(event, self.fmt(event)))
@@ -404,21 +398,100 @@ class EventRunner:
 
 # --- what is posted ------------------------------------------------------------------------------
 def start_text(event: Event) -> str:
+    how = {"rating": "by rating", "order": "in the order given"}.get(event.seeded, "at random")
     return (f"🏁 {event.name} starts: {len(event.entrants)} players, seeded "
-            f"{'by rating' if event.seeded == 'rating' else 'at random'}. Seed `{event.seed}`, "
+            f"{how}. Seed `{event.seed}`, "
             f"salt `{event.salt}` (commitment `{event.commitment}`, SHA-256 of "
             "`<salt>:<seed>`).")
 
 
 def round_text(event: Event, fmt: Format, pairings: list[Pairing]) -> str:
+    """A round's pairings, seat 0 first, each with its id and (double elimination) its
+    bracket; a bye says what it means in its format."""
     number = max(p.round for p in pairings)
-    lines = [f"Round {number} of {event.name}:"]
+    lines = [f"Round {number} of {event.name} (seat 0, the advantage, named first):"]
     for p in pairings:
+        where = BRACKET_WORDS.get(p.bracket)
+        tag = f"{p.id}{f', {where}' if where else ''}"
         if p.player1 is None:
-            lines.append(f"- {event.name_of(p.player0)}: a bye")
+            lines.append(f"- {tag}: {event.name_of(p.player0)} {_bye_meaning(fmt, p)}")
         else:
-            lines.append(f"- {event.name_of(p.player0)} vs {event.name_of(p.player1)}")
+            lines.append(f"- {tag}: {event.name_of(p.player0)} vs {event.name_of(p.player1)}")
     return "\n".join(lines)
+
+
+def _bye_meaning(fmt: Format, p: Pairing) -> str:
+    if fmt.name == "swiss":
+        return "has the bye (1 point, no match)"
+    if fmt.name == "roundrobin":
+        return "sits this round out (no points)"
+    return "goes through without a match (a bye: nobody is left to meet here)"
+
+
+BRACKET_WORDS = {"winners": "winners' bracket", "losers": "losers' bracket",
+                 "final": "grand final"}
+
+
+def pairing_label(event: Event, pairing: Pairing) -> str:
+    """"round 2, W2-1, winners' bracket: Ada vs Bea" (seat 0 first)."""
+    where = BRACKET_WORDS.get(pairing.bracket)
+    return (f"round {pairing.round}, {pairing.id}{f', {where}' if where else ''}: "
+            f"{event.name_of(pairing.player0)} vs {event.name_of(pairing.player1)}")
+
+
+def result_text(event: Event, fmt: Format, match: LiveMatch, *, replay: bool) -> str:
+    """Every end of an event's match, as announced (command line and Discord alike): the
+    result, a draw or a replay, and what happens next."""
+    result = match.result or {}
+    pairing = event.pairing_of(fmt, str(match.transport.get("pairing")))
+    label = pairing_label(event, pairing) if pairing is not None else "an event match"
+    score = result.get("score")
+    shown = f" ({score[0]}-{score[1]})" if score and len(score) == 2 else ""
+    seat = result.get("winner")
+    if replay:
+        reason = f" ({result['reason']})" if result.get("reason") else ""
+        if match.status == MatchStatus.ABORTED:
+            why = f"was aborted{reason}"
+        elif seat is None:
+            why = f"is a draw{shown}, and an elimination match needs a winner"
+        else:
+            why = f"ended without a result the format can take{reason}"
+        return f"Match #{match.id} ({label}) {why}: it is played again at once."
+    if seat is None:
+        told = f"Match #{match.id} ({label}) is a draw{shown}: half a point each."
+    else:
+        winner = match.players[seat].name
+        how = " (awarded by the hosts)" if result.get("host") else ""
+        if score and len(score) == 2:  # the winner's score first
+            shown = f" ({score[seat]}-{score[1 - seat]})"
+        told = f"Match #{match.id} ({label}): {winner} wins{shown}{how}."
+        if pairing is not None and pairing.player1 is not None:
+            told += _fate(event, fmt, pairing, match.players[1 - seat].id)
+    return told + _next(event, fmt, pairing)
+
+
+def _fate(event: Event, fmt: Format, pairing: Pairing, loser: str) -> str:
+    """What a loss means in an elimination event."""
+    if fmt.name == "single":
+        return f" {event.name_of(loser)} is out."
+    if fmt.name == "double":
+        if pairing.bracket == "winners":
+            return f" {event.name_of(loser)} drops to the losers' bracket."
+        return f" {event.name_of(loser)} is out (a second loss)."
+    return ""
+
+
+def _next(event: Event, fmt: Format, pairing: Pairing | None) -> str:
+    if event.status == "ended" or pairing is None:
+        return ""
+    left = [p for p in event.undecided(fmt) if p.round == pairing.round]
+    if left:
+        return (f" {len(left)} match{'es' if len(left) > 1 else ''} of round "
+                f"{pairing.round} still to finish.")
+    if event.undecided(fmt):
+        return ""
+    return f" Round {pairing.round} is complete; the next round opens " + (
+        f"after the break ({event.break_seconds} s)." if event.break_seconds else "now.")
 
 
 def ended_text(event: Event, fmt: Format, *, by_hosts: bool = False) -> str:

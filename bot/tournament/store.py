@@ -137,6 +137,14 @@ async def of_guild(engine: AsyncEngine, guild_id: int, *, limit: int = 25,
     return [_from_row(r) for r in rows]
 
 
+async def newest(engine: AsyncEngine, limit: int = 50) -> list[Event]:
+    """Every server's events (and the local ones), newest first: `umpire events`."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(EventRow).order_by(EventRow.id.desc())
+                                   .limit(limit))).all()
+    return [_from_row(r) for r in rows]
+
+
 async def of_player(engine: AsyncEngine, guild_id: int, player_id: str,
                     limit: int = 15) -> list[Event]:
     """The events a player entered on a server, newest first."""

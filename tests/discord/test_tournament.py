@@ -201,3 +201,42 @@ async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
         assert record["pairings"][0]["result"]["walkover"]  # awarded by the hosts
         checked, ok = verify_event(record)
         assert ok, checked
+
+
+async def test_a_drawn_match_of_an_event_is_announced_in_its_channel(world: World,
+                                                                    monkeypatch: Any) -> None:
+    """A draw was never announced (the runner made a note only for a winner, and Discord
+    posts the runner's notes). Four built-in bots in a round robin; the matches' seeds are
+    fixed so that some end drawn."""
+    import bot.discord.tournament as cog_module
+    from bot.console.tournament import _signed_up, entrants
+
+    real = cog_module.launch
+
+    async def seeded(bot: Any, guild: Any, found: Any, members: Any, refs: Any, parsed: Any,
+                     seed: Any, **kw: Any) -> Any:
+        return await real(bot, guild, found, members, refs, parsed,
+                          f"{DRAW_SEED}:{kw['extra']['pairing']}", **kw)
+    monkeypatch.setattr(cog_module, "launch", seeded)
+    async with umpire(world) as up:
+        await say(world, world.host, "create", name="Draw Night", game="rps-poker",
+                  format="roundrobin", break_seconds=0, rated=False)
+        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        cog = up.bot.get_cog("Tournament")
+        await cog.runner.change(event.id, lambda e: (  # type: ignore[union-attr]
+            _signed_up(e, entrants("rps-poker", ["random"] * 4)), None))
+        await say(world, world.host, "start")
+        await world.fake.wait_for(lambda: any("Draw Night is over" in m.content for m in
+                                              world.fake.messages(world.general)), 60)
+        ended = await store.load(up.service.repo.engine, event.id)
+        assert ended is not None and ended.state is not None
+    said = [m.content for m in world.fake.messages(world.general)]
+    draws = [p for p, r in ended.state["results"].items()
+             if r["winner"] is None and not r["walkover"]]
+    assert draws  # (the seed gives some)
+    for pairing in draws:
+        assert any(f", {pairing}: " in line and "is a draw" in line and "half a point each"
+                   in line for line in said), (pairing, said)
+
+
+DRAW_SEED = "draws"

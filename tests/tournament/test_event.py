@@ -78,8 +78,8 @@ def test_start_seeds_at_random_if_not_seeded_and_rounds_open_after_the_break() -
     same = ev.record(event, FMT, Result(pairing="R1-2", winner=pairings[1].player0), NOW)
     assert same == event  # a decided pairing is not recorded twice
     event, final = ev.open_round(event, FMT)
-    assert [(p.player0, p.player1) for p in final] == [(pairings[0].player0, pairings[1].player1)]
-    event = ev.record(event, FMT, Result(pairing=final[0].id, winner=final[0].player1), NOW)
+    assert [{p.player0, p.player1} for p in final] == [{pairings[0].player0, pairings[1].player1}]
+    event = ev.record(event, FMT, Result(pairing=final[0].id, winner=pairings[1].player1), NOW)
     assert event.status == "ended" and ev.champion(event, FMT) == pairings[1].player1
 
 

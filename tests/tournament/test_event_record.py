@@ -23,7 +23,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> dict:
     db = tmp_path_factory.mktemp("event") / "e.db"
     bots = ["heuristic", "random", "heuristic", "random"]
     asyncio.run(run_tournament("rps-poker", bots, "single", seed=4, db=str(db),
-                               out=io.StringIO(), timeout=120))
+                               out=io.StringIO(), timeout=120, shuffle=True))
     out = db.parent / "event.json"
     assert cli_main(["export", "--event", "1", "--db", str(db), "-o", str(out)]) == 0
     return json.loads(out.read_text())

@@ -30,8 +30,8 @@ def first_round_played(fmt_name, count, withdraw=None):
 def test_the_standings_table_has_a_line_per_player_and_the_format_s_tiebreaks():
     state = play(format_named("swiss"), 6, 0, 1)
     text = render.standings_text(state)
-    lines = text.splitlines()
-    assert lines[0].split() == ["#", "Player", "Pts", "W-D-L", "Buch", "SB", "H2H"]
+    lines = text.split("\n\n")[0].splitlines()
+    assert lines[0].split() == ["#", "Player", "Pts", "W-D-L", "Buch", "SB", "H2H", "by"]
     assert len(lines) == 7
     for s, line in zip(format_named("swiss").standings(state), lines[1:], strict=True):
         assert line.split()[0] == str(s.rank) and s.player in line
@@ -41,7 +41,7 @@ def test_the_standings_table_marks_who_is_out_and_who_withdrew():
     state = first_round_played("single", 4, withdraw="player 1")
     text = render.standings_text(state)
     assert "player 1" in text and "withdrawn" in text  # p1 withdrew, p4 won by walkover
-    assert text.count("out") == 1  # player 2 lost to player 3
+    assert text.split("\n\n")[0].count("out") == 1  # player 2 lost to player 3
 
 
 def test_the_text_bracket_shows_byes_results_walkovers_and_what_is_to_come():
@@ -91,7 +91,7 @@ def drawn_text(monkeypatch):
 def test_the_bracket_picture_is_a_png_with_every_player_s_name(drawn_text, fmt_name, count):
     fmt = format_named(fmt_name)
     state = first_round_played(fmt_name, count)
-    state = fmt.replace(state, state.active()[-1], "a substitute")
+    state = fmt.replace(state, state.pending()[-1].player0, "a substitute")  # one still in
     png = render.bracket_png(state)
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(png))
@@ -129,3 +129,34 @@ def test_the_picture_is_drawn_without_system_fonts(monkeypatch, drawn_text):
         render._font.cache_clear()
     assert Image.open(io.BytesIO(png)).format == "PNG"
     assert "player 9" in drawn_text
+
+
+def test_the_standings_explain_their_columns_and_what_broke_each_tie():
+    fmt = format_named("swiss")
+    state, _ = fmt.next_round(fmt.start(names(3), 0, rounds=1))  # p1 v p2, p3 has the bye
+    state = fmt.record(state, Result(pairing="r1m1", winner=None))
+    text = render.standings_text(state)
+    table, legend = text.split("\n\n")
+    rows = {line.split()[1] + " " + line.split()[2]: line for line in table.splitlines()[1:]}
+    assert rows["player 3"].split()[4] == "1-0-0*"  # the bye: a point, shown as a win
+    assert rows["player 2"].split()[-1] == "seed"  # level on everything: the seed decided
+    assert rows["player 1"].split()[-1] == "0.5"  # (H2H shown for the two still level)
+    for word in ("Pts:", "W-D-L:", "Buch: Buchholz", "SB: Sonneborn-Berger", "H2H: head-to-head",
+                 "by: what broke a tie", "* had a bye"):
+        assert word in legend, word
+
+
+def test_elimination_standings_rank_by_round_reached_not_by_wins():
+    fmt = format_named("double")
+    state = fmt.start(names(3), 0)
+    while not fmt.finished(state):  # the better seed wins every match
+        state, _ = fmt.next_round(state)
+        for p in state.pending():
+            best = min(p.player0, p.player1, key=names(3).index)
+            state = fmt.record(state, Result(pairing=p.id, winner=best))
+    table = render.standings_text(state).split("\n\n")[0].splitlines()
+    assert table[0].split()[:4] == ["#", "Player", "Reached", "W-L"]
+    assert "Pts" not in table[0]
+    assert table[1].split()[1:4] == ["player", "1", "champion"]
+    assert "grand final" in table[2] and "player 2" in table[2]
+    assert "losers' round" in table[3] and "player 3" in table[3]

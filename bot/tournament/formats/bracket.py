@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .base import FormatState, Pairing, Standing
 from .common import BaseFormat
+from .seats import allocate, first_seat, histories
 
 Source = tuple[str, int | str]  # ("seed", 0-based index) | ("winner" | "loser", node id)
 UNKNOWN = object()  # a slot whose player is not known yet
@@ -129,13 +130,20 @@ class Evaluation:
         return w, (p1 if w == p0 else p0)
 
     def pairings(self, round_no: int) -> list[Pairing]:
-        """The ready nodes as pairings; the better-placed (or only) player is player0."""
+        """The ready nodes as pairings: a bye's only player is player0; two players get
+        their seats by the colour rules of `seats` (the better seed ranked first)."""
         made = []
+        history = histories(self.state)
+        first = first_seat(self.state.seed)
+        seed = {name: i for i, name in enumerate(self.state.entrants)}
         for node in self.ready:
             a, b = self.players[node.id]
             if a is None:
                 a, b = b, a
             assert a is not None
+            if b is not None:
+                better, other = sorted((a, b), key=lambda n: seed[n])
+                a, b = allocate(better, other, history, seed[better] + 1, first)
             made.append(
                 Pairing(id=node.id, round=round_no, player0=a, player1=b, bracket=node.bracket)
             )

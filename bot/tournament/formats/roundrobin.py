@@ -1,9 +1,9 @@
 """Round robin: every player meets every other once.
 
-Rounds follow the circle method: the first seed stays in place and the others turn one
-step round the table each round, so that n players need n - 1 rounds (n rounds when n is
-odd: a place with no opponent, the bye, goes round the table and every player sits out one
-round, for no points). A win is 1 point, a draw 0.5; ties are broken by Sonneborn-Berger,
+Rounds and seats follow FIDE's Berger tables (`berger`), so that n players need n - 1
+rounds (n rounds when n is odd: a place with no opponent, the bye, goes round the table and
+every player sits out one round, for no points), and every player has seat 0 (the
+advantage) in half their matches, give or take one. A win is 1 point, a draw 0.5; ties are broken by Sonneborn-Berger,
 then head-to-head, then seed (see `table`). A player who withdraws loses each match they
 had not played yet, by walkover.
 """
@@ -15,22 +15,36 @@ from .common import BaseFormat
 from .table import points_table, sonneborn_berger
 
 
-def circle(count: int) -> list[list[tuple[int, int | None]]]:
-    """Every round's pairs of seed indices (0-based, the lower first); None is the bye."""
-    slots: list[int | None] = list(range(count)) + ([None] if count % 2 else [])
-    size = len(slots)
-    rounds = []
-    for _ in range(size - 1):
+def berger(count: int) -> list[list[tuple[int, int | None]]]:
+    """Every round's pairs of seed indices (0-based) as (seat 0, seat 1), by FIDE's Berger
+    tables; (player, None) is the bye. Odd counts get a last place whose opponent sits out.
+
+    Round 1, board b: number b v number N - b + 1 (N places, numbered from 1). Each later
+    round lists numbers 1 to N - 1 in the previous round's board order (seat 0 before
+    seat 1); N meets the last of that list, taking seat 0 in every even round, and the
+    rest pair from the end of the list: the last but one takes seat 0 against the last."""
+    size = count + count % 2
+    boards = [(b, size - b + 1) for b in range(1, size // 2 + 1)]
+    rounds = [boards]
+    for r in range(2, size):
+        order = [x for board in rounds[-1] for x in board if x != size]
+        last = order.pop()
+        made = [(size, last) if r % 2 == 0 else (last, size)]
+        while order:
+            b, a = order.pop(), order.pop()
+            made.append((a, b))
+        rounds.append(made)
+    out = []
+    for boards in rounds:
         pairs: list[tuple[int, int | None]] = []
-        for i in range(size // 2):
-            a, b = slots[i], slots[size - 1 - i]
-            if a is None:
-                a, b = b, a
-            assert a is not None
-            pairs.append((a, b) if b is None or a < b else (b, a))
-        rounds.append(sorted(pairs, key=lambda p: (p[1] is None, p[0])))
-        slots = [slots[0], slots[-1], *slots[1:-1]]
-    return rounds
+        bye: list[tuple[int, int | None]] = []
+        for a, b in boards:
+            if count % 2 and size in (a, b):
+                bye.append((b - 1 if a == size else a - 1, None))
+            else:
+                pairs.append((a - 1, b - 1))
+        out.append(pairs + bye)
+    return out
 
 
 class RoundRobin(BaseFormat):
@@ -39,7 +53,7 @@ class RoundRobin(BaseFormat):
     allows_draws = True
 
     def _round(self, state: FormatState) -> list[Pairing]:
-        schedule = circle(len(state.entrants))
+        schedule = berger(len(state.entrants))
         if state.round >= len(schedule):
             return []
         number = state.round + 1
@@ -55,7 +69,7 @@ class RoundRobin(BaseFormat):
         ]
 
     def finished(self, state: FormatState) -> bool:
-        return state.round >= len(circle(len(state.entrants))) and not state.pending()
+        return state.round >= len(berger(len(state.entrants))) and not state.pending()
 
     def standings(self, state: FormatState) -> list[Standing]:
         return points_table(state, 0.0, [sonneborn_berger])
