@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sys
 import tempfile
 import threading
@@ -54,14 +53,16 @@ Ctrl-C leaves the match as it is: continue it later with `umpire play --resume I
 
 
 def default_db() -> Path:
-    """Where console matches are kept unless --db says otherwise."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    folder = Path(base) / "umpire"
+    """The default database (bot.database_choice), its folder made; `umpire play` is
+    given the chosen database by the command line, this is for callers that give none."""
+    from bot.database_choice import default_file
+
+    path = default_file()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: a file in the temporary folder still allows --resume
-        folder = Path(tempfile.gettempdir())
-    return folder / "play.db"
+        return Path(tempfile.gettempdir()) / path.name
+    return path
 
 
 class TerminalTransport:
