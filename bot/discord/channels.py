@@ -301,7 +301,7 @@ async def _create_threaded(
 
     category = None
     if room is None:
-        category = await rooms_category(guild, f"{category_prefix}es"[:100],
+        category = await rooms_category(guild, f"{category_prefix} rooms"[:100],
                                         _bot_overwrite(guild), shared)
         room = await guild.create_text_channel(
             f"{slug}-{'-vs-'.join(names)}"[:100], category=category,
