@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import signal
 import subprocess
@@ -27,7 +28,15 @@ def umpire(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProces
 
 def test_version() -> None:
     done = umpire("--version")
-    assert done.returncode == 0 and re.fullmatch(r"umpire \d+\.\d+\.\d+\S*\n", done.stdout)
+    assert done.returncode == 0
+    assert re.fullmatch(r"umpire \d+\.\d+\.\d+\S* \(arena core: (compiled|pure Python)\)\n",
+                        done.stdout)
+
+
+def test_version_names_the_core_a_build_without_a_compiler_left() -> None:
+    """Issue 42, item 18: pip hides the build's one line, so --version says which core runs."""
+    done = umpire("--version", env={**os.environ, "UMPIRE_PURE_PYTHON": "1"})
+    assert done.stdout.endswith("(arena core: pure Python)\n"), done.stdout
 
 
 def test_demo_into_a_reader_that_stops_early_ends_quietly() -> None:
