@@ -81,13 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("invite", help="the link that adds the bot to a server, with the "
                    "permissions the configured channel mode needs and why")
 
-    demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time")
+    demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time: a "
+                          "first look of each (--full: every message)")
     demo.add_argument("games", nargs="*", metavar="GAME", help=f"games to play ({_games_help()}); "
                       "default: all")
     demo.add_argument("--seed", type=int, help="seed for reproducible matches")
     demo.add_argument("--bots", metavar="A,B", help="the two bots (default: the game's first "
                       "two): names, or for rps-poker arena bot files, e.g. `umpire demo "
                       "rps-poker --bots heuristic,random` or `--bots mybot.py,random`")
+    demo.add_argument("--full", action="store_true", help="print every message of every "
+                      "match (default: a first look of each, a few moves and the result)")
     demo.add_argument("--quiet", action="store_true", help="print only the result lines")
     demo.add_argument("--width", type=_width, default=None, metavar="N",
                       help="wrap lines at N characters (default: the terminal's width, or 100)")
@@ -250,7 +253,7 @@ def _main(argv: list[str]) -> int:
             _check_sqlite_folder(url)
         with database_errors(url or "sqlite+aiosqlite:///demo.db"):
             return demo_main(args.games, args.seed, args.quiet, url, bots=args.bots,
-                             width=args.width)
+                             width=args.width, full=args.full)
     if args.command == "tournament":
         from bot.console.tournament import main as tournament_main
 
