@@ -74,7 +74,7 @@ def test_play_ends_when_the_match_ends_without_waiting_for_another_line(tmp_path
     try:
         while proc.poll() is None and time.monotonic() < deadline:
             try:
-                proc.stdin.write("1\n")  # the first card, whenever asked
+                proc.stdin.write("#1\n")  # the first card, whenever asked
                 proc.stdin.flush()
             except BrokenPipeError:
                 break
@@ -181,7 +181,7 @@ def test_database_and_file_mistakes_are_one_sentence(tmp_path: Path, args: list[
 
 
 def test_no_network_is_one_sentence(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "not.a.token",
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.x",
            "UMPIRE_DATABASE__URL": f"sqlite+aiosqlite:///{tmp_path}/r.db",
            "HOME": str(tmp_path), "https_proxy": "http://127.0.0.1:9",
            "HTTPS_PROXY": "http://127.0.0.1:9"}
