@@ -29,6 +29,8 @@ COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY migrations ./migrations
+# the rules pages, which the build copies into the game packages (/rules reads them there)
+COPY docs/rules ./docs/rules
 RUN pip install ".[metrics]"
 
 USER umpire

@@ -12,16 +12,21 @@ not repeated), then one result line per match, winner first ("Bea (random) wins 
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import textwrap
 from collections import Counter
 from dataclasses import replace
 from typing import TextIO
 
 from bot.arena.names import registered_name
 from bot.console.records import result_words
-from bot.console.render import place_label, render_text
+from bot.console.render import (
+    DEFAULT_WIDTH,
+    columns,
+    place_label,
+    render_text,
+    terminal_width,
+    wrap,
+)
 from bot.console.runtime import local_service, watched_bot_files
 from bot.store.repository import StoredMessage
 from bot.store.settle import run_settled
@@ -31,7 +36,6 @@ from games.core import Game
 from games.registry import all_games, get_game
 
 DEMO_NAMES = ("Ada", "Bea")
-DEFAULT_WIDTH = 100
 
 
 #: Room lines the first look leaves out: the start, decisions asked, waiting, the end.
@@ -83,17 +87,6 @@ class PrintTransport:
             self.closed.set()
 
 
-def wrap(label: str, text: str, width: int) -> str:
-    """`label` then the text, every line wrapped to `width` and indented under the label."""
-    pad = " " * len(label)
-    out: list[str] = []
-    for n, line in enumerate(text.splitlines() or [""]):
-        first = label if n == 0 else pad
-        out += textwrap.wrap(line, width, initial_indent=first, subsequent_indent=pad + "  ",
-                             break_on_hyphens=False) or [first.rstrip()]
-    return "\n".join(out)
-
-
 def first_look(game: Game, players: tuple[PlayerRef, ...], moves: int, room: list[str],
                result: str, width: int) -> str:
     """A match in three lines: its game and players, the first moves the room saw (as many
@@ -105,16 +98,11 @@ def first_look(game: Game, players: tuple[PlayerRef, ...], moves: int, room: lis
 
 def fitted(line: str, width: int) -> str:
     """`line` cut at a word to fit `width` terminal columns (an emoji takes two), with "…"."""
-    from unicodedata import east_asian_width
-
-    used, cut = 0, len(line)
-    for n, char in enumerate(line):
-        used += 2 if east_asian_width(char) in "WF" else 1
-        if used > width - 2:
-            cut = n
-            break
-    else:
+    if columns(line) <= width:
         return line
+    cut = len(line)
+    while cut and columns(line[:cut]) > width - 2:
+        cut -= 1
     return line[:cut].rsplit(" ", 1)[0] + " …"
 
 
@@ -222,10 +210,6 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
     if transport.closed.is_set():
         raise BrokenPipeError
     return lines
-
-
-def terminal_width() -> int:
-    return min(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 120)
 
 
 def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None,
