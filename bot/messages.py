@@ -146,6 +146,13 @@ def prompt_line(p: Prompt, clock: ClockData | None, *, brief: bool = False) -> s
     return line
 
 
+def decision_label(p: Prompt, at_most: int = 60) -> str:
+    """A decision as a reader knows it (its compact line, else its instruction's first
+    line, cut at `at_most` characters), never its internal kind (`draft_pick`)."""
+    text = (p.brief or p.text.splitlines()[0] if p.text else p.brief).strip()
+    return text if len(text) <= at_most else text[:at_most - 1].rstrip() + "…"
+
+
 def as_sentence(text: str) -> str:
     """A game's fragment ("if time runs out, you fold") as a sentence of its own: capital
     first letter, full stop at the end."""

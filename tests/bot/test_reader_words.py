@@ -14,7 +14,7 @@ import pytest
 
 from bot.console.demo import bot_settings
 from bot.discord.render import render, render_plain
-from bot.messages import as_sentence, compose, prompt_line, reminder_times
+from bot.messages import as_sentence, compose, decision_label, prompt_line, reminder_times
 from bot.store.repository import ClockData
 from bot.transport import PlayerRef, render_text
 from games.registry import all_games
@@ -81,8 +81,9 @@ def test_no_placeholder_or_decision_key_reaches_a_reader(slug: str, keys: set[st
                                    limit_at=NOW + timedelta(seconds=p.time_limit or 60),
                                    deadline_at=None) for p in prompts}
         texts = [o.text for o in compose(events, new, clocks, status=game.status(state))]
-        for p in new:
+        for p in new:  # its reminders; how the host log names it (late, over its limit)
             texts += [text for _, text in reminder_times(p, clocks[p.key])]
+            texts.append(decision_label(p))
         texts += [game.describe(state, seat) for seat in (0, 1, None)]
         for text in texts:
             for shown in _rendered(text):
