@@ -584,7 +584,7 @@ def _run(settings: Any, check: bool = False) -> int:
     from bot.discord.runner import StoreStartFailed
     from bot.discord.runner import main as run_main
 
-    url = _chosen_url(settings, creates=not check)
+    url = _chosen_url(settings, creates=True)  # (--check too: the default's folder is made)
     settings.database.url = url  # the one answer, for the runner and its checks
     try:
         return run_main(settings, check=check)

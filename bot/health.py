@@ -116,6 +116,9 @@ async def database_check(url: str, timeout: float = 10.0, *, start_creates: bool
     shown = shown_url(url)
     path = sqlite_file(url)
     if path is not None and not path.exists():
+        if start_creates and not path.parent.is_dir():
+            return Check("database", False, f"{path} cannot be created: the folder "
+                         f"{path.parent} does not exist")
         if start_creates:
             return Check("database", True, f"{path} does not exist yet: `umpire run` creates "
                          "it")

@@ -42,9 +42,9 @@ class StoreStartFailed(Exception):
     `umpire` says so in one sentence naming the database, not as a Discord problem."""
 
 
-BAD_TOKEN = """The configured Discord token does not look like a bot token (its first part
-is not the application id), so Discord would refuse it. Copy it again from the developer
-portal (Bot > Reset Token) into [discord] token or DISCORD_TOKEN."""
+BAD_TOKEN = ("umpire: the configured Discord token does not look like a bot token (its first "
+             "part is not the application id), so Discord would refuse it; copy it again from "
+             "the developer portal (Bot > Reset Token) into [discord] token or DISCORD_TOKEN.")
 
 
 def start_refusal(settings: Settings, token: str) -> str | None:
