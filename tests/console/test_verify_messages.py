@@ -4,33 +4,20 @@ in another order is named; every record the service writes still verifies."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import io
-import json
-from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli_main
 from bot.console.records import RecordError, verify
 from games.registry import all_games
+from tests.support.demo_records import demo_records
 
 GAMES = [slug for slug in all_games() if slug != "duel"]  # (a test-only game)
 
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    from bot.console.demo import run_demo
-
-    db = tmp_path_factory.mktemp("messages") / "d.db"
-    asyncio.run(run_demo(GAMES, 8, quiet=True, db=str(db), out=io.StringIO()))
-    out = []
-    for n in range(1, len(GAMES) + 1):
-        path = db.parent / f"{n}.json"
-        assert cli_main(["export", str(n), "--db", str(db), "-o", str(path)]) == 0
-        out.append(json.loads(path.read_text()))
-    return out
+    return demo_records(tmp_path_factory.mktemp("messages") / "d.db", GAMES, 8)
 
 
 def _refused(record: dict) -> str:
