@@ -23,11 +23,14 @@ RUN useradd --create-home --uid 10001 umpire \
 
 WORKDIR /app
 # setup.py builds the arena's optional compiled core; this image has no C compiler, so the
-# build says so in one line and installs the same code in pure Python.
+# same code is installed in pure Python (the build's one-line note shows only with
+# `pip install -v`; `umpire --version` in the image says "arena core: pure Python").
 COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY migrations ./migrations
+# the rules pages, which the build copies into the game packages (/rules reads them there)
+COPY docs/rules ./docs/rules
 RUN pip install ".[metrics]"
 
 USER umpire

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 # (source, the compiled twin's module name)
@@ -38,6 +39,28 @@ def twin_source(source: Path, module: str, into: Path) -> Path:
             break
         package.joinpath("__init__.py").touch()
     return target
+
+
+def rules_pages(into: Path) -> list[Path]:
+    """Copy each docs/rules/<slug>.md to games/<slug with underscores>/rules.md under `into`
+    (a build's folder): an installed package has no docs/, and /rules reads the page there
+    (bot.discord.games.rules_page). docs/rules stays the one source."""
+    written = []
+    for page in sorted((HERE / "docs" / "rules").glob("*.md")):
+        package = into / "games" / page.stem.replace("-", "_")
+        if package.is_dir():
+            target = package / "rules.md"
+            target.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+            written.append(target)
+    return written
+
+
+class BuildPyWithRules(build_py):
+    """build_py, then the rules pages into the built game packages."""
+
+    def run(self) -> None:
+        super().run()
+        rules_pages(Path(self.build_lib))
 
 
 class OptionalBuildExt(build_ext):
@@ -77,4 +100,4 @@ class OptionalBuildExt(build_ext):
 
 if __name__ == "__main__":  # (as pip's build backend runs it; the tests import it)
     setup(ext_modules=[Extension(module, []) for _, module in TWINS],
-          cmdclass={"build_ext": OptionalBuildExt})
+          cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithRules})

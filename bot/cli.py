@@ -42,11 +42,28 @@ def _version() -> str:
         return "unknown"
 
 
+#: --db of every command that has one (bot.database_choice says why these three).
+_DB_HELP = ("database path or URL (default: the configured one, else "
+            "~/.local/share/umpire/umpire.db: the one database every command uses)")
+
+
+class _VersionAction(argparse.Action):
+    """--version: the version and the arena core that runs. pip shows the build's note
+    about a core it could not compile only with -v, so this is where a user sees it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from bot.arena.match import CORE
+
+        print(f"umpire {_version()} (arena core: {CORE})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="umpire",
         description="Umpires two-player card and deduction games on Discord and locally.")
-    parser.add_argument("--version", action="version", version=f"umpire {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="the installed version, and which arena core runs")
     parser.add_argument("--config", help="config file (default: config.toml or $UMPIRE_CONFIG)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -64,13 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("invite", help="the link that adds the bot to a server, with the "
                    "permissions the configured channel mode needs and why")
 
-    demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time")
+    demo = sub.add_parser("demo", help="bot-vs-bot matches of every game, one at a time: a "
+                          "first look of each (--full: every message)")
     demo.add_argument("games", nargs="*", metavar="GAME", help=f"games to play ({_games_help()}); "
                       "default: all")
     demo.add_argument("--seed", type=int, help="seed for reproducible matches")
     demo.add_argument("--bots", metavar="A,B", help="the two bots (default: the game's first "
                       "two): names, or for rps-poker arena bot files, e.g. `umpire demo "
                       "rps-poker --bots heuristic,random` or `--bots mybot.py,random`")
+    demo.add_argument("--full", action="store_true", help="print every message of every "
+                      "match (default: a first look of each, a few moves and the result)")
     demo.add_argument("--quiet", action="store_true", help="print only the result lines")
     demo.add_argument("--width", type=_width, default=None, metavar="N",
                       help="wrap lines at N characters (default: the terminal's width, or 100)")
@@ -100,9 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, choices=(0, 1), default=0,
                       help="0: you hold the advantage (default); 1: the bot does")
     play.add_argument("--seed", help="seed for a reproducible match")
-    play.add_argument("--db", help="database path or URL (default: the configured database, "
-                      "else ~/.local/share/umpire/play.db, which `matches` and `export` "
-                      "read too; a match left with Ctrl-C can be resumed)")
+    play.add_argument("--db", help=_DB_HELP + "; a match left with Ctrl-C can be resumed")
     play.add_argument("--resume", type=int, metavar="ID",
                       help="continue match ID (left with Ctrl-C), clocks as they were")
     play.add_argument("--name", default="Player", help="your name in the match (default: Player)")
@@ -110,12 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also show the host log (every secret: for learning the rules)")
 
     migrate = sub.add_parser("migrate", help="create or upgrade the database")
-    migrate.add_argument("--db", help="database path or URL (default: the configured one, else "
-                         "~/.local/share/umpire/play.db, where play keeps its matches)")
+    migrate.add_argument("--db", help=_DB_HELP)
 
     matches = sub.add_parser("matches", help="list the matches in a database")
-    matches.add_argument("--db", help="database path or URL (default: the configured one, else "
-                         "~/.local/share/umpire/play.db, where play keeps its matches)")
+    matches.add_argument("--db", help=_DB_HELP)
     matches.add_argument("--limit", type=int, default=50, help="at most N matches (default 50)")
 
     events = sub.add_parser("events", help="list the events (tournaments) in a database")
@@ -128,8 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("match_id", type=int, metavar="ID", nargs="?")
     export.add_argument("--event", type=int, metavar="N", help="the event N's record instead "
                         "(`umpire tournament --db FILE` runs one)")
-    export.add_argument("--db", help="database path or URL (default: the configured one, else "
-                         "~/.local/share/umpire/play.db, where play keeps its matches)")
+    export.add_argument("--db", help=_DB_HELP)
     export.add_argument("--text", action="store_true", help="a readable transcript instead")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
 
@@ -142,8 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     vacuum = sub.add_parser("vacuum", help="prune delivered messages, and the old snapshots "
                             "and clock rows of ended matches, then give the space back "
                             "(SQLite VACUUM)")
-    vacuum.add_argument("--db", help="database path or URL (default: the configured one, else "
-                         "~/.local/share/umpire/play.db, where play keeps its matches)")
+    vacuum.add_argument("--db", help=_DB_HELP)
     vacuum.add_argument("--retention-days", type=_retention_days, metavar="DAYS|forever",
                         default=_CONFIGURED,
                         help="delete messages delivered more than DAYS days ago (0: every "
@@ -247,7 +261,7 @@ def _main(argv: list[str]) -> int:
             _check_sqlite_folder(url)
         with database_errors(url or "sqlite+aiosqlite:///demo.db"):
             return demo_main(args.games, args.seed, args.quiet, url, bots=args.bots,
-                             width=args.width)
+                             width=args.width, full=args.full)
     if args.command == "tournament":
         from bot.console.tournament import main as tournament_main
 
@@ -263,8 +277,7 @@ def _main(argv: list[str]) -> int:
         if args.game is None and args.resume is None:
             raise UserError("name the game to play (e.g. `umpire play rps-poker`) or "
                             "--resume ID.")
-        url = _url(local_db(_settings(args.config), args.db))
-        _check_sqlite_folder(url)
+        url = _chosen_url(_settings(args.config), args.db, creates=True)
         with database_errors(url):
             return play_main(args.game, args.bot, args.seat, args.seed, url, args.name,
                              args.show_log, resume=args.resume, shown_db=args.db)
@@ -278,7 +291,7 @@ def _main(argv: list[str]) -> int:
 
         print(invite_text(settings))
         return 0
-    url = _url(local_db(settings, args.db))
+    url = _chosen_url(settings, args.db, creates=args.command == "migrate")
     if args.command == "migrate":
         return _database(_migrate(url), url)
     if args.command == "vacuum":
@@ -322,18 +335,25 @@ def _url(db: str) -> str:
         raise UserError(str(exc)) from None
 
 
-def local_db(settings: Any, db: str | None) -> str:
-    """The database of the local commands (play, matches, export, vacuum, migrate): --db,
-    else the configured one when the config file or the environment names it, else the
-    local records file (~/.local/share/umpire/play.db), so that they all find one another's
-    matches."""
-    if db:
-        return db
-    if settings is not None and "url" in settings.database.model_fields_set:
-        return str(settings.database.url)
-    from bot.console.play import default_db
+def _chosen_url(settings: Any, db: str | None = None, *, creates: bool = False) -> str:
+    """The database of every command (bot.database_choice.choose) as an async URL; with
+    `creates`, the default file's folder is made and a missing folder of a named file is one
+    sentence."""
+    from bot.database_choice import OldDefaultFound, choose, ensure_folder
 
-    return str(default_db())
+    try:
+        choice = choose(settings, db)
+    except OldDefaultFound as exc:
+        raise UserError(str(exc)) from None
+    url = _url(choice.db)
+    if creates:
+        try:
+            ensure_folder(choice)
+        except OSError as exc:
+            raise UserError(f"the database {choice.db} cannot be created: its folder cannot "
+                            f"be made ({exc.strerror}); name another file with --db.") from None
+        _check_sqlite_folder(url)
+    return url
 
 
 def database_problem(exc: BaseException, url: str) -> tuple[str, int] | None:
@@ -575,7 +595,7 @@ def _health(settings: Any) -> int:
     from bot.health import database_check, default_status_file, process_checks
     from bot.store.settle import run_settled
 
-    url = _url(settings.database.url)
+    url = _chosen_url(settings)
     checks = process_checks(settings.health.status_file or default_status_file())
     checks.append(run_settled(database_check(url)))
     for check in checks:
@@ -587,8 +607,8 @@ def _run(settings: Any, check: bool = False) -> int:
     from bot.discord.runner import StoreStartFailed
     from bot.discord.runner import main as run_main
 
-    url = _url(settings.database.url)
-    _check_sqlite_folder(url)
+    url = _chosen_url(settings, creates=True)  # (--check too: the default's folder is made)
+    settings.database.url = url  # the one answer, for the runner and its checks
     try:
         return run_main(settings, check=check)
     except StoreStartFailed as exc:

@@ -29,10 +29,12 @@ DEFAULT_CONFIG_FILE = "config.toml"
 
 
 class DatabaseSettings(BaseModel):
-    url: str = Field(
-        "sqlite+aiosqlite:///umpire.db",
+    url: str | None = Field(
+        None,
         description="A file path (umpire.db) or a URL: sqlite:///path.db, "
-        "postgresql://user:pass@host/db (postgres:// too; the async drivers are added)",
+        "postgresql://user:pass@host/db (postgres:// too; the async drivers are added). "
+        "Unset: ~/.local/share/umpire/umpire.db ($XDG_DATA_HOME/umpire/umpire.db), the one "
+        "file every command uses",
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N actions.")
     echo: bool = Field(False, description="Log every SQL statement (debugging).")
@@ -60,7 +62,9 @@ class DiscordSettings(BaseModel):
     log_channel: str = Field("umpire-log", description="Default host log channel name for "
                              "servers that set no log channel with /umpire settings: every "
                              "secret is posted there as it happens.")
-    category_prefix: str = Field("match", description="Name prefix of created match categories.")
+    category_prefix: str = Field("match", description="Name prefix of the categories the bot "
+                                 "makes: threads mode '<prefix> rooms', channels mode "
+                                 "'<prefix> <player> vs <player>'.")
     delete_private_in_public: bool = Field(True, description="Delete a private move typed in "
                                            "the public room (needs Manage Messages).")
     sync_commands: bool = Field(True, description="Sync slash commands globally once per "

@@ -103,13 +103,27 @@ def process_checks(path: str, now: float | None = None) -> list[Check]:
                   "not connected to Discord's gateway (logging in or reconnecting)")]
 
 
-async def database_check(url: str, timeout: float = 10.0) -> Check:
-    """Connect to the database and run SELECT 1."""
+async def database_check(url: str, timeout: float = 10.0, *, start_creates: bool = False
+                         ) -> Check:
+    """Connect to the database and run SELECT 1. An SQLite file that does not exist is not
+    opened (opening would create it): for `health` a failure, for `run --check`
+    (`start_creates`) what the start will do."""
     from sqlalchemy import text
 
+    from bot.console.runtime import sqlite_file
     from bot.store.database import create_engine, shown_url
 
     shown = shown_url(url)
+    path = sqlite_file(url)
+    if path is not None and not path.exists():
+        if start_creates and not path.parent.is_dir():
+            return Check("database", False, f"{path} cannot be created: the folder "
+                         f"{path.parent} does not exist")
+        if start_creates:
+            return Check("database", True, f"{path} does not exist yet: `umpire run` creates "
+                         "it")
+        return Check("database", False, f"there is no database at {path}: `umpire run` has "
+                     "not started on it (or uses another database)")
     engine = create_engine(url)
     try:
         async with asyncio.timeout(timeout):

@@ -142,8 +142,25 @@ def prompt_line(p: Prompt, clock: ClockData | None, *, brief: bool = False) -> s
             line += f", then your time bank of {int(p.bank)} s"
         line += ")"
     if p.timeout_text and not compact:
-        line += f" {p.timeout_text}"
+        line += f" {as_sentence(p.timeout_text)}"
     return line
+
+
+def decision_label(p: Prompt, at_most: int = 60) -> str:
+    """A decision as a reader knows it (its compact line, else its instruction's first
+    line, cut at `at_most` characters), never its internal kind (`draft_pick`)."""
+    text = (p.brief or p.text.splitlines()[0] if p.text else p.brief).strip()
+    return text if len(text) <= at_most else text[:at_most - 1].rstrip() + "…"
+
+
+def as_sentence(text: str) -> str:
+    """A game's fragment ("if time runs out, you fold") as a sentence of its own: capital
+    first letter, full stop at the end."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def waiting_line(prompts: Sequence[Prompt], clocks: dict[str, ClockData]) -> str:
@@ -192,7 +209,7 @@ def reminder_times(p: Prompt, clock: ClockData) -> list[tuple[datetime, str]]:
     for left in sorted(p.reminders, reverse=True):
         if 0 < left < limit:
             out.append((clock.limit_at - timedelta(seconds=left),
-                        f"⏰ {{P{p.seat}}}, {int(left)} s left for your decision ({p.kind})."))
+                        f"⏰ {{P{p.seat}}}, {int(left)} s left for your decision."))
     if p.bank and clock.deadline_at and p.bank_reminder_every:
         out.append((clock.limit_at, f"⏰ {{P{p.seat}}}, your turn time is up: your time bank "
                                     f"of {int(p.bank)} s is running."))

@@ -15,7 +15,7 @@ def test_defaults_need_no_file_and_no_token(monkeypatch, tmp_path):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.delenv("UMPIRE_CONFIG", raising=False)
     settings = Settings()
-    assert settings.database.url == "sqlite+aiosqlite:///umpire.db"
+    assert settings.database.url is None  # bot.database_choice picks the one default file
     assert settings.discord.token is None
 
 

@@ -185,3 +185,33 @@ def test_the_readme_walks_from_invite_to_first_match_with_commands_that_exist() 
     services = _compose()["services"]
     for name in re.findall(r"compose (?:run --rm |--profile sharded up -d )(\w[\w-]*)", section):
         assert name in services
+
+
+def test_compose_has_no_fallback_password_and_the_readme_keeps_it_in_env() -> None:
+    """Issue 42, item 4: a fallback password differs from the one the volume keeps after
+    the first start, so compose refuses to start without POSTGRES_PASSWORD, and the README's
+    setup writes it (and the token) to a .env beside compose.yaml, read on every start."""
+    services = _compose()["services"]
+    for value in (services["db"]["environment"]["POSTGRES_PASSWORD"],
+                  services["bot"]["environment"]["UMPIRE_DATABASE__URL"]):
+        with pytest.raises(AssertionError, match="POSTGRES_PASSWORD must be given"):
+            _expand(value, {"DISCORD_TOKEN": "token"})
+    assert ":-" not in (ROOT / "compose.yaml").read_text()  # no fallback for any variable
+    section = (ROOT / "README.md").read_text().split("## Run it for your server", 1)[1]
+    setup = section.split("```bash", 1)[1].split("```", 1)[0]
+    assert "> .env" in setup and "POSTGRES_PASSWORD=" in setup and "DISCORD_TOKEN=" in setup
+    assert "export POSTGRES_PASSWORD" not in setup
+
+
+def test_the_hosts_guide_covers_the_whole_life_of_a_server() -> None:
+    """Issue 42, item 17: Public Bot off, the code grant off, secrets in .env, backup and
+    restore of both databases, upgrading and what a restart mid-match does."""
+    text = (ROOT / "docs" / "discord.md").read_text()
+    app = text.split("## Setting up the application", 1)[1].split("\n## ", 1)[0]
+    assert "**Public Bot: off.**" in app and "**Requires OAuth2 Code Grant: off**" in app
+    assert "`.env`" in app and "POSTGRES_PASSWORD" in app
+    life = text.split("## Backups and upgrades", 1)[1].split("\n## ", 1)[0]
+    for needed in ('.backup', "sqlite3.connect", "-wal", "pg_dump", "pg_restore",
+                   "**Upgrading.**", "docker compose build", "migrates the database",
+                   "**A restart mid-match**", "shifts every running clock"):
+        assert needed in life, needed

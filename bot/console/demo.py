@@ -1,25 +1,32 @@
 """`umpire demo`: bot-vs-bot matches of every game through the full service.
 
 The matches run one after another on a temporary SQLite database with the real store,
-clocks and outbox. Every message each channel receives is printed, wrapped to the
-terminal's width; the host log shows only what the channels did not (a private message
-already shown at the player's table is not repeated). One result line per match follows,
-winner first ("Bea (random) wins 6-4"); `--quiet` prints only those.
+clocks and outbox. By default the command shows a first look that fits a screen: per game
+its players, how many moves, the first things the room saw and the result. `--full` prints
+every message each channel receives, wrapped to the terminal's width; the host log shows
+only what the channels did not (a private message already shown at the player's table is
+not repeated), then one result line per match, winner first ("Bea (random) wins 6-4");
+`--quiet` prints only those.
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import textwrap
 from collections import Counter
 from dataclasses import replace
 from typing import TextIO
 
 from bot.arena.names import registered_name
 from bot.console.records import result_words
-from bot.console.render import place_label, render_text
+from bot.console.render import (
+    DEFAULT_WIDTH,
+    columns,
+    place_label,
+    render_text,
+    terminal_width,
+    wrap,
+)
 from bot.console.runtime import local_service, watched_bot_files
 from bot.store.repository import StoredMessage
 from bot.store.settle import run_settled
@@ -29,17 +36,26 @@ from games.core import Game
 from games.registry import all_games, get_game
 
 DEMO_NAMES = ("Ada", "Bea")
-DEFAULT_WIDTH = 100
+
+
+#: Room lines the first look leaves out: the start, decisions asked, waiting, the end.
+NOT_MOVES = ("🎲", "▶", "⏳", "🏁", "⏰")
+FULL_HINT = ("Every message of every match: umpire demo --full (one game: umpire demo GAME "
+             "--full).")
 
 
 class PrintTransport:
-    """Prints every message of every channel as it is delivered, wrapped to `width`."""
+    """Prints every message of every channel as it is delivered, wrapped to `width`; with
+    `look`, prints nothing and keeps each match's room lines for `first_look`."""
 
-    def __init__(self, out: TextIO, quiet: bool = False, width: int = DEFAULT_WIDTH) -> None:
+    def __init__(self, out: TextIO, quiet: bool = False, width: int = DEFAULT_WIDTH,
+                 look: bool = False) -> None:
         self.out = out
         self.quiet = quiet
+        self.look = look
         self.width = max(40, width)
         self.count = 0
+        self.room: dict[int, list[str]] = {}  # match id -> the room's lines so far (look)
         self.closed = asyncio.Event()  # the reader of our output has gone (`| head`)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
@@ -48,6 +64,11 @@ class PrintTransport:
             return
         from bot.clock import wall_clock
 
+        if self.look:
+            if message.audience == "public" and message.seq:  # after the opening
+                self.room.setdefault(match.id, []).extend(
+                    render_text(match, message, wall_clock).splitlines())
+            return
         text = message.text
         if message.audience == "umpire":  # private lines were shown at the player's table
             text = "\n".join(line for line in text.splitlines() if not line.startswith("[to {P"))
@@ -66,15 +87,23 @@ class PrintTransport:
             self.closed.set()
 
 
-def wrap(label: str, text: str, width: int) -> str:
-    """`label` then the text, every line wrapped to `width` and indented under the label."""
-    pad = " " * len(label)
-    out: list[str] = []
-    for n, line in enumerate(text.splitlines() or [""]):
-        first = label if n == 0 else pad
-        out += textwrap.wrap(line, width, initial_indent=first, subsequent_indent=pad + "  ",
-                             break_on_hyphens=False) or [first.rstrip()]
-    return "\n".join(out)
+def first_look(game: Game, players: tuple[PlayerRef, ...], moves: int, room: list[str],
+               result: str, width: int) -> str:
+    """A match in three lines: its game and players, the first moves the room saw (as many
+    as fit the width), and its result line."""
+    head = f"{game.title}: {players[0].name} vs {players[1].name}, {moves} moves"
+    seen = " ".join(line for line in room if line and not line.startswith(NOT_MOVES))
+    return "\n".join([head, fitted("  " + seen, width), "  " + result])
+
+
+def fitted(line: str, width: int) -> str:
+    """`line` cut at a word to fit `width` terminal columns (an emoji takes two), with "…"."""
+    if columns(line) <= width:
+        return line
+    cut = len(line)
+    while cut and columns(line[:cut]) > width - 2:
+        cut -= 1
+    return line[:cut].rsplit(" ", 1)[0] + " …"
 
 
 def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
@@ -129,12 +158,19 @@ def bot_settings(game: Game) -> dict[str, object] | None:
 
 async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = False,
                    db: str | None = None, out: TextIO = sys.stdout, bots: list[str] | None = None,
-                   width: int = DEFAULT_WIDTH, timeout: float = 600.0) -> list[str]:
+                   width: int = DEFAULT_WIDTH, timeout: float = 600.0,
+                   full: bool = True) -> list[str]:
+    """Play one match of each game; return the result lines. `full`: print every message
+    (else, unless `quiet`, a first look of each match as it ends)."""
     games = [get_game(n) for n in game_names] if game_names else list(all_games().values())
     if not games:
         raise UmpireError("No games are installed.")
     players = [demo_players(g, bots) for g in games]  # refuse unknown bots before any match
-    transport = PrintTransport(out, quiet, width)
+    look = not full and not quiet
+    transport = PrintTransport(out, quiet, width, look=look)
+    if look:
+        transport.write(f"umpire demo: one match of {'each game' if len(games) > 1 else 'it'},"
+                        " built-in bots on both seats, through the whole service.")
     lines = []
     async with local_service(transport, db=db) as service:
         failures: Counter[str] = Counter()  # a bot file's failed decisions, by file
@@ -142,7 +178,7 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
         for i, (game, seats) in enumerate(zip(games, players, strict=True)):
             failures.clear()
             match_seed = None if seed is None else f"{seed}:{game.slug}:{i}"
-            if not quiet and i:
+            if full and not quiet and i:
                 transport.write("")
             match = await service.start_match(game.slug, seats, seed=match_seed,
                                               settings=bot_settings(game))
@@ -155,11 +191,18 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
                 raise BrokenPipeError
             await finished
             await service.delivery.drain()
-            lines.append(result_line(game, match.id, match.players,
-                                     service.matches[match.id].result) +
+            live = service.matches[match.id]
+            lines.append(result_line(game, match.id, match.players, live.result) +
                          "".join(f"; the bot file {file} failed on {n} decision"
                                  f"{'s' if n > 1 else ''} (a random card was played for it)"
                                  for file, n in sorted(failures.items())))
+            if look:
+                transport.write(first_look(game, match.players, live.seq,
+                                           transport.room.pop(match.id, []), lines[-1],
+                                           transport.width))
+    if look:
+        transport.write(FULL_HINT)
+        return lines
     if not quiet:
         transport.write(f"\n{transport.count} messages delivered.")
     for line in lines:
@@ -169,12 +212,8 @@ async def run_demo(game_names: list[str], seed: int | None, *, quiet: bool = Fal
     return lines
 
 
-def terminal_width() -> int:
-    return min(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 120)
-
-
 def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None,
-         bots: str | None = None, width: int | None = None) -> int:
+         bots: str | None = None, width: int | None = None, full: bool = False) -> int:
     chosen = [b.strip() for b in bots.split(",")] if bots else None
     if chosen is not None and (len(chosen) != 2 or not all(chosen)):
         print("umpire demo: --bots takes two bot names, e.g. --bots heuristic,random",
@@ -182,7 +221,7 @@ def main(game_names: list[str], seed: int | None, quiet: bool, db: str | None,
         return 2
     try:
         run_settled(run_demo(game_names, seed, quiet=quiet, db=db, bots=chosen,
-                             width=width or terminal_width()))
+                             width=width or terminal_width(), full=full))
     except (KeyError, UmpireError) as exc:
         print(f"umpire demo: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2

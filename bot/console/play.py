@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -28,7 +28,15 @@ from typing import TextIO
 from bot.arena.names import registered_name
 from bot.bots import known_bot
 from bot.clock import wall_clock
-from bot.console.render import indent, place_label, render_text
+from bot.console.render import (
+    DEFAULT_WIDTH,
+    place_label,
+    reflow,
+    render_text,
+    terminal_width,
+    wrap,
+    wrap_lines,
+)
 from bot.console.runtime import local_service, watched_bot_files
 from bot.live import LiveMatch
 from bot.status import RUNNING, MatchStatus
@@ -40,10 +48,19 @@ from games.core import BotFactory, Game
 from games.registry import get_game
 
 HUMAN_ID = "console:you"
-HELP = """Type your move as you would in Discord (e.g. `keep R3`, `play 2`, `raise 3`).
-Console commands:
+#: The label of what the umpire tells only the person (a refusal, an error).
+TOLD = "[umpire → you] "
+#: Lines per /rules page when the terminal's height cannot be known.
+RULES_PAGE_LINES = 40
+
+
+def rules_height() -> int:
+    """A /rules page: the terminal's height, less room for the prompt line."""
+    return max(15, shutil.get_terminal_size((DEFAULT_WIDTH, RULES_PAGE_LINES + 2)).lines - 2)
+#: The console's own commands (every game), after the game's moves in /help.
+CONSOLE_COMMANDS = """Console commands:
   /help            this text
-  /rules           how this game is played, as the umpire applies it
+  /rules [PAGE]    the whole rules page of this game, as the umpire applies it, a page at a time
   /view, /mine     what you know now: your pool, hand, tanks... (private)
   /json            the same, as the full JSON view
   /status          whose decision it is and the clocks
@@ -59,25 +76,44 @@ NOTHING_WAITING = ("No move of yours is waiting to be taken: a move waits only f
                    "with a fix window (Decoder's moves in the room), until its seconds are up.")
 
 
+def help_text(game: Game, now: str | None) -> str:
+    """/help: what to type in this game (`now`: the usage of the decision open to the
+    person, None when nothing is asked of them), from the game's own grammar, then the
+    console's commands."""
+    lines = [f"{game.title}: type your move and press Enter; it goes where it belongs (your "
+             "table or the room)."]
+    lines.append(f"Now: {now.removeprefix('Type: ')}" if now else "Nothing is asked of you now; your next decision "
+                 "is shown when it comes.")
+    moves = game.move_help()
+    if moves:
+        lines.append(f"What {game.title} reads:")
+        lines += [f"  - {move}" for move in moves]
+    return "\n".join([*lines, CONSOLE_COMMANDS])
+
+
 def default_db() -> Path:
-    """Where console matches are kept unless --db says otherwise."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    folder = Path(base) / "umpire"
+    """The default database (bot.database_choice), its folder made; `umpire play` is
+    given the chosen database by the command line, this is for callers that give none."""
+    from bot.database_choice import default_file
+
+    path = default_file()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: a file in the temporary folder still allows --resume
-        folder = Path(tempfile.gettempdir())
-    return folder / "play.db"
+        return Path(tempfile.gettempdir()) / path.name
+    return path
 
 
 class TerminalTransport:
     """Prints the room and one seat's table channel of one match; the opponent's table
     (and any other match in the database) stays hidden."""
 
-    def __init__(self, seat: int, out: TextIO, show_log: bool = False) -> None:
+    def __init__(self, seat: int, out: TextIO, show_log: bool = False,
+                 width: int | None = None) -> None:
         self.seat = seat
         self.out = out
         self.show_log = show_log
+        self.width = width or terminal_width()  # wrapped like `umpire demo`
         self.match_id: int | None = None  # ours, once known
         self.others: set[int] = set()  # matches that are not ours
 
@@ -90,8 +126,8 @@ class TerminalTransport:
         label = "your table" if message.audience == f"seat{self.seat}" else \
             place_label(match, message.audience)
         with contextlib.suppress(BrokenPipeError):  # nobody reads us: the match is still stored
-            print(indent(label, render_text(match, message, wall_clock)), file=self.out,
-                  flush=True)
+            print(wrap(f"[{label}] ", render_text(match, message, wall_clock), self.width),
+                  file=self.out, flush=True)
 
 
 def _start_reader(queue: asyncio.Queue[str | None], stream: TextIO) -> None:
@@ -142,10 +178,49 @@ def status_words(service: MatchService, match: LiveMatch, seat: int) -> str:
     return "\n".join(lines)
 
 
-def rules_text(slug: str) -> str:
-    from bot.discord.games import hooks_for
+def rules_pages(slug: str, width: int, height: int,
+                names: tuple[str, str] | None = None) -> list[str]:
+    """The game's whole rules page (bot.discord.games.rules_page), wrapped to `width` and cut
+    into pages of at most `height` lines, each cut at a blank line where one is near; the
+    page's seat names ({P0}, {P1}) as the match's players' `names`."""
+    from bot.discord.games import rules_page
 
-    return hooks_for(slug).rules_text(limit=6000)
+    body = rules_page(slug)
+    if body is None:
+        return [f"No rules page is installed for {slug}."]
+    lines = reflow(render_names(body, list(names)) if names else body, width)
+    pages: list[str] = []
+    while lines:
+        cut = len(lines) if len(lines) <= height else height
+        if cut < len(lines):  # at the last blank line of the page's second half, a
+            # heading going with what follows it
+            blank = max((n for n in range(height // 2, height) if not lines[n].strip()),
+                        default=None)
+            if blank is None:  # else before the last list item that starts in it
+                blank = max((n - 1 for n in range(height // 2, height)
+                             if lines[n].lstrip().startswith(("- ", "* "))), default=None)
+            cut = blank + 1 if blank is not None else height
+            while cut > height // 2 and lines[cut - 1].startswith("#") or \
+                    (cut > height // 2 and not lines[cut - 1].strip() and
+                     lines[cut - 2].startswith("#")):
+                cut -= 1
+        pages.append("\n".join(lines[:cut]).strip("\n"))
+        lines = lines[cut:]
+    return pages
+
+
+def rules_text(slug: str, page: str = "", width: int = DEFAULT_WIDTH,
+               height: int = RULES_PAGE_LINES, names: tuple[str, str] | None = None) -> str:
+    """/rules [PAGE]: one page of the rules, with where the others are."""
+    pages = rules_pages(slug, width, height, names)
+    try:
+        number = int(page) if page.strip() else 1
+    except ValueError:
+        number = 0
+    if not 1 <= number <= len(pages):
+        return f"There is no rules page {page.strip()!r}: give a page from 1 to {len(pages)}."
+    more = (f"/rules {number + 1} for the next" if number < len(pages) else "the last page")
+    return f"{pages[number - 1]}\n\n(Rules page {number} of {len(pages)}: {more}.)"
 
 
 async def _handle(service: MatchService, match_id: int, seat: int, line: str,
@@ -161,17 +236,23 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
             if cmd in ("quit", "exit", "q"):
                 await service.abort(match_id, "the player left the console")
                 return False
+            live = service.matches[match_id]
             if cmd == "help":
-                print(HELP, file=out)
+                now = live.game.usage(live.state, seat) if any(
+                    p.seat == seat for p in live.prompts) else None
+                print(wrap_lines(help_text(live.game, now), terminal_width()), file=out)
             elif cmd == "rules":
-                print(rules_text(service.matches[match_id].game.slug), file=out)
+                print(rules_text(live.game.slug, rest, terminal_width(), rules_height(),
+                                 (live.names[0], live.names[1])), file=out)
             elif cmd in ("view", "mine"):
-                print(service.describe(match_id, HUMAN_ID), file=out)
-            elif cmd == "json":
-                print(json.dumps(service.view(match_id, seat), indent=2, ensure_ascii=False),
+                print(wrap_lines(service.describe(match_id, HUMAN_ID), terminal_width()),
                       file=out)
+            elif cmd == "json":
+                print(render_names(json.dumps(service.view(match_id, seat), indent=2,
+                                              ensure_ascii=False), live.names), file=out)
             elif cmd == "status":
-                print(status_words(service, service.matches[match_id], seat), file=out)
+                print(wrap_lines(status_words(service, live, seat), terminal_width()),
+                      file=out)
             elif cmd == "pause":
                 await service.pause(match_id)
             elif cmd == "resume":
@@ -185,11 +266,11 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
                 reply = await service.submit(match_id, HUMAN_ID, rest,
                                              table_of=seat if cmd == "table" else None)
                 if not reply.accepted and reply.message:
-                    print(f"[umpire → you] {reply.message}", file=out)
+                    print(wrap(TOLD, reply.message, terminal_width()), file=out)
             else:
                 print(f"Unknown console command /{cmd}; /help lists them.", file=out)
         except UmpireError as exc:
-            print(f"[umpire → you] {exc}", file=out)
+            print(wrap(TOLD, str(exc), terminal_width()), file=out)
         out.flush()
         return True
     match = service.matches[match_id]
@@ -198,7 +279,7 @@ async def _handle(service: MatchService, match_id: int, seat: int, line: str,
     reply = await service.submit(match_id, HUMAN_ID, text, table_of=seat if private else None,
                                  message_ref=f"console-{time.monotonic_ns()}")
     if not reply.accepted and reply.message:
-        print(f"[umpire → you] {reply.message}", file=out, flush=True)
+        print(wrap(TOLD, reply.message, terminal_width()), file=out, flush=True)
     return True
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ from pydantic import (
 )
 
 from bot.match_commitment import COVERED, commitment_of, parts_of
+from bot.messages import outcome_line
 from bot.status import MatchStatus
 from bot.transport import render_names, render_text, seconds_left
 from games.core import IllegalMove
@@ -331,7 +333,10 @@ def verify(data: dict[str, Any]) -> str:
             by_seq.setdefault(m["seq"], {}).setdefault(m["audience"], []).append(m["text"])
     # the opening as the record's settings deal it: what the start told (settings such as
     # chips, rounds or hand sizes show there)
-    _check_told(game.opening_events(state), by_seq.get(0), "the start", names)
+    told: dict[int, Told] = {}  # seq -> what the replay tells each audience there
+    opening = game.opening_events(state)
+    _check_told(opening, by_seq.get(0), "the start", names)
+    _replayed(told, 0, opening, game.prompts(state), "the start")
     for n, action in enumerate(actions, 1):
         where = f"action {n} ({names[action['seat']]}: {action['command']})"
         if rec.players[action["seat"]].bot is None and action.get("source") == "bot":
@@ -346,12 +351,17 @@ def verify(data: dict[str, Any]) -> str:
             raise RecordError(f"{where}: not a command of {game.title} ({_first(exc)}).") from None
         events = game.apply(state, action["seat"], command)
         _check_told(events, by_seq.get(action.get("seq", n)), where, names)
+        _replayed(told, action.get("seq", n), events,
+                  game.prompts(state) if game.outcome(state) is None else [], where)
     outcome = game.outcome(state)
     result = record.get("result") or {}
-    told = record.get("reveal")
-    if told is not None and told != end_reveal(game, state, True):
+    _check_message_list(messages, told, names)
+    if outcome is not None and not result.get("host"):
+        _check_end_told(messages, outcome_line(outcome, seed, salt), names)
+    revealed = record.get("reveal")
+    if revealed is not None and revealed != end_reveal(game, state, True):
         raise RecordError("the reveal at the end of the record is not what the replay "
-                          "reveals: " + _short_text(render_names(told, names)))
+                          "reveals: " + _short_text(render_names(revealed, names)))
     if result.get("host"):
         if outcome is not None:
             raise RecordError("the record says the hosts ended the match, but the replay "
@@ -452,6 +462,101 @@ def _short_text(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+@dataclass
+class Told:
+    """What the replay of one step tells each audience: its events' lines, and the lines of
+    the decisions open after it (a message of that step may show them), and where it is."""
+
+    where: str
+    events: dict[str, list[str]] = field(default_factory=dict)
+    prompts: dict[str, set[str]] = field(default_factory=dict)
+
+
+def _place(audience: Any) -> str:
+    return "public" if audience.kind == "public" else \
+        f"seat{audience.seat}" if audience.kind == "seat" else "umpire"
+
+
+def _replayed(told: dict[int, Told], seq: int, events: Sequence[Any], prompts: Sequence[Any],
+              where: str) -> None:
+    step = told.setdefault(seq, Told(where))
+    for event in events:
+        step.events.setdefault(_place(event.audience), []).append(event.text)
+    for p in prompts:
+        lines = step.prompts.setdefault(f"seat{p.seat}" if p.private else "public", set())
+        for text in (p.text, p.brief):
+            lines.update(line.strip() for line in text.splitlines())
+
+
+#: Where a message went, in a sentence.
+_TO = {"public": "the room", "seat0": "{P0}'s table", "seat1": "{P1}'s table",
+       "umpire": "the host log"}
+
+
+def _check_message_list(messages: Sequence[dict[str, Any]], told: dict[int, Told],
+                        names: Sequence[str]) -> None:
+    """The record's messages are exactly the ones the replay makes, as far as a record
+    shows them: in the order they were stored (ids and step numbers never go back); every
+    step's message to each audience its replay tells something is there (unless the
+    audience's messages before it were all pruned: retention deletes the oldest); and no
+    line in the room or at a table reads like a move or an event that the replay of its
+    step does not tell (the umpire's own lines start with a sign: ▶ ⏳ 🏁 ⏰ ⏸ ...)."""
+    last_id, last_seq = None, 0
+    for n, m in enumerate(messages, 1):
+        what = f"message {n} (to {render_names(_TO.get(m['audience'], m['audience']), names)})"
+        mid = m.get("id")
+        if isinstance(mid, int) and last_id is not None and mid <= last_id:
+            raise RecordError(f"{what} was stored before the message listed ahead of it (id "
+                              f"{mid} after {last_id}): the messages were reordered.")
+        last_id = mid if isinstance(mid, int) else last_id
+        seq = m.get("seq")
+        if isinstance(seq, int):
+            if seq < last_seq:
+                raise RecordError(f"{what} belongs to step {seq}, after a message of step "
+                                  f"{last_seq}: the messages were reordered.")
+            last_seq = seq
+    kept: dict[str, list[int]] = {}
+    for m in messages:
+        if isinstance(m.get("seq"), int):
+            kept.setdefault(m["audience"], []).append(m["seq"])
+    for seq, step in sorted(told.items()):
+        for audience, texts in step.events.items():
+            seqs = kept.get(audience, [])
+            if seq in seqs or not seqs or min(seqs) > seq:  # there, or pruned with the older
+                continue
+            raise RecordError(f"{step.where}: the record has no message to "
+                              f"{render_names(_TO.get(audience, audience), names)}, though "
+                              f"the replay tells it \"{render_names(texts[0], names)}\": a "
+                              "message was deleted.")
+    for n, m in enumerate(messages, 1):
+        audience, seq = m["audience"], m.get("seq")
+        if audience not in ("public", "seat0", "seat1") or not isinstance(seq, int):
+            continue
+        step = told.get(seq, Told(f"step {seq}"))
+        prompts = step.prompts.get(audience, set())
+        lines = {line.strip() for text in step.events.get(audience, ())
+                 for line in text.splitlines()} | prompts
+        for line in m["text"].splitlines():
+            line = line.strip()
+            if line and (line[0].isalnum() or line.startswith("{P")) and line not in lines \
+                    and not any(line.startswith(f"{p} ") for p in prompts if p):  # its clock
+                raise RecordError(
+                    f"message {n} (to {render_names(_TO[audience], names)}, at {step.where}) "
+                    f"says \"{render_names(line, names)}\", which the replay does not tell "
+                    "there: a message was added or changed.")
+
+
+def _check_end_told(messages: Sequence[dict[str, Any]], line: str,
+                    names: Sequence[str]) -> None:
+    """A match the rules ended told the room so, with the seed (unless the room's messages
+    were pruned)."""
+    room = [m for m in messages if m["audience"] == "public"]
+    head = line.split(" (", 1)[0]  # "🏁 Match over: {P0} wins 6-4": older records word the
+    if room and not any(head in m["text"] for m in room):  # rest (the seed's part) otherwise
+        raise RecordError(f"the room was never told how the match ended "
+                          f"(\"{render_names(line, names)[:80]}…\"): a message was deleted.")
+
+
 def _first(exc: BaseException) -> str:
     if isinstance(exc, ValidationError):
         error = exc.errors()[0]
@@ -475,10 +580,12 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
 def _check_times(rec: Record) -> None:
     """Actions and messages in the order they were stored, none before the first message."""
     for what, items in (("action", rec.actions), ("message", rec.messages)):
-        for before, after in zip(items, items[1:], strict=False):
+        for n, (before, after) in enumerate(zip(items, items[1:], strict=False), 2):
             if after.at < before.at:
-                raise RecordError(f"the record's {what} times are out of order: {after.at} "
-                                  f"comes after {before.at}.")
+                raise RecordError(f"the record's {what} times are out of order: {what} {n} "
+                                  f"({after.at}) comes after {what} {n - 1} ({before.at})"
+                                  + (": the messages were reordered." if what == "message"
+                                     else "."))
     seqs = [a.seq for a in rec.actions]
     if seqs != sorted(set(seqs)):
         raise RecordError("the record's actions are not numbered in order (seq "

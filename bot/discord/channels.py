@@ -291,7 +291,7 @@ async def _create_threaded(
     category = None
     kept: dict[str, Any] = {}
     if room is None:
-        category = await rooms_category(guild, f"{category_prefix}es"[:100],
+        category = await rooms_category(guild, f"{category_prefix} rooms"[:100],
                                         _bot_overwrite(guild), shared)
         overwrites = room_overwrites(guild, _bot_overwrite(guild))
         room = await guild.create_text_channel(

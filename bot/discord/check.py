@@ -25,9 +25,15 @@ async def migration_check(url: str) -> Check:
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
+    from bot.console.runtime import sqlite_file
     from bot.store.database import create_engine, shown_url
     from bot.store.migrate import alembic_config
 
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    path = sqlite_file(url)
+    if path is not None and not path.exists():  # not opened: opening would create it
+        return Check("migrations", True, f"{path} does not exist yet; the start creates it "
+                     f"at the newest ({head})")
     engine = create_engine(url)
     try:
         async with engine.connect() as conn:
@@ -37,7 +43,6 @@ async def migration_check(url: str) -> Check:
         return Check("migrations", False, f"cannot be read ({type(exc).__name__})")
     finally:
         await engine.dispose()
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if current == head:
         return Check("migrations", True, f"{shown_url(url)} is at the newest ({head})")
     state = "empty" if current is None else f"at {current}"
@@ -79,7 +84,7 @@ async def run_check(settings: Any, token: str, url: str) -> list[Check]:
     """Every check of `umpire run --check`, in order."""
     from bot.discord.client import intents
 
-    checks = [await database_check(url)]
+    checks = [await database_check(url, start_creates=True)]
     if checks[0].ok:
         checks.append(await migration_check(url))
     client = discord.Client(intents=intents())

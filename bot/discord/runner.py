@@ -42,10 +42,32 @@ class StoreStartFailed(Exception):
     `umpire` says so in one sentence naming the database, not as a Discord problem."""
 
 
+BAD_TOKEN = ("umpire: the configured Discord token does not look like a bot token (its first "
+             "part is not the application id), so Discord would refuse it; copy it again from "
+             "the developer portal (Bot > Reset Token) into [discord] token or DISCORD_TOKEN.")
+
+
+def start_refusal(settings: Settings, token: str) -> str | None:
+    """Why `umpire run` would refuse to start with these settings, found without the
+    network (no token, a token of the wrong shape, shards on an SQLite file); None if it
+    would start. `run --check` applies the same rules first."""
+    from bot.discord.invite import client_id_of
+    from bot.store.database import is_sqlite
+
+    if not token:
+        return NO_TOKEN
+    if client_id_of(token) is None:
+        return BAD_TOKEN
+    if settings.shards.enabled and is_sqlite(settings.database.url or ""):
+        return SQLITE_SHARDS
+    return None
+
+
 def main(settings: Settings, check: bool = False) -> int:
     token = settings.discord.token.get_secret_value() if settings.discord.token else ""
-    if not token.strip():
-        print(NO_TOKEN, file=sys.stderr)
+    refusal = start_refusal(settings, token.strip())
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
         return 2
     if check:
         return run_settled(check_only(settings, token.strip()))
@@ -71,15 +93,13 @@ async def run(settings: Settings, token: str) -> int:
     from bot.gc_tuning import collect_less, settle_after_start
     from bot.health import StatusFile, default_status_file
     from bot.shards import ShardKeeper, process_name
-    from bot.store.database import create_engine, is_sqlite
+    from bot.store.database import create_engine
     from bot.store.leases import Leases
     from bot.store.repository import Repository
     from bot.umpire import MatchService
 
-    shards = settings.shards
-    if shards.enabled and is_sqlite(settings.database.url):
-        print(SQLITE_SHARDS, file=sys.stderr)
-        return 2
+    shards = settings.shards  # start_refusal has refused shards on SQLite
+    assert settings.database.url, "bot.cli chooses the database (bot.database_choice)"
     engine = create_engine(settings.database.url, echo=settings.database.echo)
     transport = DiscordTransport()
     repo = Repository(engine, shard_count=shards.count,

@@ -13,7 +13,13 @@ from typing import Any
 from bot.clock import Scheduler, TimeSource
 from bot.delivery import Delivery
 from bot.live import LiveMatch
-from bot.messages import compose, deadline_keys, moved_deadlines, reminder_times
+from bot.messages import (
+    compose,
+    deadline_keys,
+    decision_label,
+    moved_deadlines,
+    reminder_times,
+)
 from bot.service.errors import STORE_RETRY_SECONDS, NotStored
 from bot.service.fixes import FixDue, FixWindows
 from bot.service.stops import Background, ChannelStops, place, shifted
@@ -130,10 +136,10 @@ class ClockKeeper:
         async with match.lock:
             late = [c for k in keys if (c := self.late(match, k, at)) is not None]
             clocks = [shifted(c, at - c.started_at) for c in late]
-            kinds = {p.key: p.kind for p in match.prompts}
+            kinds = {p.key: decision_label(p) for p in match.prompts}
             notes = [OutboxData("umpire", (
-                f"⏱ The decision of {{P{c.seat}}} ({kinds.get(c.key, c.key)}) reached its "
-                f"channel {int((at - old.started_at).total_seconds())} s late: its clock "
+                f"⏱ The decision of {{P{c.seat}}} ({kinds.get(c.key, 'a decision')}) reached "
+                f"its channel {int((at - old.started_at).total_seconds())} s late: its clock "
                 "starts from then.")) for c, old in zip(clocks, late, strict=True)]
             if clocks:
                 try:
@@ -248,7 +254,8 @@ class ClockKeeper:
         if prompt.on_timeout == OnTimeout.NOTHING:
             expired = dataclasses.replace(clock, status=ClockStatus.EXPIRED)
             notice = OutboxData("umpire", f"⏰ {{P{prompt.seat}}} is over the time limit "
-                                          f"for {prompt.kind}; you may award the bout or match.")
+                                          f"({decision_label(prompt)}); you may award the "
+                                          "bout or match.")
             await self.store(match, MatchWrite(match.id, match.seq, outbox=[notice],
                                                clocks_changed=[expired]), now)
             match.clocks[key] = expired

@@ -59,8 +59,8 @@ WAITED_ON = frozenset({"player", "host"})
 
 WAITING_ALREADY = ("Your first move is still waiting to be taken: edit that message to fix it, "
                    "or delete it to withdraw it. This message was not applied.")
-FIXED = "Fixed: your edited move is the one taken."
-WITHDRAWN = ("You withdrew your move: nothing was applied, and your clock runs again with the "
+FIXED = "✏️ Fixed: your edited move is the one taken."
+WITHDRAWN = ("✏️ You withdrew your move: nothing was applied, and your clock runs again with the "
              "time it had.")
 
 #: Stores a write and hands its messages to delivery (`CommandPath.commit`, or a subclass's
@@ -259,7 +259,7 @@ class CommandPath:
         state = match.draft()
         events = match.game.apply(state, seat, command)
         await self.record(match, (seat, command, source), events, now=now, state=state,
-                          header=[(f"seat{seat}", advice)] if advice else ())
+                          header=[(f"seat{seat}", advised(advice))] if advice else ())
         return Reply(True)
 
     def timed(self, match: LiveMatch, seat: int, command: Command, at: datetime) -> Command:
@@ -285,7 +285,7 @@ class CommandPath:
             match.game.check(match.state, seat, self.timed(match, seat, command, now))
         except IllegalMove as exc:
             return Reply(False, str(exc))
-        await self.tell(match, seat, match.game.advice(match.state, seat, command))
+        await self.tell(match, seat, advised(match.game.advice(match.state, seat, command)))
         self.fixes.open(match.id, seat, prompt.key, text, ref, now, prompt.fix_seconds)
         self.clocks.arm(match)
         return Reply(True)
@@ -320,14 +320,14 @@ class CommandPath:
                                  self.timed(match, seat, command, waiting.arrived))
             except (ParseError, IllegalMove) as exc:
                 self.fixes.close(match.id, seat)
-                await self.release(match, waiting, f"{exc} Your edited move is not legal, so "
+                await self.release(match, waiting, f"✏️ {exc} Your edited move is not legal, so "
                                                    "nothing waits to be taken now: type your "
                                                    "move again.")
                 return Reply(False)
             waiting.text = text
             with contextlib.suppress(NotStored):  # (the edit stands: only its word is lost)
-                await self.tell(match, seat, match.game.advice(match.state, seat, command)
-                                or FIXED)
+                await self.tell(match, seat,
+                                advised(match.game.advice(match.state, seat, command)) or FIXED)
             return Reply(True)
 
     async def withdraw(self, match_id: int, *, message_ref: str | None = None,
@@ -376,7 +376,7 @@ class CommandPath:
                                 waiting.arrived, (retry - waiting.arrived).total_seconds())
                 return
             if not reply.accepted:
-                await self.release(match, waiting, f"Your move was not taken: {reply.message}")
+                await self.release(match, waiting, f"✏️ Your move was not taken: {reply.message}")
 
     async def release(self, match: LiveMatch, waiting: Waiting, note: str = "") -> None:
         """A waiting move that was not taken (withdrawn, refused): its decider's clock runs
@@ -500,6 +500,12 @@ class CommandPath:
             self.delivery.enqueue(match.info, StoredMessage(
                 id=message_id, match_id=match.id, seq=write.seq, audience=data.audience,
                 text=data.text, payload=data.payload, created_at=now))
+
+
+def advised(advice: str | None) -> str:
+    """The game's advice as the umpire's line (a sign first, as the umpire's own lines have:
+    `verify` tells them from the game's events by it)."""
+    return f"💡 {advice}" if advice else ""
 
 
 def break_seconds(match: LiveMatch, events: Sequence[Event]) -> float:

@@ -29,7 +29,7 @@ from games.core.contract import OnTimeout
 
 log = logging.getLogger(__name__)
 
-PAUSED_BEFORE_TAKEN = ("The hosts paused the match before your move was taken: it was not "
+PAUSED_BEFORE_TAKEN = ("⏸ The hosts paused the match before your move was taken: it was not "
                        "applied. Type it again once they resume the match.")
 
 #: The most one `extend` may add (a host may extend again): a bound keeps deadlines in range.

@@ -463,6 +463,11 @@ class Game(ABC, Generic[StateT]):
         """What `seat` could type now."""
         return "; ".join(p.text for p in self.prompts(state) if p.seat == seat)
 
+    def move_help(self) -> tuple[str, ...]:
+        """Every kind of move a player may type, one line each with an example, in the
+        grammar's own words (what the console's /help lists). Default: none."""
+        return ()
+
     # --- players ----------------------------------------------------------------------
     @abstractmethod
     def random_command(self, state: StateT, prompt: Prompt, rng: random.Random) -> Command:

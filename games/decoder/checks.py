@@ -234,7 +234,7 @@ def hopeless_guess(state: DecoderState, seat: int, command: Command) -> str | No
         why = "it was already revealed"
     else:
         return None
-    return (f"Note: {letter} cannot be in {opponent}'s hand ({why}), so this guess will be "
+    return (f"{letter} cannot be in {opponent}'s hand ({why}), so this guess will be "
             "wrong. It stands unless you fix it in time.")
 
 

@@ -131,6 +131,9 @@ class DecoderGame(Game[DecoderState]):
     def usage(self, state: DecoderState, seat: int) -> str:
         return grammar.usage(pending(state, seat), state, seat)
 
+    def move_help(self) -> tuple[str, ...]:
+        return tuple(grammar.USAGE.values())
+
     # ------------------------------------------------------------------ players
     def random_command(self, state: DecoderState, prompt: Prompt, rng: random.Random) -> Command:
         return random_legal(state, prompt, rng)

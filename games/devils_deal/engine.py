@@ -170,6 +170,9 @@ class DevilsDeal(Game[DevilsDealState]):
     def usage(self, state: DevilsDealState, seat: int) -> str:
         return grammar.usage(self.pending_kinds(state, seat), state)
 
+    def move_help(self) -> tuple[str, ...]:
+        return tuple(grammar._USAGE.values())
+
     # --- players ------------------------------------------------------------------------
     def random_command(self, state: DevilsDealState, prompt: Prompt, rng: random.Random) -> Command:
         return random_from_view(build_view(state, prompt.seat), prompt, rng)

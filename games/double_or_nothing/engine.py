@@ -185,6 +185,9 @@ class DoubleOrNothing(Game[DoubleOrNothingState]):
     def usage(self, state: DoubleOrNothingState, seat: int) -> str:
         return grammar.usage(flow.pending_kinds(state, seat), state)
 
+    def move_help(self) -> tuple[str, ...]:
+        return tuple(grammar._USAGE.values())
+
     def decision_words(self) -> DecisionWords:
         return grammar.DECISIONS
 

@@ -62,7 +62,7 @@ def main_prompts(state: DoubleOrNothingState) -> list[Prompt]:
             key=f"{k}-place", seat=seat, kind="place", private=True,
             text=(f"Where does {'the joker' if card == JOKER else 'the ' + card} go? Type "
                   f"'at N' for position N (1 = front, {positions} = end). Your hand: "
-                  f"{hand_line(hand)}"),
+                  f"{hand_line(hand)}."),
             time_limit=s.move_seconds, reminders=reminders_for(s.move_seconds),
             on_timeout=OnTimeout.NOTHING, timeout_text=nothing,
             choices=tuple(f"at {i}" for i in range(1, positions + 1))

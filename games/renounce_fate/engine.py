@@ -188,6 +188,9 @@ class RenounceFate(Game[RenounceFateState]):
     def usage(self, state: RenounceFateState, seat: int) -> str:
         return grammar.usage(self.pending_kinds(state, seat), state)
 
+    def move_help(self) -> tuple[str, ...]:
+        return tuple(grammar._USAGE.values())
+
     def decision_words(self) -> DecisionWords:
         return grammar.DECISIONS
 

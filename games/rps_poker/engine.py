@@ -170,6 +170,9 @@ class RpsPoker(Game[RpsState]):
     def usage(self, state: RpsState, seat: int) -> str:
         return grammar.usage(state, seat)
 
+    def move_help(self) -> tuple[str, ...]:
+        return grammar.MOVE_HELP
+
     def decision_words(self) -> DecisionWords:
         return grammar.DECISIONS
 

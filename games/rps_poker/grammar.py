@@ -1,7 +1,10 @@
 """What players type: `keep R3` / `pick 2` in the draft, `play ✂️7` / `#1` in a game.
 
-A bare card ("r3", "rock 3", "🪨3", "3 rock") or a position ("2", "#2", "second", "2nd",
-"card 2", "left"/"right" for the two draft cards) works in context. A keyword of the other
+A bare card ("r3", "rock 3", "🪨3", "3 rock") or a position ("#2", "second", "2nd",
+"card 2", "left"/"right" for the two draft cards) works in context. A bare number is the
+card of that number when exactly one card offered has it ("keep 5" holding 📄2 and 📄5),
+else the position; where it could be either of two different cards it is refused, naming
+both. A keyword of the other
 phase is refused ("play R3" while drafting), never read as this phase's choice; neutral
 words (pick, take, choose, use) work in both.
 """
@@ -42,6 +45,16 @@ def _strip_keyword(norm: str) -> str:
     return norm
 
 
+#: Every kind of move, with examples (the console's /help).
+MOVE_HELP = (
+    "Draft: keep and a card, e.g. keep R3 (or keep 🪨3, keep rock 3), its number alone where "
+    "only one card offered has it (keep 3), or its position (#1, #2, left, right).",
+    "Games: play and a card, e.g. play S7 (or play ✂️7, play scissors 7), its number alone "
+    "where only one card in your hand has it (play 7), or its position in your hand (#3, "
+    "last).",
+)
+
+
 def usage(state: RpsState, seat: int) -> str:
     if state.phase == Phase.OVER:
         return "The match is over; there is nothing to choose."
@@ -49,8 +62,8 @@ def usage(state: RpsState, seat: int) -> str:
     verb = "keep" if state.phase == Phase.DRAFT else "play"
     last = len(opts)
     where = "1" if last == 1 else f"1 to {last}"
-    return (f"Type {verb} and a card ({', '.join(f'{verb} {render(c)}' for c in opts)}) "
-            f"or its position {where}.")
+    return (f"Type {verb} and a card ({', '.join(f'{verb} {render(c)} or {c}' for c in opts)}),"
+            f" its number alone where only one card has it, or its position #{where}.")
 
 
 def parse(state: RpsState, seat: int, text: str) -> Command:
@@ -84,6 +97,16 @@ def parse(state: RpsState, seat: int, text: str) -> Command:
         m = _POSITION.match(rest)
         if m:
             index, written = number(m.group(1)) - 1, m.group(1)
+            if rest.isdigit():  # a bare number: the card of that number, if only one has it
+                by_number = [c for c in opts if c[1:] == str(number(rest))]
+                at = opts[index] if 0 <= index < len(opts) else None
+                if len(by_number) == 1 and at not in (None, by_number[0]):
+                    raise ParseError(
+                        f"{rest} could be {render(by_number[0])} (its number) or "
+                        f"{render(at)} (position {rest}): type {render(by_number[0])} or "
+                        f"#{rest}.")
+                if len(by_number) == 1:
+                    return make(card=by_number[0])
     if index is not None and not 0 <= index < len(opts):
         raise ParseError(f"There is no position {written}: you have {len(opts)} "
                          f"card{'s' if len(opts) != 1 else ''}. " + usage(state, seat))

@@ -33,7 +33,8 @@ def draft_dealt_public(round_no: int) -> str:
 def draft_prompt(round_no: int, seat: int, offer: list[str]) -> str:
     return (f"Draft round {round_no} of {DRAFT_ROUNDS}: keep {render(offer[0])} or "
             f"{render(offer[1])} (the other goes to {seat_name(1 - seat)}). "
-            f"Type keep {render(offer[0])}, or 1 or 2.")
+            f"Type keep {render(offer[0])} (or keep {offer[0]}, or its number alone where the "
+            f"other card has another), or a position #1 or #2.")
 
 
 def draft_brief(round_no: int, offer: list[str]) -> str:
@@ -46,10 +47,10 @@ def play_brief(game_no: int, base: str, hand: list[str], score: list[int]) -> st
 
 
 def play_prompt(game_no: int, base: str, hand: list[str], score: list[int]) -> str:
-    positions = "1" if len(hand) == 1 else f"1 to {len(hand)}"
+    positions = "#1" if len(hand) == 1 else f"#1 to #{len(hand)}"
     return (f"Game {game_no} of {GAMES}, base card {render(base)}, score {score[0]}-{score[1]}. "
-            f"Your hand: {numbered(hand)}. Type play {render(hand[0])}, or a position "
-            f"{positions}.")
+            f"Your hand: {numbered(hand)}. Type play {render(hand[0])} (or play {hand[0]}, or "
+            f"its number alone where no other card has it), or a position {positions}.")
 
 
 def game_result(game_no: int, base: str, plays: list[str], winner: int, reason: str,

@@ -40,10 +40,10 @@ async def test_reminders_come_at_the_prompts_points(memory_service):
     assert not [t for t in transport.texts(match.id, "seat1") if "left" in t]
     await asyncio.sleep(0.2)
     await service.delivery.drain()
-    assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 15 s left for your decision (pick)."
+    assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 15 s left for your decision."
     await asyncio.sleep(10)
     await service.delivery.drain()
-    assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 5 s left for your decision (pick)."
+    assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 5 s left for your decision."
 
 
 async def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(memory_service):

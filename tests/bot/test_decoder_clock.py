@@ -54,9 +54,9 @@ async def test_active_player_reminders_then_bank_then_loss(memory_service):
     await asyncio.sleep(59.5)
     assert await reminders() == []
     await asyncio.sleep(1)
-    assert await reminders() == [f"⏰ {{P{prompt.seat}}}, 30 s left for your decision ({prompt.kind})."]
+    assert await reminders() == [f"⏰ {{P{prompt.seat}}}, 30 s left for your decision."]
     await asyncio.sleep(15)
-    assert [r[-30:] for r in await reminders()] == ["15 s left for your decision (turn)."[-30:]]
+    assert [r[-28:] for r in await reminders()] == ["15 s left for your decision."]
     await asyncio.sleep(10)
     assert "5 s left" in (await reminders())[0]
     await asyncio.sleep(5)
@@ -183,7 +183,7 @@ async def test_reminders_count_down_the_rest_of_the_turn_budget(memory_service):
     assert await new_reminders() == []
     await asyncio.sleep(1)  # 15 s left of the turn's 90 s
     assert [t.split(", ", 1)[1] for t in await new_reminders()] == [
-        "15 s left for your decision (give_up)."]
+        "15 s left for your decision."]
     await asyncio.sleep(10)  # 5 s left
     assert "5 s left" in (await new_reminders())[-1]
     await asyncio.sleep(5)  # the budget is spent: the bank runs

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import signal
 import subprocess
@@ -27,7 +28,15 @@ def umpire(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProces
 
 def test_version() -> None:
     done = umpire("--version")
-    assert done.returncode == 0 and re.fullmatch(r"umpire \d+\.\d+\.\d+\S*\n", done.stdout)
+    assert done.returncode == 0
+    assert re.fullmatch(r"umpire \d+\.\d+\.\d+\S* \(arena core: (compiled|pure Python)\)\n",
+                        done.stdout)
+
+
+def test_version_names_the_core_a_build_without_a_compiler_left() -> None:
+    """Issue 42, item 18: pip hides the build's one line, so --version says which core runs."""
+    done = umpire("--version", env={**os.environ, "UMPIRE_PURE_PYTHON": "1"})
+    assert done.stdout.endswith("(arena core: pure Python)\n"), done.stdout
 
 
 def test_demo_into_a_reader_that_stops_early_ends_quietly() -> None:
@@ -65,7 +74,7 @@ def test_play_ends_when_the_match_ends_without_waiting_for_another_line(tmp_path
     try:
         while proc.poll() is None and time.monotonic() < deadline:
             try:
-                proc.stdin.write("1\n")  # the first card, whenever asked
+                proc.stdin.write("#1\n")  # the first card, whenever asked
                 proc.stdin.flush()
             except BrokenPipeError:
                 break
@@ -172,7 +181,7 @@ def test_database_and_file_mistakes_are_one_sentence(tmp_path: Path, args: list[
 
 
 def test_no_network_is_one_sentence(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "not.a.token",
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.x",
            "UMPIRE_DATABASE__URL": f"sqlite+aiosqlite:///{tmp_path}/r.db",
            "HOME": str(tmp_path), "https_proxy": "http://127.0.0.1:9",
            "HTTPS_PROXY": "http://127.0.0.1:9"}

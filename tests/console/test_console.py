@@ -34,7 +34,7 @@ async def test_demo_with_the_same_seed_plays_the_same_matches():
 
 
 class ScriptedPlayer(io.TextIOBase):
-    """Stdin for the console: answers "1" (first card) whenever asked, paced like a person."""
+    """Stdin for the console: answers "#1" (first card) whenever asked, paced like a person."""
 
     def __init__(self, lines: int) -> None:
         self.left = lines
@@ -46,7 +46,7 @@ class ScriptedPlayer(io.TextIOBase):
             if self.left <= 0:
                 return ""
             self.left -= 1
-        return "1\n" if self.left % 7 else "/status\n"
+        return "#1\n" if self.left % 7 else "/status\n"
 
 
 async def test_a_person_plays_a_whole_rps_poker_match_in_the_terminal():
@@ -133,7 +133,7 @@ async def test_rps_poker_view_reads_as_sentences():
     assert "Your decision (time runs out in " in text  # /status in the players' words
     assert "draft_pick" not in text
     assert "Waiting for random (bot) to decide privately" in text
-    assert "A pair with the base wins" in text  # /rules
+    assert "# Turn-based RPS Poker" in text and "(Rules page 1 of " in text  # /rules
 
 
 def test_a_broken_bot_file_is_an_error_not_a_random_player(tmp_path, capsys):

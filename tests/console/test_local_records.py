@@ -33,7 +33,7 @@ def test_play_then_matches_and_export_find_the_match_without_db(tmp_path: Path) 
     last = played.stdout.strip().splitlines()[-1]
     assert last == ("The match is kept as #1: `umpire export 1` writes its record, "
                     "`umpire export 1 --text` its transcript.")
-    assert (tmp_path / "data" / "umpire" / "play.db").is_file()
+    assert (tmp_path / "data" / "umpire" / "umpire.db").is_file()
     listed = umpire("matches")
     assert listed.returncode == 0 and "rps-poker" in listed.stdout, listed.stderr
     exported = umpire("export", "1")
@@ -49,8 +49,8 @@ def test_play_then_matches_and_export_find_the_match_without_db(tmp_path: Path) 
 
 def test_play_help_names_the_default_database() -> None:
     done = subprocess.run([*UMPIRE, "play", "--help"], capture_output=True, text=True)
-    assert "umpire-play.db" not in done.stdout
-    assert "play.db" in done.stdout
+    assert "play.db" not in done.stdout
+    assert "umpire/umpire.db" in done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ def _databases(tmp: Path) -> list[tuple[str, int, str]]:
 
 
 def _run(command: list[str], db: str, tmp: Path) -> tuple[list[str], subprocess.CompletedProcess[str]]:
-    env = {**os.environ, "HOME": str(tmp), "DISCORD_TOKEN": "not.a.token",
+    env = {**os.environ, "HOME": str(tmp), "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.G.x",
            "UMPIRE_DATABASE__URL": db}
     args = command if command[0] in ("run", "health") else [*command, "--db", db]  # no --db
     done = subprocess.run([*UMPIRE, *args], capture_output=True, text=True, timeout=120,

@@ -44,10 +44,17 @@ def _joined_workers() -> None:
             thread.join(5)
 
 
+def _unopenable(tmp_path: Path) -> str:
+    """An SQLite "file" that exists but cannot be opened (a folder): the open fails (a
+    missing file is not opened at all: health would create it)."""
+    (tmp_path / "x.db").mkdir()
+    return f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"
+
+
 def test_the_race_is_real_without_the_settled_run(tmp_path: Path,
                                                   slow_workers: list[BaseException]) -> None:
     """The premise: a plain asyncio.run of the same check leaves a worker that raises."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'x.db'}"
+    url = _unopenable(tmp_path)
     check = asyncio.run(database_check(url))
     _joined_workers()
     assert not check.ok
@@ -56,7 +63,7 @@ def test_the_race_is_real_without_the_settled_run(tmp_path: Path,
 
 def test_a_failed_open_leaves_no_worker_to_raise_after_the_loop_closed(
         tmp_path: Path, slow_workers: list[BaseException]) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'x.db'}"
+    url = _unopenable(tmp_path)
     before = set(threading.enumerate())  # (an earlier test in this process may keep its own)
     check = run_settled(database_check(url))
     assert not check.ok and "cannot be used" in check.detail

@@ -89,7 +89,7 @@ def test_a_width_that_cannot_be_used_is_refused(width: str) -> None:
 def test_piped_moves_wait_for_their_decision_and_the_end_of_input_leaves_the_match(
         tmp_path: Path) -> None:
     done = umpire("play", "rps-poker", "--bot", "random", "--db", "p.db", "--seed", "s",
-                  input="1\n1\n1\n", cwd=tmp_path)
+                  input="#1\n#1\n#1\n", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "[umpire → you]" not in done.stdout  # no move refused as early
     assert done.stdout.count("You keep") == 3

@@ -4,32 +4,22 @@ match started and ended, and date the lines of a match that runs past midnight."
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.cli import main as cli_main
 from bot.console.records import span_words, transcript
 from bot.transport import PLACEHOLDER, PlayerRef
 from games.registry import all_games
+from tests.support.demo_records import demo_records
 
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    from bot.console.demo import run_demo
-
-    db = tmp_path_factory.mktemp("transcripts") / "d.db"
     games = list(all_games())
-    asyncio.run(run_demo(games, 11, quiet=True, db=str(db), out=io.StringIO()))
-    out = []
-    for n in range(1, len(games) + 1):
-        path = db.parent / f"{n}.json"
-        assert cli_main(["export", str(n), "--db", str(db), "-o", str(path)]) == 0
-        out.append(json.loads(path.read_text()))
+    out = demo_records(tmp_path_factory.mktemp("transcripts") / "d.db", games, 11)
     assert sorted(r["game"] for r in out) == sorted(games)
     return out
 

@@ -130,6 +130,7 @@ async def test_run_check_says_each_check_in_one_line_and_fails_on_a_missing_perm
 
 
 async def test_run_check_with_a_wrong_token(fake_discord: FakeDiscord, tmp_path: Path) -> None:  # noqa: F811
-    code, out = await _check(fake_discord, tmp_path, DISCORD_TOKEN="wrong-token")
+    code, out = await _check(fake_discord, tmp_path,
+                             DISCORD_TOKEN="MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.wrong")
     assert code == 1
     assert any(line.startswith("FAIL token: Discord refuses it") for line in out.splitlines())

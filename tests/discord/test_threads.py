@@ -7,6 +7,7 @@ without the thread permissions; and the transport forgetting finished matches.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from bot.discord.lifecycle import wait_archived
@@ -29,6 +30,23 @@ def _log_files(world: World) -> list[str]:
     return [a.filename for m in world.fake.messages(log) for a in m.attachments]
 
 
+async def test_the_category_prefix_names_the_categories_as_the_example_config_says(
+        world: World) -> None:
+    """Threads: one category "<prefix> rooms" (no "es" added: "duel" is not "dueles");
+    channels: "<prefix> <player> vs <player>"; config.example.toml says the same."""
+    threads_allowed(world)
+    async with umpire(world, category_prefix="duel") as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        assert world.fake.channels[room.parent_id].name == "duel rooms"
+    async with umpire(world, category_prefix="duel", channel_mode="channels") as up:
+        match = await start_rps(world, up)
+        room = channel_of(world, match, "public")
+        assert world.fake.channels[room.parent_id].name == "duel alice vs bob"
+    example = (Path(__file__).resolve().parents[2] / "config.example.toml").read_text()
+    assert '"<prefix> rooms"' in example and '"<prefix> <player> vs <player>"' in example
+
+
 def _tables(world: World, match: Any) -> list[Channel]:
     return [channel_of(world, match, "seat0"), channel_of(world, match, "seat1")]
 
@@ -48,7 +66,7 @@ async def test_threads_mode_one_room_and_a_private_thread_per_player_played_to_t
         assert match.transport["mode"] == "threads"
         # One room (in the bot's category of game rooms): no category or channel per table.
         category = fake.channels[room.parent_id]
-        assert category.name == "matches"
+        assert category.name == "match rooms"  # "<category_prefix> rooms"
         made = set(world.guild.channel_ids) - channels_before
         log = channel_of(world, match, "umpire")
         assert made == {category.id, room.id, log.id}  # (the host log: made by a first match)

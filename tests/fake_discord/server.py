@@ -31,7 +31,7 @@ class FakeDiscord(UserActions):
     def __init__(
         self,
         *,
-        token: str = "fake-bot-token",
+        token: str = "MTIzNDU2Nzg5MDEyMzQ1Njc4.fake.bot-token",
         bot_name: str = "Umpire",
         heartbeat_interval_ms: int = 41250,
         interaction_timeout: float = 3.0,

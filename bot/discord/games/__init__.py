@@ -24,6 +24,21 @@ if TYPE_CHECKING:
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 
+def rules_page(slug: str) -> str | None:
+    """The game's rules page: `docs/rules/<slug>.md` in a checkout, else the copy an
+    installed package carries (`games/<package>/rules.md`, written by setup.py's build)."""
+    page = RULES_DIR / f"{slug}.md"
+    if page.is_file():
+        return page.read_text(encoding="utf-8")
+    from importlib.resources import files
+
+    try:
+        shipped = files(f"games.{slug.replace('-', '_')}").joinpath("rules.md")
+        return shipped.read_text(encoding="utf-8") if shipped.is_file() else None
+    except (ModuleNotFoundError, OSError):
+        return None
+
+
 def _same(choice: str) -> str:
     return choice
 
@@ -59,9 +74,8 @@ class GameHooks:
     def rules_text(self, limit: int = 1800) -> str:
         """The summary, then the start of the game's rules page, cut at a paragraph."""
         parts = [self.summary.strip()] if self.summary else []
-        page = RULES_DIR / f"{self.slug}.md"
-        if page.is_file():
-            body = page.read_text(encoding="utf-8")
+        body = rules_page(self.slug)
+        if body is not None:
             room = limit - sum(len(p) + 2 for p in parts) - 60
             if room > 200:
                 cut = body[:room]

@@ -18,7 +18,7 @@ HOOKS = GameHooks(
         "the other), then 10 games: both play a card at the same time against a shown base "
         "card. A pair with the base wins; else the higher number; else 🪨 beats ✂️ beats 📄 "
         "beats 🪨. Make every choice in your table channel: type `keep 🪨7` / `play R7` (or "
-        "`1`, `2`), or press a card button."
+        "its position `#1`, `#2`), or press a card button."
     ),
     label=_card_label,
 )

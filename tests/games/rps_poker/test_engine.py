@@ -70,7 +70,7 @@ def test_state_survives_json_round_trip_mid_match() -> None:
     state = new_match("json")
     for _ in range(7):
         first_pick_all(state)
-    GAME.submit(state, 0, GAME.parse(state, 0, "2"))
+    GAME.submit(state, 0, GAME.parse(state, 0, "#2"))
     dumped = state.model_dump_json()
     assert GAME.load_state(dumped).model_dump_json() == dumped
 

@@ -14,15 +14,8 @@ from tests.support.games.rps_poker import first_pick_all, new_match
 
 @pytest.fixture
 def draft() -> RpsState:
-    """A match where seat 0 was given R3 and S7 (swapped in, keeping every card once)."""
-    state = new_match("grammar")
-    wanted, given = ["R3", "S7"], list(state.offers[0])
-    swap = dict(zip(wanted, given, strict=True)) | dict(zip(given, wanted, strict=True))
-    state.undealt = [swap.get(c, c) for c in state.undealt]
-    state.offers = [[swap.get(c, c) for c in o] for o in state.offers]
-    state.offers[0] = wanted
-    GAME.invariants(state)
-    return state
+    """A match where seat 0 was given R3 and S7."""
+    return _given(new_match("grammar"), ["R3", "S7"])
 
 
 @pytest.mark.parametrize("text", [
@@ -40,21 +33,47 @@ def test_draft_keep_s7(draft: RpsState, text: str) -> None:
     assert GAME.parse(draft, 0, text) == Keep(card="S7")
 
 
+def _given(state: RpsState, wanted: list[str]) -> RpsState:
+    """Seat 0 given `wanted` in the draft (swapped in, keeping every card once)."""
+    given = list(state.offers[0])
+    swap = dict(zip(wanted, given, strict=True)) | dict(zip(given, wanted, strict=True))
+    state.undealt = [swap.get(c, c) for c in state.undealt]
+    state.offers = [[swap.get(c, c) for c in o] for o in state.offers]
+    state.offers[0] = wanted
+    GAME.invariants(state)
+    return state
+
+
+def test_a_card_is_named_by_its_number_where_only_one_card_has_it() -> None:
+    """Issue 42, item 9: holding 📄2 and 📄5 (the prompt shows them so), `keep 5` keeps 📄5;
+    `keep 2` could be 📄2 or the card at position 2, and is refused naming both."""
+    state = _given(new_match("numbers"), ["P2", "P5"])
+    assert GAME.parse(state, 0, "keep 5") == Keep(card="P5")
+    assert GAME.parse(state, 0, "5") == Keep(card="P5")
+    with pytest.raises(ParseError, match=r"2 could be 📄2 \(its number\) or 📄5 \(position 2\)"):
+        GAME.parse(state, 0, "keep 2")
+    assert GAME.parse(state, 0, "#2") == Keep(card="P5")  # a position, said as one
+    assert GAME.parse(state, 0, "keep P2") == Keep(card="P2")
+    assert "keep 📄2 or P2" in GAME.usage(state, 0)  # the prompt's form, and the letter one
+
+
 def test_play_by_card_and_position() -> None:
     state = new_match("play")
     for _ in range(5):
         first_pick_all(state)
     hand = state.hand[0]
     assert GAME.parse(state, 0, f"play {hand[1]}") == Play(card=hand[1])
-    assert GAME.parse(state, 0, "3") == Play(card=hand[2])
+    assert GAME.parse(state, 0, "#3") == Play(card=hand[2])
     assert GAME.parse(state, 0, "play #1") == Play(card=hand[0])
     assert GAME.parse(state, 0, "third") == Play(card=hand[2])
     assert GAME.parse(state, 0, hand[0].lower()) == Play(card=hand[0])
 
 
 @pytest.mark.parametrize("text, message", [
-    ("keep", "Type keep and a card (keep 🪨3, keep ✂️7) or its position 1 to 2."),
-    ("hello", "Type keep and a card (keep 🪨3, keep ✂️7) or its position 1 to 2."),
+    ("keep", "Type keep and a card (keep 🪨3 or R3, keep ✂️7 or S7), its number alone where "
+               "only one card has it, or its position #1 to 2."),
+    ("hello", "Type keep and a card (keep 🪨3 or R3, keep ✂️7 or S7), its number alone where "
+               "only one card has it, or its position #1 to 2."),
     ("R12", "There is no card R12: cards are R, P or S with a number 0 to 9."),
     ("#5", "There is no position 5: you have 2 cards."),
     ("third", "There is no position third: you have 2 cards."),
