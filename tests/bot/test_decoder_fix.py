@@ -14,6 +14,7 @@ stands. Through the real match service under fast-forwarded loop time.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from typing import Any
 
@@ -374,3 +375,24 @@ async def test_in_the_terminal_fix_replaces_and_undo_withdraws(fixing: Any) -> N
     await asyncio.sleep(3.5)
     assert match.seq == base + 1
     assert [r.letter for r in match.state.history if r.seat == 0][-1] == hopeful
+
+
+async def test_a_record_with_fixed_withdrawn_and_warned_moves_verifies(fixing: Any) -> None:
+    """The prompt fix's lines (a warning, a withdrawal) are the umpire's own: the record of
+    a match that has them replays and verifies as any other."""
+    from bot.console.records import verify
+
+    service, transport = fixing
+    match = await first_turn(service, "fix-verify")
+    seat = match.prompts[0].seat
+    hopeful, own = letters(match, seat)
+    await guess(service, match, seat, hopeful, ref="m1")
+    assert (await service.withdraw(match.id, message_ref="m1")).accepted
+    await guess(service, match, seat, own, ref="m2")  # warned, and it stands
+    await asyncio.sleep(3.5)
+    await service.abort(match.id, "a test ends it")
+    await service.delivery.drain()
+    texts = " ".join(transport.texts(match.id, f"seat{seat}"))
+    assert "withdrew your move" in texts and "cannot be in" in texts
+    record = json.loads(service.export_json(await service.export(match.id)))
+    assert verify(record).startswith("verified")
