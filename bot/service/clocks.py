@@ -52,6 +52,9 @@ class ClockKeeper:
         #: When the clocks were shifted for the downtime (they run from then); None before.
         self.shifted_at: datetime | None = None
         self.background = Background()
+        #: Whether this process may act on the match now (sharded: its shard's lease, by
+        #: the wall clock: bot/store/fence.py); asked before a clock acts.
+        self.acting: Callable[[LiveMatch], bool] = lambda match: True
         self.stops = ChannelStops(self.matches, now, delivery, store=store, arm=self.arm,
                                   held=self.held, tasks=self.background)
         delivery.on_delivered = self.delivered
@@ -197,11 +200,11 @@ class ClockKeeper:
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
         if match is None or (match_id, key) in self.held or \
-                self.stops.clock_stopped(match_id, key):
+                self.stops.clock_stopped(match_id, key) or not self.acting(match):
             return  # not delivered yet, or its channel is down: delivery re-arms it
         async with match.lock:
-            if self.stops.clock_stopped(match_id, key):
-                return  # (stopped while this waited for the lock)
+            if self.stops.clock_stopped(match_id, key) or not self.acting(match):
+                return  # (stopped, or its shard lost, while this waited for the lock)
             try:
                 await self.due(match, key)
             except NotStored:  # nothing took effect: the clock falls due again a bit later

@@ -174,7 +174,7 @@ class HostActions:
             write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks,
                                stops=stops if stops != self.clocks.stops.stops_of(match.id) else None)
             try:
-                ids = await self.repo.commit(write, now)
+                ids = await self.repo.commit(self.repo.stamp(write, match.transport), now)
             except Exception as exc:
                 log.warning("match %s: a repost was not stored: %s", match.id, exc)
                 raise NotStored(NOT_STORED) from exc

@@ -279,10 +279,13 @@ async def test_a_restarted_process_gets_its_shard_back_from_the_one_that_took_it
     assert await dead.take(1, clock.at) is not None
     await a.tick()
     assert a.owned == {0}
+    # (shard 1's match, started here for the test: past the fence, which refuses it)
+    fence, services[0].repo.fence = services[0].repo.fence, None
     live = await services[0].start_match(
         "duel", [PlayerRef("x", "X", bot="highest"), PlayerRef("y", "Y")],
         settings={"pick_seconds": 600}, transport={"guild": guild_of(1, 0)})
-    services[0].matches.pop(live.id)  # (started here for the test; shard 1's match)
+    services[0].repo.fence = fence
+    services[0].matches.pop(live.id)
     clock.at += TTL + timedelta(seconds=1)  # the dead process's lease expires
     await a.tick()
     assert a.owned == {0, 1} and live.id in services[0].matches, "not taken over"
