@@ -109,7 +109,7 @@ class ClockKeeper:
         if delivered:
             self.stops.stop_while_down(match, keys, at)
         if delivered and any(self.late(match, k, at) for k in keys):
-            self.background.start(self.start_late(match, keys, at))
+            self.background.start(self.start_late(match, keys, at), match.id)
         else:
             self.arm(match)
 
@@ -138,7 +138,7 @@ class ClockKeeper:
                                                        clocks_changed=clocks), self.now())
                 except NotStored:
                     retry = self.background.later(self.start_late(match, keys, at))
-                    self.background.start(retry)
+                    self.background.start(retry, match.id)
                     return
                 match.clocks.update((c.key, c) for c in clocks)
             self.arm(match)

@@ -5,7 +5,6 @@ later by the downtime; and the matches of lost shards dropped."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
@@ -30,6 +29,9 @@ log = logging.getLogger(__name__)
 RESUME_BATCH = 250
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
 RESUME_SLICE = 0.01
+
+#: How long dropping matches waits for the work it cancelled to end.
+FORGET_WAIT_SECONDS = 5.0
 
 #: A resumed match in the order it is rebuilt: (urgency, id, match).
 Queued = tuple[tuple[int, datetime], int, LiveMatch]
@@ -116,19 +118,22 @@ class Resumer:
                            if self.repo.shard_for(m.transport) in shards})
 
     async def forget(self, gone: set[int]) -> None:
-        """Stop everything under way for these matches and forget them (dropped, or to be
-        read back from the store: `reload`)."""
+        """Stop everything under way for these matches (timers, bots' moves, clock writes
+        waiting to be tried again, deliveries) and forget them (dropped, or to be read back
+        from the store: `reload`)."""
         tasks = [*self.clocks.scheduler.cancel(lambda t: isinstance(t, tuple) and t[0] in gone),
-                 *self.bots.cancel(gone)]
+                 *self.bots.cancel(gone), *self.clocks.background.cancel(gone)]
         self.delivery.forget(gone)
         self.table.drop(gone)
         self.bots.forget(gone)
         self.clocks.forget(gone)
-        for task in tasks:
-            if task is asyncio.current_task():
-                continue
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        waited = [t for t in tasks if t is not asyncio.current_task()]
+        if waited:  # (bounded: a drop must never hold the shard keeper up)
+            _, late = await asyncio.wait(waited, timeout=FORGET_WAIT_SECONDS)
+            if late:
+                log.warning("matches %s: %d cancelled tasks still running after %.0f s: %s",
+                            sorted(gone), len(late), FORGET_WAIT_SECONDS,
+                            [t.get_coro() for t in late])
 
     async def reload(self, ids: set[int]) -> None:
         """Read these matches back from the store, as they are stored, in place of what is

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, exists, false, or_, select, update
+from sqlalchemy import and_, false, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bot.store.models import MatchRow, OutboxRow, ShardLeaseRow
@@ -124,9 +124,10 @@ class Fence:
         held = self.held()
         lease_now = or_(*(and_(ShardLeaseRow.shard == s, ShardLeaseRow.generation == g)
                           for s, g in held.items())) if held else false()
-        ours = exists().where(MatchRow.id == OutboxRow.match_id,
-                              ShardLeaseRow.shard == MatchRow.shard,
-                              ShardLeaseRow.owner == self.owner, lease_now)
+        ours = (select(MatchRow.id)
+                .join(ShardLeaseRow, ShardLeaseRow.shard == MatchRow.shard)
+                .where(MatchRow.id == OutboxRow.match_id, ShardLeaseRow.owner == self.owner,
+                       lease_now).exists())
         return (update(OutboxRow).where(OutboxRow.id.in_(ids), ours)
                 .values(delivered_at=at, attempts=OutboxRow.attempts + 1))
 
