@@ -113,7 +113,7 @@ class Resumer:
         writer = getattr(self.repo, "writer", None)
         if writer is not None:
             writer.cancel(lambda item: item[0].fence is not None and item[0].fence[0] in shards,
-                          FencedOut(shards, "dropped here"))
+                          lambda item: FencedOut({item[0].fence}, "dropped here"))
         await self.forget({m.id for m in self.matches.values()
                            if self.repo.shard_for(m.transport) in shards})
 

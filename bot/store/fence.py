@@ -36,11 +36,12 @@ Stamp = tuple[int, int]
 
 
 class FencedOut(Exception):
-    """Writes for `shards` refused: this process no longer holds their leases (at the
-    generation the writes were made under). Nothing of them was stored; never retried."""
+    """Writes refused: this process no longer holds the leases they were made under
+    (`stamps`: shard, generation). Nothing of them was stored; never retried."""
 
-    def __init__(self, shards: Iterable[int], why: str = "refused by the fence") -> None:
-        self.shards = set(shards)
+    def __init__(self, stamps: Iterable[Stamp], why: str = "refused by the fence") -> None:
+        self.stamps = set(stamps)
+        self.shards = {s for s, _ in self.stamps}
         super().__init__(f"shards {sorted(self.shards)}: {why}: another process may "
                          "umpire them now")
 
@@ -88,7 +89,7 @@ class Fence:
     def token(self, shard: int) -> int:
         """The generation a write for `shard` is made under; `FencedOut` if not `live`."""
         if not self.live(shard):
-            raise FencedOut({shard}, "not held here (lost, or its deadline passed)")
+            raise FencedOut({(shard, 0)}, "not held here (lost, or its deadline passed)")
         return self.holds[shard].generation
 
     def lost(self, shards: set[int]) -> None:
@@ -97,6 +98,12 @@ class Fence:
         self.release(held)
         if held and self.on_lost is not None:
             self.on_lost(held)
+
+    def refused(self, stamps: set[Stamp]) -> None:
+        """The store refused writes made under these leases: those still held here at
+        those generations are lost (not a lease taken again since, at a newer one)."""
+        self.lost({s for s, g in stamps
+                   if (hold := self.holds.get(s)) is not None and hold.generation == g})
 
     def held(self) -> dict[int, int]:
         """shard -> generation, of the shards live now."""
@@ -114,7 +121,7 @@ class Fence:
                                    ShardLeaseRow.owner == self.owner)
                             .with_for_update(read=True)).all()
         found = {(int(r.shard), int(r.generation)) for r in rows}
-        refused = {s for s, g in stamps if (s, g) not in found}
+        refused = {(s, g) for s, g in stamps if (s, g) not in found}
         if refused:
             raise FencedOut(refused)
 

@@ -281,7 +281,7 @@ class Repository:
             ids = await self.writer.write((write, now), at_once=at_once)
         except FencedOut as exc:
             if self.fence is not None:
-                self.fence.lost(exc.shards)
+                self.fence.refused(exc.stamps)
             raise
         self._unborn.pop(write.match_id, None)
         return ids
@@ -326,7 +326,7 @@ class Repository:
                     lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
             except FencedOut as exc:
                 if self.fence is not None:
-                    self.fence.lost(exc.shards)
+                    self.fence.refused(exc.stamps)
                 raise
 
     def _apply_writes(self, conn: Connection,
@@ -700,8 +700,7 @@ def _fenced_out(item: tuple[MatchWrite, datetime], exc: BaseException) -> bool:
     """Whether the writer's failed batch failed because of this write's fence: it is
     answered `FencedOut` and never tried again (the others are)."""
     write = item[0]
-    return isinstance(exc, FencedOut) and write.fence is not None and \
-        write.fence[0] in exc.shards
+    return isinstance(exc, FencedOut) and write.fence in exc.stamps
 
 
 def _replace_stops(conn: Connection, match_id: int, stops: dict[str, StopData]) -> None:

@@ -187,7 +187,7 @@ class SingleStatementWrites:
         ok, _, shards, gens = rows[0]
         if not ok:  # nothing of the batch was stored
             passed = set(zip(shards or (), gens or (), strict=True))
-            raise FencedOut({s for s, g in stamps if (s, g) not in passed})
+            raise FencedOut({(s, g) for s, g in stamps if (s, g) not in passed})
         self.batches += 1
         # in row order (the statement numbers the rows): each write's messages in turn
         return ids_per_write(items, [r[1] for r in rows if r[1] is not None])

@@ -157,10 +157,11 @@ class BatchWriter(Generic[W]):
         self._wake.set()
         return await future
 
-    def cancel(self, doomed: Callable[[Any], bool], exc: BaseException) -> int:
+    def cancel(self, doomed: Callable[[Any], bool],
+               exc: Callable[[Any], BaseException]) -> int:
         """Take the queued writes for which `doomed(item)` out of the queue, answered with
-        `exc` (their shard was dropped: none may be stored); how many. A batch already
-        being stored is not touched (its fence decides)."""
+        `exc(item)` (their shard was dropped: none may be stored); how many. A batch
+        already being stored is not touched (its fence decides)."""
         keep: list[Job] = []
         taken = 0
         for job in self._queue:
@@ -168,7 +169,7 @@ class BatchWriter(Generic[W]):
             if kind == "write" and doomed(payload):
                 taken += 1
                 self._made.pop(future, None)
-                _settle(future, exc=exc)
+                _settle(future, exc=exc(payload))
             else:
                 keep.append(job)
         self._queue[:] = keep

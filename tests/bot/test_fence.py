@@ -170,7 +170,8 @@ async def test_a_dropped_shard_s_queued_writes_are_cancelled(sqlite_url: str):
     queued = asyncio.ensure_future(repo.commit(repo.stamp(_step(match_id, 1, T0),
                                                           {"guild": guild_of(1, 0)}), T0))
     await asyncio.sleep(0)  # (queued: the writer task has not run yet)
-    assert repo.writer.cancel(lambda item: item[0].fence[0] == 1, FencedOut({1})) == 1
+    assert repo.writer.cancel(lambda item: item[0].fence[0] == 1,
+                              lambda item: FencedOut({item[0].fence})) == 1
     with pytest.raises(FencedOut):
         await queued
     assert (await _table(repo.engine))["actions"] == []
@@ -211,3 +212,23 @@ async def test_the_deadline_decides_after_a_pause(db_url: str):
     await service.stop()
     await keeper.release()
     await engine.dispose()
+
+
+async def test_a_write_refused_under_an_older_hold_leaves_the_lease_taken_since(db_url: str):
+    """This process lost the lease and took it again (generation 2) while a write of the
+    first hold (generation 1) was on its way: that write is refused, the new hold stays."""
+    clock = Clock()
+    repo, fence, lost = await _fenced_repo(db_url, clock)
+    match_id = await _match(repo, 1, clock())
+    taken = await Leases(repo.engine, "a", TTL).take(1, clock())
+    assert taken is not None and taken.generation == 2
+    fence.hold(1, 2, clock() + TTL * 2 / 3)
+    stale = _step(match_id, 1, T0)
+    stale.fence = (1, 1)
+    with pytest.raises(FencedOut):
+        await repo.commit(stale, T0)
+    assert lost == [] and fence.holds[1].generation == 2, "the newer hold was dropped"
+    await repo.commit(repo.stamp(_step(match_id, 1, T0), {"guild": guild_of(1, 0)}), T0)
+    assert [a[1] for a in (await _table(repo.engine))["actions"]] == [1]
+    await repo.close()
+    await repo.engine.dispose()
