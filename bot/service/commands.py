@@ -42,7 +42,7 @@ from bot.service.table import MatchTable
 from bot.service.types import PRIVATE_IN_ROOM, PUBLIC_AT_TABLE, Reply, rendered
 from bot.status import RUNNING, ClockStatus, MatchStatus
 from bot.store.errors import StoreUnavailable
-from bot.store.fence import FencedOut
+from bot.store.fence import FencedOut, fenced
 from bot.store.repository import ClockData, MatchWrite, Repository, StoredMessage
 from bot.transport import PlayerRef
 from games.core import Command, Event, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
@@ -340,7 +340,7 @@ class CommandPath:
         # a person's move is stored at once; clocks, bots and the rest share transactions
         write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
-        self.repo.stamp(write, match.transport)  # sharded: fenced by the lease held now
+        fenced(self.repo, write, match.transport)  # sharded: by the lease held now
         ids = await self.repo.commit(write, now, at_once=waited_on)
         self.enqueue(match, write, ids, now, hold=True)
 

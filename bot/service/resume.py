@@ -17,7 +17,7 @@ from bot.service.bots import BotRunner
 from bot.service.clocks import ClockKeeper
 from bot.service.table import MatchTable
 from bot.status import LIVE, ClockStatus, MatchStatus
-from bot.store.fence import FencedOut
+from bot.store.fence import FencedOut, fenced
 from bot.store.models import MatchRow
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
@@ -242,8 +242,8 @@ class Resumer:
                     and m.game.snapshots and m.seq % every \
                     and self.table.snapshot_at.get(m.id) != m.seq:
                 try:  # (sharded: fenced by the lease held now; none for a shard lost)
-                    writes.append(self.repo.stamp(
-                        MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json()),
+                    writes.append(fenced(
+                        self.repo, MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json()),
                         m.transport))
                 except FencedOut:
                     continue

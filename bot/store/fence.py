@@ -139,6 +139,14 @@ class Fence:
                 .values(delivered_at=at, attempts=OutboxRow.attempts + 1))
 
 
+def fenced(repo: Any, write: Any, transport: dict[str, Any]) -> Any:
+    """`repo.stamp(write, transport)` when the store is sharded (it has a fence); the write
+    unchanged otherwise (also for a stand-in store without fencing)."""
+    if getattr(repo, "fence", None) is not None:
+        repo.stamp(write, transport)
+    return write
+
+
 def stamps_of(writes: Iterable[Any]) -> set[Stamp]:
     """The fences of these match writes (those that carry one)."""
     return {w.fence for w in writes if w.fence is not None}

@@ -20,18 +20,17 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.live import LiveMatch
 from bot.shards import ShardKeeper
 from bot.store.database import create_engine
 from bot.store.leases import Leases, shard_of
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from games.core import replay
-from games.registry import get_game
 from tests.bot import pg_server
 from tests.bot.shard_worker import guild_of
 from tests.support.register import register_duel
+from tests.support.shard_log import lines as _lines
+from tests.support.shard_log import stored as _stored
 from tests.support.transport import RecordingTransport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -317,29 +316,6 @@ def _start(url: str, shard: int, tmp: Path, *args: str) -> subprocess.Popen[str]
 
 
 WORKER_TTL = 2.0
-
-
-def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] \
-        if path.exists() else []
-
-
-async def _stored(url: str) -> tuple[dict[int, Any], dict[int, list[Any]], list[Any]]:
-    engine = create_engine(url)
-    repo = Repository(engine)
-    rows = {r.id: r for r in await repo.list_matches(100)}
-    actions = {i: await repo.actions(i) for i in rows}
-    async with engine.connect() as conn:
-        outbox = (await conn.execute(text("SELECT id, match_id, delivered_at FROM outbox"))).all()
-    for row in rows.values():  # every state replays from the seed
-        game = get_game(row.game)
-        stored = await repo.load_match(row.id)
-        assert stored is not None
-        fresh, _ = replay(game, game.load_settings(row.settings), row.seed,
-                          [(a.seat, game.load_command(a.command)) for a in actions[row.id]])
-        assert LiveMatch.from_store(stored).state.model_dump_json() == fresh.model_dump_json()
-    await engine.dispose()
-    return rows, actions, outbox
 
 
 async def _deadlines(url: str) -> dict[int, datetime]:

@@ -23,9 +23,11 @@ import pytest
 
 from bot.store.database import create_engine
 from bot.store.repository import Repository
-from tests.bot.test_shards import ROOT, _lines, _stored
 from tests.support.register import register_duel
+from tests.support.shard_log import lines as _lines
+from tests.support.shard_log import stored as _stored
 
+ROOT = Path(__file__).resolve().parents[2]
 TTL = 4.0
 #: (who is paused: the process holding the shards then, for how many leases). The first
 #: two are of one process each; the short one must change nothing.

@@ -36,10 +36,6 @@ class MemoryRepository:
         self.heartbeat: datetime | None = None
         self.stops_: dict[int, dict[str, StopData]] = {}
         self.fail_next_commit = False
-        self.fence = None  # (never sharded)
-
-    def stamp(self, write: MatchWrite, transport: dict[str, Any]) -> MatchWrite:
-        return write  # (never sharded: nothing fenced)
 
     async def migrate(self) -> None:
         return None
