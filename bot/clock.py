@@ -62,6 +62,7 @@ class Scheduler:
         self._waiting_until: datetime | None = None  # what the task sleeps towards
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+        self._firing: dict[asyncio.Task[None], Hashable] = {}  # calls under way: their tokens
         self._stopping = False
 
     def set(self, token: Hashable, when: datetime | None) -> None:
@@ -83,6 +84,19 @@ class Scheduler:
     def clear(self, predicate: Callable[[Hashable], bool]) -> None:
         for token in [t for t in self._due if predicate(t)]:
             del self._due[token]
+
+    def cancel(self, predicate: Callable[[Hashable], bool]) -> list[asyncio.Task[None]]:
+        """Disarm the tokens for which `predicate` holds and cancel their calls under way
+        (e.g. a timeout waiting for, or holding, its match's lock); those calls' tasks."""
+        self.clear(predicate)
+        tasks = [task for task, token in self._firing.items() if predicate(token)]
+        for task in tasks:
+            task.cancel()
+        return tasks
+
+    def _fired(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        self._firing.pop(task, None)
 
     def when(self, token: Hashable) -> datetime | None:
         found = self._due.get(token)
@@ -129,7 +143,8 @@ class Scheduler:
                 del self._due[token]
                 task = asyncio.create_task(self._fire(token))
                 self._running.add(task)
-                task.add_done_callback(self._running.discard)
+                self._firing[task] = token
+                task.add_done_callback(self._fired)
             self._waiting_until = when
             try:
                 if when is not None:

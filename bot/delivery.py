@@ -84,6 +84,9 @@ class Delivery:
         self.on_up = on_up
         self.on_held = on_held
         self.prepare = prepare
+        #: Whether this process may post for the match now (sharded: its shard's lease, by
+        #: the wall clock: bot/store/fence.py); asked before each post.
+        self.acting: Callable[[MatchInfo], bool] = lambda match: True
         #: Channels whose sends are failing: since when (the first failure of the spell)...
         self._down: dict[Key, datetime] = {}
         #: ...and those of them whose hosts were told of a hold (once per spell).
@@ -312,6 +315,8 @@ class Delivery:
         tries_left = self.tries_after_end
         while True:
             held: ChannelHeld | None = None
+            if not self.acting(match):  # (sharded: its shard's lease is lost here)
+                return  # left undelivered in the store, for the shard's owner
             try:
                 if len(batch) > 1 or self._batches(message.audience):  # (or folded)
                     await self.transport.send_many(  # type: ignore[attr-defined]

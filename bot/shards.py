@@ -3,9 +3,14 @@ of a process that died, and gives up a shard it could not renew in time.
 
 Sharding is for several processes on one PostgreSQL database (README, "Running sharded bot
 processes"). Every `renew_seconds` the keeper renews its leases (the renewal is the shard's
-heartbeat). A lease it could not renew for two thirds of its TTL is dropped here first
-(`MatchService.drop`: its clocks, bots and deliveries stop), so that this process has
-stopped acting on the shard before its lease expires and another may take it. Then it
+heartbeat). A lease not renewed for two thirds of its TTL is dropped (`MatchService.drop`:
+its clocks, bots and deliveries stop, its queued writes are cancelled), so that this process
+has stopped acting on the shard before its lease expires and another may take it. The
+deadline decides, read from the wall clock, not a renewal: after a pause (a stopped process,
+a frozen machine) a round drops every shard whose deadline passed even if its renewal would
+still succeed, and before that every timer, bot move and delivery checks the same deadline
+(`Fence.live`) before it acts. Every write is fenced by the lease's generation in its own
+transaction (bot/store/fence.py): one the store refuses drops its shard at once. Then it
 hands back the shards it took over that their preferred process asks for again (that
 process was restarted: `Leases.want`), and takes, with `MatchService.adopt`: its preferred
 shards whenever free (asking their holder for them otherwise), and any other shard whose
@@ -22,8 +27,9 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from bot.store.fence import Fence
 from bot.store.leases import Leases, Taken
 from bot.umpire import MatchService
 
@@ -46,7 +52,12 @@ class ShardKeeper:
         self.preferred = set(preferred)
         self.renew_seconds = renew_seconds
         self.owned: set[int] = set()
-        self._valid_until: dict[int, datetime] = {}
+        #: The leases held, at which generation and until when (2/3 of the TTL after the
+        #: last renewal): every write of the service is fenced by it.
+        self.fence = Fence(leases.owner, service.now)
+        self.fence.on_lost = self._lost
+        service.repo.fence = self.fence
+        self._drops: list[asyncio.Task[None]] = []  # drops under way (`_lost`)
         self._task: asyncio.Task[None] | None = None
         #: Called after the service adopted shards (the Discord front end indexes their
         #: matches' channels and closes those of ended matches).
@@ -67,6 +78,7 @@ class ShardKeeper:
 
     async def release(self) -> None:
         """Give every lease up (a clean stop): another process may take the shards at once."""
+        self.fence.release(set(self.owned))
         with contextlib.suppress(Exception):
             await self.leases.release(self.owned, self.service.now())
         self.owned.clear()
@@ -81,29 +93,54 @@ class ShardKeeper:
 
     async def tick(self) -> None:
         """One round: renew (dropping what could not be renewed in time), then take."""
+        await self._dropped()
         await self._renew()
         await self._hand_back()
         await self._take_free()
+
+    def _lost(self, shards: set[int]) -> None:
+        """The fence lost these shards (a deadline passed, or the store refused a write):
+        they leave `owned` at once and are dropped in a task of their own."""
+        lost = shards & self.owned
+        if not lost:
+            return
+        log.warning("shard keeper: lost shards %s: no longer umpiring their matches",
+                    sorted(lost))
+        self.owned -= lost
+        self.fence.release(lost)
+        self._drops.append(asyncio.get_running_loop().create_task(
+            self.service.drop(lost), name="umpire-shard-drop"))
+
+    async def _dropped(self) -> None:
+        """Wait for the drops under way (a shard is taken again only once dropped)."""
+        while self._drops:
+            task = self._drops.pop(0)
+            try:
+                await task
+            except Exception:
+                log.exception("shard keeper: dropping shards failed")
 
     async def _renew(self) -> None:
         if not self.owned:
             return
         now = self.service.now()
+        # the deadline decides: a lease not renewed for 2/3 of its TTL is dropped, however
+        # a renewal made now (after a pause, say) would answer
+        for shard in sorted(self.owned):
+            self.fence.live(shard)
+        await self._dropped()
+        if not self.owned:
+            return
         try:
             kept = await self.leases.renew(self.owned, now)
         except Exception:
             log.exception("shard keeper: could not renew the leases of shards %s",
                           sorted(self.owned))
-            lost = {s for s in self.owned if now >= self._valid_until[s]}
-        else:
-            for shard in kept:
-                self._valid_until[shard] = now + self._margin()
-            lost = self.owned - kept
-        if lost:
-            log.warning("shard keeper: lost shards %s: no longer umpiring their matches",
-                        sorted(lost))
-            self.owned -= lost
-            await self.service.drop(lost)
+            return
+        for shard in kept & self.owned:
+            self.fence.extend(shard, now + self._margin())
+        self.fence.lost(self.owned - kept)
+        await self._dropped()
 
     async def _hand_back(self) -> None:
         """Give back the shards taken over that their preferred process asks for (it was
@@ -112,6 +149,7 @@ class ShardKeeper:
         if asked:
             log.warning("shard keeper: handing shards %s back", sorted(asked))
             self.owned -= asked
+            self.fence.release(asked)
             await self.service.drop(asked)
             await self.leases.release(asked, self.service.now())
 
@@ -132,7 +170,7 @@ class ShardKeeper:
                     await self.leases.want({shard}, now)
                 continue
             self.owned.add(shard)
-            self._valid_until[shard] = now + self._margin()
+            self.fence.hold(shard, taken.generation, now + self._margin())
             if taken.previous_owner:
                 log.warning("shard keeper: took shard %d over from %s (down %.1f s)", shard,
                             taken.previous_owner, taken.downtime.total_seconds())
@@ -142,6 +180,7 @@ class ShardKeeper:
                     await hook({shard})
                 except Exception:
                     log.exception("shard keeper: after adopting shard %d", shard)
+            await self._renew()  # (an adoption may take a while: the leases held go on)
 
     def _shift(self, conn, taken: Taken) -> None:  # type: ignore[no-untyped-def]
         """In the lease's transaction: the shard's clocks move later by its downtime."""

@@ -89,6 +89,9 @@ class MatchService:
                                  store=self._store, accept=self._accept,
                                  enqueue=self.commands.enqueue)
         self.resumer = Resumer(self.table, repo, self.delivery, self.clocks, self.bots, now)
+        # sharded: nothing acts for a match whose shard's lease is not live here
+        self.clocks.acting = self.bots.acting = self.delivery.acting = self.resumer.acting
+        self.commands.conflicted = self.resumer.conflicted
         self.reader = Reader(self.table, repo, now, deadline_if_seen=self.clocks.deadline_if_seen,
                              owns=self.owns, retire=self._retire)
         self._heartbeat: asyncio.Task[None] | None = None

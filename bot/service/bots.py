@@ -35,6 +35,9 @@ class BotRunner:
         self.resolve = resolve
         self.tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self.tries: dict[tuple[int, str], int] = {}
+        #: Whether this process may act on the match now (sharded: its shard's lease, by
+        #: the wall clock: bot/store/fence.py); asked before a bot moves.
+        self.acting: Callable[[LiveMatch], bool] = lambda match: True
 
     def schedule(self, match: LiveMatch) -> None:
         """Start a move for every pending decision of a bot seat (unless one is under way)."""
@@ -73,9 +76,11 @@ class BotRunner:
     async def move(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
         await asyncio.sleep(delay)
         match = self.matches.get(match_id)
-        if match is None:
+        if match is None or not self.acting(match):
             return
         async with match.lock:
+            if not self.acting(match):
+                return  # (its shard was lost while this waited for the lock)
             # Unregister first: after this move the same prompt may stay open (a resubmittable
             # decision), and the bot must then be scheduled again.
             self.tasks.pop((match_id, key), None)

@@ -59,6 +59,9 @@ class ClockKeeper:
         #: When the clocks were shifted for the downtime (they run from then); None before.
         self.shifted_at: datetime | None = None
         self.background = Background()
+        #: Whether this process may act on the match now (sharded: its shard's lease, by
+        #: the wall clock: bot/store/fence.py); asked before a clock acts.
+        self.acting: Callable[[LiveMatch], bool] = lambda match: True
         self.stops = ChannelStops(self.matches, now, delivery, store=store, arm=self.arm,
                                   held=self.held, tasks=self.background)
         #: Moves waiting in their fix window (Decoder's prompt fix): their deciders' clocks
@@ -118,7 +121,7 @@ class ClockKeeper:
         if delivered:
             self.stops.stop_while_down(match, keys, at)
         if delivered and any(self.late(match, k, at) for k in keys):
-            self.background.start(self.start_late(match, keys, at))
+            self.background.start(self.start_late(match, keys, at), match.id)
         else:
             self.arm(match)
 
@@ -147,7 +150,7 @@ class ClockKeeper:
                                                        clocks_changed=clocks), self.now())
                 except NotStored:
                     retry = self.background.later(self.start_late(match, keys, at))
-                    self.background.start(retry)
+                    self.background.start(retry, match.id)
                     return
                 match.clocks.update((c.key, c) for c in clocks)
             self.arm(match)
@@ -217,11 +220,12 @@ class ClockKeeper:
             return
         match_id, key = token  # type: ignore[misc]
         match = self.matches.get(match_id)
-        if match is None or (match_id, key) in self.held or self.standing(match_id, key):
-            return  # not delivered yet, its channel is down, or a move waits to be taken
+        if match is None or (match_id, key) in self.held or self.standing(match_id, key) \
+                or not self.acting(match):
+            return  # not delivered yet, its channel is down, a move waits, or shard lost
         async with match.lock:
-            if self.standing(match_id, key):
-                return  # (stopped while this waited for the lock)
+            if self.standing(match_id, key) or not self.acting(match):
+                return  # (stopped, or its shard lost, while this waited for the lock)
             try:
                 await self.due(match, key)
             except NotStored:  # nothing took effect: the clock falls due again a bit later

@@ -36,6 +36,7 @@ from bot.service.errors import (
     STORE_RETRY_SECONDS,
     NotStored,
     UmpireError,
+    log_conflict,
     not_started,
     store_error,
 )
@@ -45,6 +46,7 @@ from bot.service.table import MatchTable
 from bot.service.types import PRIVATE_IN_ROOM, PUBLIC_AT_TABLE, Reply, rendered
 from bot.status import RUNNING, ClockStatus, MatchStatus
 from bot.store.errors import StoreUnavailable
+from bot.store.fence import FencedOut, fenced
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository, StoredMessage
 from bot.transport import PlayerRef
 from games.core import Command, Event, IllegalMove, ParseError, Prompt, Timeout, seed_commitment
@@ -87,6 +89,9 @@ class CommandPath:
         self.snapshot_every = snapshot_every
         self.fixes = clocks.fixes
         clocks.take_fixed = self.take_fixed
+        #: Called with a match whose write conflicted with its stored log (`log_conflict`):
+        #: the service reads it back from the store (`Resumer.reload`).
+        self.conflicted: Callable[[LiveMatch], None] = lambda match: None
 
     # --- starting a match -----------------------------------------------------------------
     async def start_match(self, game_name: str, players: Sequence[PlayerRef], *,
@@ -475,10 +480,12 @@ class CommandPath:
         try:
             await self.committer(match, write, now)
         except Exception as exc:
-            if isinstance(exc, StoreUnavailable):
+            if isinstance(exc, StoreUnavailable | FencedOut):
                 log.warning("match %s: a write was not stored: %s", match.id, exc)
             else:
                 log.exception("match %s: a write was not stored", match.id)
+            if log_conflict(exc):  # the memory is stale: retrying it would fail again
+                self.conflicted(match)
             raise NotStored(NOT_STORED) from exc
 
     async def commit(self, match: LiveMatch, write: MatchWrite, now: datetime) -> None:
@@ -487,6 +494,7 @@ class CommandPath:
         # a person's move is stored at once; clocks, bots and the rest share transactions
         write.outbox = mirrored(match.transport, write.outbox)  # the spectator feed's copy
         waited_on = write.action is not None and write.action[2] in WAITED_ON
+        fenced(self.repo, write, match.transport)  # sharded: by the lease held now
         ids = await self.repo.commit(write, now, at_once=waited_on)
         self.enqueue(match, write, ids, now, hold=True)
 

@@ -7,7 +7,7 @@ import logging
 import sqlite3
 from collections.abc import Iterator
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from bot.store.errors import StoreUnavailable
 
@@ -41,6 +41,18 @@ def store_error(exc: BaseException) -> bool:
     """Did the database (not the rules) fail: SQLAlchemy, the drivers, the disk, a lock?"""
     return isinstance(exc, SQLAlchemyError | sqlite3.Error | StoreUnavailable | OSError) or \
         type(exc).__module__.startswith("asyncpg")
+
+
+def log_conflict(exc: BaseException) -> bool:
+    """Whether the store refused a write because the stored log already has what it writes
+    (an action or a clock of the same key: the match was written meanwhile by another
+    process, so this one's memory of it is stale)."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, IntegrityError) or type(cause).__name__ == "UniqueViolationError":
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def not_started(exc: BaseException) -> UmpireError:

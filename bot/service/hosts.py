@@ -23,6 +23,7 @@ from bot.service.stops import shifted
 from bot.service.table import MatchTable
 from bot.service.types import Accept, Statement, Store
 from bot.status import LIVE, ClockStatus, MatchStatus
+from bot.store.fence import fenced
 from bot.store.repository import MatchWrite, OutboxData, Repository
 from games.core import IllegalMove, Timeout
 from games.core.contract import OnTimeout
@@ -187,7 +188,7 @@ class HostActions:
             write = MatchWrite(match.id, match.seq, outbox=outbox, clocks_changed=clocks,
                                stops=stops if stops != self.clocks.stops.stops_of(match.id) else None)
             try:
-                ids = await self.repo.commit(write, now)
+                ids = await self.repo.commit(fenced(self.repo, write, match.transport), now)
             except Exception as exc:
                 log.warning("match %s: a repost was not stored: %s", match.id, exc)
                 raise NotStored(NOT_STORED) from exc

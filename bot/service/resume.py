@@ -5,7 +5,6 @@ later by the downtime; and the matches of lost shards dropped."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
@@ -18,6 +17,7 @@ from bot.service.bots import BotRunner
 from bot.service.clocks import ClockKeeper
 from bot.service.table import MatchTable
 from bot.status import LIVE, ClockStatus, MatchStatus
+from bot.store.fence import FencedOut, fenced
 from bot.store.models import MatchRow
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 RESUME_BATCH = 250
 #: ...and gives the event loop a turn at least this often (seconds) while rebuilding them.
 RESUME_SLICE = 0.01
+
+#: How long dropping matches waits for the work it cancelled to end.
+FORGET_WAIT_SECONDS = 5.0
 
 #: A resumed match in the order it is rebuilt: (urgency, id, match).
 Queued = tuple[tuple[int, datetime], int, LiveMatch]
@@ -76,6 +79,18 @@ class Resumer:
                 self.bots.schedule(match)
         self.clocks.stops.reinstate_stops()
 
+    def acting(self, match: LiveMatch | MatchInfo) -> bool:
+        """Whether this process may act on the match now: always, unless sharded; then only
+        while it holds the lease of the match's shard, by the wall clock against the lease's
+        two-thirds deadline (bot/store/fence.py; a deadline passed loses the shard)."""
+        fence = getattr(self.repo, "fence", None)
+        return fence is None or fence.live(self.repo.shard_for(match.transport))
+
+    def conflicted(self, match: LiveMatch) -> None:
+        """A write of the match conflicted with its stored log: read it back (`reload`)
+        once its lock is free, rather than retry what its stale memory would write."""
+        self.clocks.background.start(self.reload({match.id}))
+
     def owns(self, shard: int) -> bool:
         """Whether this process umpires the matches of `shard` (always, unless sharded)."""
         owned = getattr(self.repo, "shards", None)
@@ -88,33 +103,65 @@ class Resumer:
         await self.resume_stored(shards)
 
     async def drop(self, shards: set[int]) -> None:
-        """Stop umpiring the matches of these shards (see `MatchService.drop`)."""
+        """Stop umpiring the matches of these shards (see `MatchService.drop`): what runs
+        for them is cancelled (timers, even one holding its match's lock; bots' moves;
+        deliveries) and their writes still queued are taken out of the store's queue
+        (answered `FencedOut`: none may be stored now; one being stored is left to the
+        fence)."""
         if self.repo.shards is not None:
             self.repo.shards = self.repo.shards - shards
-        gone = {m.id for m in self.matches.values()
-                if self.repo.shard_for(m.transport) in shards}
-        self.clocks.scheduler.clear(lambda t: isinstance(t, tuple) and t[0] in gone)
-        tasks = self.bots.cancel(gone)
+        writer = getattr(self.repo, "writer", None)
+        if writer is not None:
+            writer.cancel(lambda item: item[0].fence is not None and item[0].fence[0] in shards,
+                          lambda item: FencedOut({item[0].fence}, "dropped here"))
+        await self.forget({m.id for m in self.matches.values()
+                           if self.repo.shard_for(m.transport) in shards})
+
+    async def forget(self, gone: set[int]) -> None:
+        """Stop everything under way for these matches (timers, bots' moves, clock writes
+        waiting to be tried again, deliveries) and forget them (dropped, or to be read back
+        from the store: `reload`)."""
+        tasks = [*self.clocks.scheduler.cancel(lambda t: isinstance(t, tuple) and t[0] in gone),
+                 *self.bots.cancel(gone), *self.clocks.background.cancel(gone)]
         self.delivery.forget(gone)
         self.table.drop(gone)
         self.bots.forget(gone)
         self.clocks.forget(gone)
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        waited = [t for t in tasks if t is not asyncio.current_task()]
+        if waited:  # (bounded: a drop must never hold the shard keeper up)
+            _, late = await asyncio.wait(waited, timeout=FORGET_WAIT_SECONDS)
+            if late:
+                log.warning("matches %s: %d cancelled tasks still running after %.0f s: %s",
+                            sorted(gone), len(late), FORGET_WAIT_SECONDS,
+                            [t.get_coro() for t in late])
 
-    async def resume_stored(self, shards: set[int] | None = None) -> None:
+    async def reload(self, ids: set[int]) -> None:
+        """Read these matches back from the store, as they are stored, in place of what is
+        in memory: a write of theirs conflicted with the stored log (the memory is stale),
+        so retrying it would only fail again. Those of shards no longer owned stay dropped."""
+        gone = {i for i in ids if i in self.matches}
+        if not gone:
+            return
+        log.warning("matches %s disagree with their stored log: read back from the store",
+                    sorted(gone))
+        await self.forget(gone)
+        await self.resume_stored(only=gone)
+
+    async def resume_stored(self, shards: set[int] | None = None, *,
+                            only: set[int] | None = None) -> None:
         """Resume the stored running matches (of `shards`; default: all the repository
-        sees) and send their undelivered messages: the body of `start`, shared with
-        `adopt`."""
+        sees; `only`: just these matches) and send their undelivered messages: the body of
+        `start`, shared with `adopt` and `reload`."""
         scoped = {} if shards is None else {"shards": shards}  # (None: what the store sees)
         pending: dict[int, list[StoredMessage]] = {}
         for message in await self.repo.undelivered(**scoped):
+            if only is not None and message.match_id not in only:
+                continue
             pending.setdefault(message.match_id, []).append(message)
             self.clocks.hold(message.match_id, message.id, message.payload)  # clocks wait
         if self.clocks.shifted_at is not None:  # (a held start: `run_clocks` starts it)
             self.clocks.scheduler.start()
-        ids = await self.repo.active_ids(**scoped)
+        ids = [i for i in await self.repo.active_ids(**scoped) if only is None or i in only]
         resumed: list[Queued] = []
         for first in range(0, len(ids), RESUME_BATCH):
             stops = await self.repo.stops(ids[first:first + RESUME_BATCH])
@@ -189,11 +236,18 @@ class Resumer:
         and only of matches whose lock is free: a match changes only under its lock, and its
         state and action count agree whenever the lock is free (a step cancelled half-way by
         the stop could leave them apart)."""
-        return [MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json())
-                for m in self.matches.values()
-                if m.running and m.seq and not m.lock.locked()
-                and not m.dormant and m.game.snapshots
-                and m.seq % every and self.table.snapshot_at.get(m.id) != m.seq]
+        writes = []
+        for m in self.matches.values():
+            if m.running and m.seq and not m.lock.locked() and not m.dormant \
+                    and m.game.snapshots and m.seq % every \
+                    and self.table.snapshot_at.get(m.id) != m.seq:
+                try:  # (sharded: fenced by the lease held now; none for a shard lost)
+                    writes.append(fenced(
+                        self.repo, MatchWrite(m.id, m.seq, snapshot=m.state.model_dump_json()),
+                        m.transport))
+                except FencedOut:
+                    continue
+        return writes
 
 
 def urgency(match: LiveMatch) -> tuple[int, datetime]:

@@ -35,11 +35,25 @@ class Background:
 
     def __init__(self) -> None:
         self.tasks: set[asyncio.Task[None]] = set()
+        self._of: dict[asyncio.Task[None], int] = {}  # the match a task works for
 
-    def start(self, work: Coroutine[Any, Any, None]) -> None:
+    def start(self, work: Coroutine[Any, Any, None], match_id: int | None = None) -> None:
         task = asyncio.create_task(work)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        if match_id is not None:
+            self._of[task] = match_id
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        self._of.pop(task, None)
+
+    def cancel(self, gone: set[int]) -> list[asyncio.Task[None]]:
+        """Cancel the work of these matches (their shard was dropped); its tasks."""
+        tasks = [task for task, match_id in self._of.items() if match_id in gone]
+        for task in tasks:
+            task.cancel()
+        return tasks
 
     async def later(self, work: Awaitable[None]) -> None:
         """`work` after `STORE_RETRY_SECONDS`: a clock write the store could not take."""
@@ -156,7 +170,7 @@ class ChannelStops:
         match = self.matches.get(info.id)
         if match is None or not match.running:
             return
-        self.tasks.start(self.stop_clocks(match, audience, since))
+        self.tasks.start(self.stop_clocks(match, audience, since), match.id)
 
     def stop_while_down(self, match: LiveMatch, keys: Sequence[str], at: datetime) -> None:
         """Decisions whose prompt arrived while another channel they depend on is down (the
@@ -165,7 +179,7 @@ class ChannelStops:
         for audience in sorted({"public", *(place(p) for k in keys
                                             if (p := prompts.get(k)) is not None)}):
             if self.delivery.down_since(match.id, audience) is not None:
-                self.tasks.start(self.stop_clocks(match, audience, at, keys))
+                self.tasks.start(self.stop_clocks(match, audience, at, keys), match.id)
 
     async def stop_clocks(self, match: LiveMatch, audience: str, since: datetime,
                           keys: Sequence[str] | None = None) -> None:
@@ -189,7 +203,8 @@ class ChannelStops:
                 await self.store(match, MatchWrite(match.id, match.seq, stops=stops),
                                  self.now())
             except NotStored:
-                self.tasks.start(self.tasks.later(self.stop_clocks(match, audience, since, keys)))
+                self.tasks.start(self.tasks.later(self.stop_clocks(match, audience, since, keys)),
+                                 match.id)
                 return
             self.set_stops(match.id, stops)
             self.arm(match)
@@ -201,7 +216,7 @@ class ChannelStops:
         match = self.matches.get(info.id)
         if match is None:
             return
-        self.tasks.start(self.restart_clocks(match, audience, since, at))
+        self.tasks.start(self.restart_clocks(match, audience, since, at), match.id)
 
     async def restart_clocks(self, match: LiveMatch, audience: str, since: datetime,
                              at: datetime) -> None:
@@ -244,7 +259,7 @@ class ChannelStops:
                         stops=stops if touched else None), self.now())
                 except NotStored:
                     self.tasks.start(self.tasks.later(self.restart_clocks(
-                        match, audience, since, at)))
+                        match, audience, since, at)), match.id)
                     return
             match.clocks.update((c.key, c) for c in clocks)
             if touched:

@@ -7,6 +7,9 @@ database) may be taken by another process. Taking a lease is one transaction tha
 row (SELECT ... FOR UPDATE on PostgreSQL) and updates it only if it is still free, expired
 or already ours, so two processes never both own a shard. The same transaction can shift the
 shard's clocks by its downtime (`on_taken`), so a crash never shifts them twice or not at all.
+Each take adds one to the lease's `generation`, the fencing token the writes of the shard's
+matches are checked against (bot/store/fence.py): a process that lost a lease can no longer
+write for its matches, whatever it believes.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ class Taken:
     shard: int
     downtime: timedelta
     previous_owner: str
+    #: The lease's generation now (one more than before): the fencing token of this hold.
+    generation: int = 0
 
 
 #: Work done in the transaction that takes a lease (e.g. shifting the shard's clocks).
@@ -67,7 +72,7 @@ class Leases:
             conn.execute(_insert_ignore(conn, dict(shard=shard, owner="", expires_at=NEVER,
                                                    heartbeat_at=None)))
             row = conn.execute(select(ShardLeaseRow.owner, ShardLeaseRow.expires_at,
-                                      ShardLeaseRow.heartbeat_at)
+                                      ShardLeaseRow.heartbeat_at, ShardLeaseRow.generation)
                                .where(ShardLeaseRow.shard == shard).with_for_update()).one()
             ours = row.owner == self.owner
             if not ours and row.expires_at > now:
@@ -79,12 +84,12 @@ class Leases:
                 .where(ShardLeaseRow.shard == shard,
                        (ShardLeaseRow.owner == self.owner) | (ShardLeaseRow.expires_at <= now))
                 .values(owner=self.owner, expires_at=now + self.ttl, heartbeat_at=now,
-                        wanted_by=None))
+                        wanted_by=None, generation=ShardLeaseRow.generation + 1))
             if done.rowcount != 1:
                 return None
             last = row.heartbeat_at if row.heartbeat_at is not None else _service_beat(conn)
             downtime = timedelta(0) if last is None else max(timedelta(0), now - last)
-            taken = Taken(shard, downtime, row.owner)
+            taken = Taken(shard, downtime, row.owner, int(row.generation) + 1)
             if on_taken is not None:
                 on_taken(conn, taken)
             return taken

@@ -195,6 +195,10 @@ class ShardLeaseRow(Base):
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     #: A process whose preferred shard this is, waiting for the owner to hand it back.
     wanted_by: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The fencing token: grows by one each time the lease is taken. Every write of a
+    #: sharded match is made only if the lease is still its writer's at the generation the
+    #: writer took it at (bot/store/fence.py).
+    generation: Mapped[int] = mapped_column(BigInteger, server_default="0")
 
 
 class GuildSettingsRow(Base):

@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.status import ENDED, LIVE, RUNNING, ClockStatus, MatchStatus
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
 from bot.store.database import reconnecting, sync_writer_engine
+from bot.store.fence import Fence, FencedOut, Stamp, stamps_of
 from bot.store.leases import shard_of
 from bot.store.migrate import migrate
 from bot.store.models import (
@@ -100,6 +101,9 @@ class MatchWrite:
     also: list[Callable[[Connection], None]] = field(default_factory=list)
     #: The match's clock stops after this write, replacing those stored (None: unchanged).
     stops: dict[str, StopData] | None = None
+    #: Sharded: (shard, lease generation) the write was made under; stored only if the
+    #: lease is still this process's at that generation (bot/store/fence.py).
+    fence: Stamp | None = None
 
 
 @dataclass
@@ -179,12 +183,16 @@ class Repository:
         self._delivered_at: datetime | None = None
         self._unborn: dict[int, dict[str, Any]] = {}  # reserved matches: row, not yet stored
         self._last_match_id: int | None = None  # SQLite: the highest id handed out
+        #: Sharded: the leases this process holds; every match write is fenced by them
+        #: (set by the shard keeper, bot/shards.py). None: one process, nothing fenced.
+        self.fence: Fence | None = None
         sync_engine = sync_writer_engine(url)
         self.writer = BatchWriter(
             engine, self._apply_writes, sync_engine=sync_engine, extras=self._take_delivered,
-            one_statement=(SingleStatementWrites(engine, self._unborn.__contains__)
+            one_statement=(SingleStatementWrites(engine, self._unborn.__contains__,
+                                                 lambda: self.fence)
                            if engine.dialect.name == "postgresql" else None),
-            landed=self._landed if sync_engine is None else None)
+            landed=self._landed if sync_engine is None else None, refuses=_fenced_out)
 
     async def close(self) -> None:
         await self.writer.close()
@@ -250,11 +258,31 @@ class Repository:
         self._last_match_id += 1
         return self._last_match_id
 
+    def stamp(self, write: MatchWrite, transport: dict[str, Any]) -> MatchWrite:
+        """Sharded: fence `write`, of a match played where `transport` says, by the lease
+        this process holds for its shard now (`FencedOut` if none: it must not be made)."""
+        if self.fence is not None and write.fence is None:
+            shard = self.shard_for(transport)
+            write.fence = (shard, self.fence.token(shard))
+        return write
+
     async def commit(self, write: MatchWrite, now: datetime, *, at_once: bool = False) -> list[int]:
         """Store a write atomically (sharing the transaction with writes made at the same
         moment); return the new outbox ids in order. The first write of a reserved match
-        also stores its row. `at_once`: someone waits on it (writer.py, `_can_store_now`)."""
-        ids = await self.writer.write((write, now), at_once=at_once)
+        also stores its row. `at_once`: someone waits on it (writer.py, `_can_store_now`).
+        Sharded, a write must be fenced (`stamp`); one the fence refuses raises `FencedOut`
+        and loses its shard here at once."""
+        if self.fence is not None and write.fence is None:
+            born = self._unborn.get(write.match_id)
+            if born is None:
+                raise ValueError(f"match {write.match_id}: a sharded write without a fence")
+            self.stamp(write, born["transport"])
+        try:
+            ids = await self.writer.write((write, now), at_once=at_once)
+        except FencedOut as exc:
+            if self.fence is not None:
+                self.fence.refused(exc.stamps)
+            raise
         self._unborn.pop(write.match_id, None)
         return ids
 
@@ -290,13 +318,26 @@ class Repository:
         return out
 
     async def commit_many(self, writes: list[MatchWrite], now: datetime) -> None:
-        """Store several writes in one transaction (e.g. clock shifts on start)."""
+        """Store several writes in one transaction (e.g. clock shifts on start); sharded,
+        each fenced (`stamp`): one the fence refuses refuses them all (`FencedOut`)."""
         if writes:
-            await self.writer.run(lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
+            try:
+                await self.writer.run(
+                    lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
+            except FencedOut as exc:
+                if self.fence is not None:
+                    self.fence.refused(exc.stamps)
+                raise
 
     def _apply_writes(self, conn: Connection,
                       items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
-        """Apply writes of distinct matches with one statement per table (bulk)."""
+        """Apply writes of distinct matches with one statement per table (bulk). Sharded,
+        first the fence: the lease rows locked for share, `FencedOut` if one is not ours at
+        its write's generation (nothing of the transaction is then stored)."""
+        if self.fence is not None:
+            if any(w.fence is None for w, _ in items):
+                raise ValueError("a sharded write without a fence")
+            self.fence.check(conn, stamps_of(w for w, _ in items))
         if self._unborn:
             _INSERT_MATCH.run(conn, [self._unborn[w.match_id] for w, _ in items
                                      if w.match_id in self._unborn])
@@ -558,6 +599,9 @@ class Repository:
         self._delivered = []
 
         def apply(conn: Connection) -> None:
+            if self.fence is not None:  # only those of matches of shards still held
+                conn.execute(self.fence.marks(ids, now))
+                return
             _MARK_DELIVERED.run(conn, [{"key_id": i, "set_delivered_at": now} for i in ids])
 
         def undo() -> None:
@@ -650,6 +694,13 @@ class Repository:
         if self.shards is not None:  # sharded: the shard keeper renews the leases instead
             return
         await self.writer.run(lambda conn: _beat(conn, now))
+
+
+def _fenced_out(item: tuple[MatchWrite, datetime], exc: BaseException) -> bool:
+    """Whether the writer's failed batch failed because of this write's fence: it is
+    answered `FencedOut` and never tried again (the others are)."""
+    write = item[0]
+    return isinstance(exc, FencedOut) and write.fence in exc.stamps
 
 
 def _replace_stops(conn: Connection, match_id: int, stops: dict[str, StopData]) -> None:

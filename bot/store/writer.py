@@ -104,8 +104,12 @@ class BatchWriter(Generic[W]):
                  one_statement: OneStatement | None = None,
                  wait: float = STORE_WAIT_SECONDS,
                  landed: Callable[[list[Any]], Awaitable[list[Any] | None]] | None = None,
+                 refuses: Callable[[Any, BaseException], bool] = lambda item, exc: False,
                  ) -> None:
         self.engine = engine
+        #: Whether a failed batch's error refuses this write for good (a fence: bot/store/
+        #: fence.py): it is answered with the error and never tried again; the rest are.
+        self.refuses = refuses
         #: Seconds a write may wait for a locked file before it is refused (StoreUnavailable).
         self.wait = wait
         self.one_statement = one_statement
@@ -152,6 +156,24 @@ class BatchWriter(Generic[W]):
         assert self._wake is not None
         self._wake.set()
         return await future
+
+    def cancel(self, doomed: Callable[[Any], bool],
+               exc: Callable[[Any], BaseException]) -> int:
+        """Take the queued writes for which `doomed(item)` out of the queue, answered with
+        `exc(item)` (their shard was dropped: none may be stored); how many. A batch
+        already being stored is not touched (its fence decides)."""
+        keep: list[Job] = []
+        taken = 0
+        for job in self._queue:
+            kind, payload, future = job
+            if kind == "write" and doomed(payload):
+                taken += 1
+                self._made.pop(future, None)
+                _settle(future, exc=exc(payload))
+            else:
+                keep.append(job)
+        self._queue[:] = keep
+        return taken
 
     @property
     def busy(self) -> bool:
@@ -393,6 +415,14 @@ class BatchWriter(Generic[W]):
             if extra is not None:
                 extra.undo()  # put the ride-along work back for the next transaction
             if not batch:  # each write waited out a locked file and was answered already
+                return
+            refused = [job for job in batch if job[0] == "write" and self.refuses(job[1], exc)]
+            if refused:  # (a fence: never tried again; the others are, together)
+                for job in refused:
+                    _settle(job[2], exc=exc)
+                rest = [job for job in batch if all(job is not r for r in refused)]
+                if rest:
+                    await self._commit(rest)
                 return
             if len(batch) == 1 or isinstance(exc, StoreUnavailable):
                 for job in batch:  # (the store is out of reach: no write alone would go)

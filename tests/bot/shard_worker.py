@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -115,10 +116,17 @@ async def main(url: str, shard: int, accepted: str, sent: str, matches: int, ttl
                               settings={"pick_seconds": 600}, seed=f"clock-{shard}",
                               transport={"guild": guild_of(shard, matches)})
     print("READY", flush=True)
+    await play_out(service, keeper, finish, lambda: _all_done(service, SHARDS * matches))
+
+
+async def play_out(service: MatchService, keeper: ShardKeeper, finish: bool,
+                   done: Callable[[], Awaitable[bool]], wait: float = 120) -> None:
+    """Play until killed; with `finish`, until `done()` (within `wait` s, else exit 3),
+    then stop cleanly and print FINISHED and the shards owned."""
     if not finish:
         await asyncio.Event().wait()  # play until killed
-    deadline = time.monotonic() + 120
-    while not await _all_done(service, SHARDS * matches):
+    deadline = time.monotonic() + wait
+    while not await done():
         if time.monotonic() > deadline:
             print("TIMEOUT", flush=True)
             sys.exit(3)
@@ -127,7 +135,7 @@ async def main(url: str, shard: int, accepted: str, sent: str, matches: int, ttl
     await keeper.stop()
     await service.stop()
     await keeper.release()
-    await engine.dispose()
+    await service.repo.engine.dispose()
     print("FINISHED", json.dumps(owned), flush=True)
 
 
