@@ -42,13 +42,13 @@ from bench.service import (
     _ms,
     _pct,
     _players,
-    installed_games,
     timed_settings,
 )
 from bot.gc_tuning import settle_after_start
 from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService
+from games.registry import installed_games
 
 PARTS = ("total", "before_write", "write", "commit", "after_write")
 

@@ -62,7 +62,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
-from games.registry import all_games
+from games.registry import all_games, installed_games
 
 #: Settings that make matches short (a load test wants many of them to end), per game.
 SHORT = {
@@ -106,12 +106,6 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
         out["lock_when_ready"] = True  # no host locks setup in these matches (house option)
     model(**out)  # refuse a setting the game does not accept here, not in the middle
     return out
-
-
-def installed_games() -> list[str]:
-    """The games of the games/ packages (not ones a test registered beside them)."""
-    return [slug for slug, game in all_games().items()
-            if type(game).__module__.startswith("games.")]
 
 
 def _players(i: int) -> list[PlayerRef]:

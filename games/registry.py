@@ -31,6 +31,13 @@ def all_games() -> dict[str, Game]:
     return dict(sorted(found.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
 
 
+def installed_games() -> list[str]:
+    """The slugs of the games of the games/ packages, in `all_games`' order (not a game a test
+    registered beside them): what "every game" means to a test or a bench."""
+    return [slug for slug, game in all_games().items()
+            if type(game).__module__.startswith("games.")]
+
+
 @cache
 def warm_games() -> None:
     """Every installed game imported and warmed (`Game.warm`): once per process."""

@@ -48,6 +48,7 @@ from bot.arena.match import (
 )
 from bot.arena.process import SLACK, PipeBot, _Invalid, failure_parts
 from bot.arena.pyhost import _lockstep
+from bot.arena.watchdog import Watchdog
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS
 
 _DIGITS = "0123456789"
@@ -195,8 +196,6 @@ def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float
     0's score, or `skipped` when not played); disqualify(m, bot, reason) for a failure (the
     bot is added to `dead` and its process stopped; its later live matches are dropped as
     skipped). A match between two built-in bots is played at once with `play_match`."""
-    from bot.arena.tournament import Watchdog  # (tournament imports this module)
-
     watchdog = Watchdog(limit)
     beat = watchdog.beat
     beat.append(0)  # the position in its batch of the built-in bot's call in progress

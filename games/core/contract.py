@@ -10,9 +10,11 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
   `apply(state, seat, command)` mutates the state and returns the events it produced.
   Automatic steps (antes, deals, reveals, scoring) happen inside `apply`.
 - Dispatch is the contract's: a game declares tables (`answers`: which commands answer each
-  prompt kind; `checks` and `applies`: one handler per command type; `timeouts`: the seed's
-  default for each prompt kind) and `Game.check`/`Game.apply` route through them, refusing
-  moves after the end, stale timeouts and commands out of turn the same way in every game.
+  prompt kind; `checks` and `applies`: one handler per command type; `refusals`: a command
+  type's own words when it comes out of its decision; `timeouts`: the seed's default for
+  each prompt kind) and `Game.check`/`Game.apply` route through them, refusing moves after
+  the end, stale timeouts and commands out of turn the same way in every game. No engine
+  branches on a command's class.
 - A `Timeout` command is how every clock expiry reaches the engine: the engine applies the
   seed's default for that prompt (which may be a loss), through the same path as a move.
 - Events carry an `Audience`; text may name players with the placeholders `{P0}` and `{P1}`,
@@ -264,6 +266,9 @@ CheckHandler = Callable[[Any, int, Any], None]
 ApplyHandler = Callable[[Any, int, Any, list[Event]], None]
 #: The seed's default for a prompt whose clock ran out: mutate the state, append events.
 TimeoutHandler = Callable[[Any, int, Prompt, list[Event]], None]
+#: Why a command is refused out of its decision, in its type's own words; None: the game's
+#: general refusal (`Game.refusal`) gives the reason.
+RefusalHandler = Callable[[Any, int, Any], str | None]
 
 
 class Game(ABC, Generic[StateT]):
@@ -310,6 +315,9 @@ class Game(ABC, Generic[StateT]):
     checks: ClassVar[Mapping[str, CheckHandler]] = {}
     #: What each command type does once checked.
     applies: ClassVar[Mapping[str, ApplyHandler]] = {}
+    #: A command type's own refusal when it answers none of the seat's pending decisions
+    #: (a refill its player could not pay for, a second pick), before the general one.
+    refusals: ClassVar[Mapping[str, RefusalHandler]] = {}
     #: The seed's default for each prompt kind whose clock runs out; a kind with none has no
     #: automatic outcome (the hosts decide).
     timeouts: ClassVar[Mapping[str, TimeoutHandler]] = {}
@@ -333,14 +341,18 @@ class Game(ABC, Generic[StateT]):
                 raise IllegalMove(f"Going over the time limit has no automatic outcome in "
                                   f"{self.title}: the hosts decide.")
             return
-        handler = self.checks.get(getattr(command, "type", ""))
+        name = getattr(command, "type", "")
+        handler = self.checks.get(name)
         if handler is None:
             raise IllegalMove(f"That is not a {self.title} move.")
         answering = self._kinds_of(type(command))
         if answering:
             kinds = self.pending_kinds(state, seat)
             if answering.isdisjoint(kinds):
-                raise IllegalMove(self.refusal(state, seat, command, kinds))
+                own = self.refusals.get(name)
+                reason = None if own is None else own(state, seat, command)
+                raise IllegalMove(self.refusal(state, seat, command, kinds)
+                                  if reason is None else reason)
         handler(state, seat, command)
 
     def apply(self, state: StateT, seat: int, command: Command) -> list[Event]:
@@ -369,7 +381,9 @@ class Game(ABC, Generic[StateT]):
 
     def refusal(self, state: StateT, seat: int, command: Command, kinds: set[str]) -> str:
         """Why `command` is refused when `seat`'s pending decision kinds are `kinds` (its own
-        kind not among them): what it is asked, or who is awaited."""
+        kind not among them): what it is asked, or who is awaited. A game overrides it for
+        words of its own that hold for every command; one command type's own words go in
+        `refusals`."""
         if kinds:
             return f"That is not what you are asked now. {self.usage(state, seat)}"
         waiting = ", ".join(sorted({p.kind.replace("_", " ") for p in self.prompts(state)}))

@@ -1,13 +1,14 @@
 """Legality: whether a seat may make a command now, with the reason in a player's words.
 
 `KIND_COMMANDS` says which command answers which decision; the contract matches the kind
-before the command's check here runs.
+before the command's check here runs. `REFUSALS` holds a command's own words when it comes
+out of its decision.
 """
 
 from __future__ import annotations
 
 from games.core import betting
-from games.core.contract import CheckHandler, Command, IllegalMove
+from games.core.contract import CheckHandler, Command, IllegalMove, RefusalHandler
 from games.devils_deal import rules, text
 from games.devils_deal.commands import (
     Bet,
@@ -99,3 +100,5 @@ CHECKS: dict[str, CheckHandler] = {
     "private_cards": check_private_cards,
     "bet": check_bet,
 }
+
+REFUSALS: dict[str, RefusalHandler] = {"refill_answer": cannot_afford}

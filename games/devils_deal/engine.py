@@ -37,8 +37,8 @@ from games.devils_deal.cards import (
     render_all,
     sort_cards,
 )
-from games.devils_deal.checks import CHECKS, KIND_COMMANDS, cannot_afford
-from games.devils_deal.commands import COMMAND_TYPES, RefillAnswer
+from games.devils_deal.checks import CHECKS, KIND_COMMANDS, REFUSALS
+from games.devils_deal.commands import COMMAND_TYPES
 from games.devils_deal.settings import DevilsDealSettings
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase
 from games.devils_deal.text import p
@@ -54,6 +54,7 @@ class DevilsDeal(Game[DevilsDealState]):
     command_types = COMMAND_TYPES
     answers = KIND_COMMANDS
     checks = CHECKS
+    refusals = REFUSALS
     applies = flow.APPLY
     timeouts = flow.TIMEOUTS
     log_keep = LOG_KEEP
@@ -88,14 +89,6 @@ class DevilsDeal(Game[DevilsDealState]):
     # --- dispatch -----------------------------------------------------------------------
     def is_over(self, state: DevilsDealState) -> bool:
         return state.phase == Phase.OVER
-
-    def refusal(self, state: DevilsDealState, seat: int, command: Command,
-                kinds: set[str]) -> str:
-        if isinstance(command, RefillAnswer):
-            short = cannot_afford(state, seat, command)
-            if short is not None:
-                return short
-        return super().refusal(state, seat, command, kinds)
 
     def outcome(self, state: DevilsDealState) -> Outcome | None:
         if state.phase != Phase.OVER:

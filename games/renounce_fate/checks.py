@@ -1,13 +1,14 @@
 """Legality: whether a seat may make a command now, with the reason in a player's words.
 
 `KIND_COMMANDS` says which command answers which decision; the contract matches the kind
-before the command's check here runs.
+before the command's check here runs. `REFUSALS` holds a command's own words when it comes
+out of its decision.
 """
 
 from __future__ import annotations
 
 from games.core import betting
-from games.core.contract import CheckHandler, Command, IllegalMove
+from games.core.contract import CheckHandler, Command, IllegalMove, RefusalHandler
 from games.renounce_fate import flow, rules, text
 from games.renounce_fate.cards import render, render_all
 from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
@@ -20,7 +21,7 @@ KIND_COMMANDS: dict[str, tuple[type[Command], ...]] = {
 }
 
 
-def already_picked(state: RenounceFateState, seat: int) -> str | None:
+def already_picked(state: RenounceFateState, seat: int, c: Renounce) -> str | None:
     """The refusal of a second pick in one renounce step (the first pick is final)."""
     mine = state.picks[seat] if state.phase == Phase.RENOUNCE else None
     if mine is None:
@@ -65,3 +66,5 @@ CHECKS: dict[str, CheckHandler] = {
     "bet": check_bet,
     "renounce": check_renounce,
 }
+
+REFUSALS: dict[str, RefusalHandler] = {"renounce": already_picked}

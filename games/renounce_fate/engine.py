@@ -33,8 +33,8 @@ from games.core.parsing import DecisionWords, MoveWords
 from games.renounce_fate import feed, flow, grammar, rules, text
 from games.renounce_fate import prompts as prompting
 from games.renounce_fate.cards import DECK, render_all, sort_cards
-from games.renounce_fate.checks import CHECKS, KIND_COMMANDS, already_picked
-from games.renounce_fate.commands import COMMAND_TYPES, Renounce
+from games.renounce_fate.checks import CHECKS, KIND_COMMANDS, REFUSALS
+from games.renounce_fate.commands import COMMAND_TYPES
 from games.renounce_fate.random_play import random_from_view
 from games.renounce_fate.settings import RenounceFateSettings
 from games.renounce_fate.state import LOG_KEEP, Phase, Pick, RenounceFateState
@@ -53,6 +53,7 @@ class RenounceFate(Game[RenounceFateState]):
     command_types = COMMAND_TYPES
     answers = KIND_COMMANDS
     checks = CHECKS
+    refusals = REFUSALS
     applies = flow.APPLY
     timeouts = flow.TIMEOUTS
     log_keep = LOG_KEEP
@@ -84,14 +85,6 @@ class RenounceFate(Game[RenounceFateState]):
     # --- dispatch -----------------------------------------------------------------------
     def is_over(self, state: RenounceFateState) -> bool:
         return state.phase == Phase.OVER
-
-    def refusal(self, state: RenounceFateState, seat: int, command: Command,
-                kinds: set[str]) -> str:
-        if isinstance(command, Renounce):
-            picked = already_picked(state, seat)
-            if picked is not None:
-                return picked
-        return super().refusal(state, seat, command, kinds)
 
     def outcome(self, state: RenounceFateState) -> Outcome | None:
         if state.phase != Phase.OVER:

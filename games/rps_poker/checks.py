@@ -1,12 +1,13 @@
 """Legality: whether a seat may make a command now, with the reason in a player's words.
 
 `KIND_COMMANDS` says which command answers which decision; the contract matches the kind
-before the command's check here runs.
+before the command's check here runs. `REFUSALS` holds a command's own words when it comes
+out of its decision.
 """
 
 from __future__ import annotations
 
-from games.core.contract import CheckHandler, Command, IllegalMove
+from games.core.contract import CheckHandler, Command, IllegalMove, RefusalHandler
 from games.rps_poker import text
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.commands import Keep, Play
@@ -24,13 +25,21 @@ def pending_kinds(state: RpsState, seat: int) -> set[str]:
     return {kind} if kind is not None and state.pending[seat] is None else set()
 
 
-def refusal(state: RpsState, seat: int, command: Command) -> str:
-    """Why a choice out of its decision is refused: the other phase's, or a second one."""
-    if state.phase == Phase.DRAFT and isinstance(command, Play):
-        return ("It is the draft: keep one of your two cards "
-                f"({text.cards_phrase(state.offers[seat])}).")
-    if state.phase == Phase.MAIN and isinstance(command, Keep):
-        return "The draft is over: play a card from your hand."
+def play_in_draft(state: RpsState, seat: int, c: Play) -> str | None:
+    """The refusal of a card played during the draft."""
+    if state.phase != Phase.DRAFT:
+        return None
+    return f"It is the draft: keep one of your two cards ({text.cards_phrase(state.offers[seat])})."
+
+
+def keep_after_draft(state: RpsState, seat: int, c: Keep) -> str | None:
+    """The refusal of a card kept once the draft is over."""
+    return "The draft is over: play a card from your hand." if state.phase == Phase.MAIN else None
+
+
+def refusal(state: RpsState, seat: int) -> str:
+    """Why a choice of this phase is refused: a second one (the other phase's choice has its
+    own words in `REFUSALS`)."""
     chosen = state.pending[seat]
     assert chosen is not None, "a choice of this phase is refused only once one is made"
     return f"You already chose {render(chosen)} this round; the first choice is final."
@@ -48,3 +57,4 @@ def check_card(state: RpsState, seat: int, c: Keep | Play) -> None:
 
 
 CHECKS: dict[str, CheckHandler] = {"keep": check_card, "play": check_card}
+REFUSALS: dict[str, RefusalHandler] = {"play": play_in_draft, "keep": keep_after_draft}

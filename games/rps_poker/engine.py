@@ -31,7 +31,7 @@ from games.rps_poker import checks as legality
 from games.rps_poker import feed, flow, grammar, rules, text
 from games.rps_poker.bots import BOTS
 from games.rps_poker.cards import CARDS, render
-from games.rps_poker.checks import CHECKS, KIND_COMMANDS
+from games.rps_poker.checks import CHECKS, KIND_COMMANDS, REFUSALS
 from games.rps_poker.commands import Keep, Play
 from games.rps_poker.settings import RpsSettings
 from games.rps_poker.state import Phase, RpsState
@@ -48,6 +48,7 @@ class RpsPoker(Game[RpsState]):
     command_types = (Keep, Play, Timeout)
     answers = KIND_COMMANDS
     checks = CHECKS
+    refusals = REFUSALS
     applies = flow.APPLY
     timeouts = flow.TIMEOUTS
 
@@ -106,7 +107,7 @@ class RpsPoker(Game[RpsState]):
         return legality.pending_kinds(state, seat)
 
     def refusal(self, state: RpsState, seat: int, command: Command, kinds: set[str]) -> str:
-        return legality.refusal(state, seat, command)
+        return legality.refusal(state, seat)
 
     # --- result and information ---------------------------------------------------------
     def outcome(self, state: RpsState) -> Outcome | None:

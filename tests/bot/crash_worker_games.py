@@ -1,6 +1,6 @@
 """A worker for the every-game kill-and-restart test (`python -m tests.bot.crash_worker_games`).
 
-Like tests.bot.crash_worker, for all five games: it starts (or resumes) built-in bot matches
+Like tests.bot.crash_worker, for every game: it starts (or resumes) built-in bot matches
 of every game, plus one match per game where a person (who never moves) faces a bot, so
 that clocks stay armed across restarts. After every commit it appends the accepted action to
 ACCEPTED, after every send "message-id unix-time" to SENT, each fsynced. With --finish it
@@ -21,9 +21,10 @@ from bot.store.database import create_engine
 from bot.store.repository import ENDED_STATUSES, MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
+from games.registry import installed_games
 from tests.bot.crash_worker import _append, store_url
 
-GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
+GAMES = tuple(installed_games())
 #: Short settings per game, so that bot matches end within the test's budget.
 QUICK: dict[str, dict[str, object]] = {"double-or-nothing": {"target": 2},
                                        # bots have no host to lock setup (house option)

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from bot.transport import PlayerRef
 from bot.umpire import MatchService, UmpireError
+from games.registry import installed_games
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
-GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
+GAMES = installed_games()
 PLAYERS = [PlayerRef("u:ann", "Ann"), PlayerRef("u:bob", "Bob")]
 
 ids = st.one_of(st.sampled_from([1, 2, 3, 4, 5]), st.integers(), st.integers(-2**70, 2**70))

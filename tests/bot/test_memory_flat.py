@@ -18,6 +18,7 @@ import pytest
 from bot.store.repository import MatchWrite, StoredMatch, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
+from games.registry import installed_games
 from tests.support.register import register_duel
 
 PER_MATCH_BOUND = 1024  # bytes of growth allowed per finished match (found: +37-40 KB before)
@@ -110,7 +111,7 @@ async def _run() -> tuple[int, int, MatchService, NullTransport]:
         await service.stop()
 
 
-GAMES = ("rps-poker", "devils-deal", "decoder", "renounce-fate", "double-or-nothing")
+GAMES = installed_games()
 # short matches (the load bench's SHORT settings); bots answer at once, so timers never fire
 SHORT: dict[str, dict[str, Any]] = {
     "devils-deal": {"starting_chips": 6},

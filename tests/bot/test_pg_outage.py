@@ -21,13 +21,14 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bench.service import installed_games, timed_settings
+from bench.service import timed_settings
 from bot.live import LiveMatch
 from bot.store.database import UNREACHABLE_WAIT_SECONDS, create_engine
 from bot.store.repository import Repository
 from bot.store.single_statement import SingleStatementWrites
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from games.registry import installed_games
 from tests.bot import pg_server
 from tests.support.transport import RecordingTransport
 
@@ -189,6 +190,9 @@ class _AnswerLost:
         return getattr(self._driver, name)
 
 
+# One game of each way a match is stored, not every game: RPS Poker with snapshots of its
+# state, Decoder (`snapshots = False`) rebuilt from its action log; the others store as RPS
+# Poker does.
 @pytest.mark.parametrize("game", ["rps-poker", "decoder"])
 async def test_a_write_whose_answer_is_lost_is_found_stored(pg_url: str, game: str,
                                                           monkeypatch: pytest.MonkeyPatch

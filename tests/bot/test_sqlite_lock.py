@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.service import installed_games, timed_settings
+from bench.service import timed_settings
 from bot.store.database import create_engine
 from bot.store.errors import StoreUnavailable
 from bot.store.repository import MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from games.registry import installed_games
 from tests.support.sqlite_lock import locked
 from tests.support.transport import RecordingTransport
 

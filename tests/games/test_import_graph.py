@@ -7,14 +7,13 @@ games/, and these tests keep the graph that leaves acyclic.
 
 from __future__ import annotations
 
-import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 from tests.support.import_graph import (
     ROOT,
     failures_importing_alone,
-    import_targets,
+    runtime_graph,
 )
 from tests.support.import_graph import modules as tree_modules
 
@@ -24,37 +23,8 @@ GAMES = ROOT / "games"
 def modules() -> dict[str, Path]:
     return tree_modules(GAMES)
 
-def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Every import that runs when the module loads: module level and inside functions,
-    never under `if TYPE_CHECKING:` (those run only for the type checker)."""
-    found: list[ast.Import | ast.ImportFrom] = []
-
-    def visit(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                for alt in child.orelse:
-                    visit(alt)
-                continue
-            if isinstance(child, ast.Import | ast.ImportFrom):
-                found.append(child)
-            visit(child)
-
-    visit(tree)
-    return found
-
-
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the games modules it imports (`from pkg import sub` is an edge to the
-    submodule `pkg.sub`, not to the package)."""
-    known = modules()
-    graph: dict[str, set[str]] = {}
-    for name, path in known.items():
-        edges: set[str] = set()
-        for node in _runtime_imports(ast.parse(path.read_text(), str(path))):
-            edges |= import_targets(node, name, path, known)
-        edges.discard(name)
-        graph[name] = edges
-    return graph
+    return runtime_graph(modules())
 
 
 def test_the_graph_has_every_module_and_its_edges() -> None:

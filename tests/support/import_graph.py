@@ -72,6 +72,38 @@ def import_targets(node: ast.Import | ast.ImportFrom, name: str, path: Path,
     return targets
 
 
+def runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import that runs, when the module loads or later: module level and inside
+    functions, never under `if TYPE_CHECKING:` (those run only for the type checker)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for alt in child.orelse:
+                    visit(alt)
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                found.append(child)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def runtime_graph(known: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the modules of `known` it imports anywhere (`runtime_imports`; `from pkg
+    import sub` is an edge to the submodule `pkg.sub`, not to the package)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        edges: set[str] = set()
+        for node in runtime_imports(ast.parse(path.read_text(), str(path))):
+            edges |= import_targets(node, name, path, known)
+        edges.discard(name)
+        graph[name] = edges
+    return graph
+
+
 def failures_importing_alone(names: list[str], shared: list[str]) -> dict[str, str]:
     """Module -> the traceback of importing it alone in a fresh interpreter (none: {})."""
     done = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(names),

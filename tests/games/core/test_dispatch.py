@@ -66,6 +66,11 @@ def apply_stop(state: CountState, seat: int, c: Stop, ev: list[Event]) -> None:
     state.over = True
 
 
+def stop_refused(state: CountState, seat: int, c: Stop) -> str | None:
+    """Stop's own words out of turn, once two have been counted (before that: none)."""
+    return "Stop on your own turn." if state.total >= 2 else None
+
+
 def count_timeout(state: CountState, seat: int, prompt: Prompt, ev: list[Event]) -> None:
     apply_count(state, seat, Count(n=1), ev)
 
@@ -82,6 +87,7 @@ class Counting(Game[CountState]):
     checks = {"count": check_count, "stop": lambda s, seat, c: None,
               "award": lambda s, seat, c: None}
     applies = {"count": apply_count, "stop": apply_stop, "award": apply_stop}
+    refusals = {"stop": stop_refused}
     timeouts = {"count": count_timeout}
     log_keep = 3
 
@@ -136,6 +142,16 @@ def test_out_of_turn_and_wrong_kind_are_refused_before_the_handler() -> None:
     state = new()
     assert refusal(state, 1, Count(n=3)) == "It is not your decision now (waiting for: count)."
     assert refusal(state, 7, Count(n=1)) == NOT_A_PLAYER
+
+
+def test_a_command_types_own_refusal_comes_first_and_may_leave_it_to_the_general_one() -> None:
+    state = new()
+    waiting = "It is not your decision now (waiting for: count)."
+    assert refusal(state, 1, Stop()) == waiting  # its handler says nothing yet
+    GAME.submit(state, 0, Count(n=2))
+    assert refusal(state, 0, Stop()) == "Stop on your own turn."
+    assert refusal(state, 0, Count(n=1)) == waiting.replace("count)", "count late)")
+    GAME.check(state, 1, Stop())  # in its decision: the refusal handler is not asked
 
 
 def test_a_command_of_no_table_is_not_a_move_and_one_of_no_kind_answers_no_prompt() -> None:

@@ -3,12 +3,14 @@ the set-aside pile, discards to 10, and the opponent's free take."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
 
 from games.core.contract import IllegalMove
 from games.devils_deal import GAME
+from games.devils_deal.commands import RefillAnswer
 from games.devils_deal.state import Phase
 from tests.support.games.devils_deal import (
     arrange,
@@ -267,3 +269,21 @@ def test_division_prompt_is_public_resubmittable_90_seconds():
     key = prompt.key
     say(state, 0, EXAMPLE_DIVISION)
     assert GAME.prompts(state)[0].key == key  # resubmitting does not restart the clock
+
+
+def test_a_refill_asked_out_of_turn_by_a_player_who_cannot_pay_says_so():
+    """A refill command out of its decision: one its player could not pay for gets the
+    refill's own refusal (the chips and the cost), anything else the general one."""
+    state = new("afford")
+    arrange(state, chips=[3, 30])
+    to_refill_offer(state, starter=1)  # seat 1 is offered; seat 0 has 3 chips, a refill 5
+    assert kinds(state) == [(1, "refill_offer")]
+    waiting = "It is not your decision now (waiting for: refill offer)."
+    with pytest.raises(IllegalMove, match="^You have 3 chips; a refill costs 5, so you cannot "
+                                          "refill.$"):
+        GAME.check(state, 0, RefillAnswer(refill=True))
+    with pytest.raises(IllegalMove, match=rf"^{re.escape(waiting)}$"):
+        GAME.check(state, 0, RefillAnswer(refill=False))
+    arrange(state, chips=[5, 28])
+    with pytest.raises(IllegalMove, match=rf"^{re.escape(waiting)}$"):
+        GAME.check(state, 0, RefillAnswer(refill=True))
