@@ -87,7 +87,7 @@ async def test_an_event_stopped_between_its_creation_and_its_start_is_taken_up_a
 async def test_every_result_is_announced_draws_included_with_what_comes_next() -> None:
     """A drawn Swiss match was never announced (a note was made only for a winner)."""
     out = io.StringIO()
-    bots = "heuristic,random,heuristic,random,random,heuristic,random".split(",")
+    bots = ["heuristic", "random", "heuristic", "random", "random", "heuristic", "random"]
     event = await run_tournament("rps-poker", bots, "swiss", rounds=3, seed=1, out=out,
                                  timeout=120)
     text = out.getvalue()
