@@ -91,8 +91,8 @@ def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
     model = all_games()[slug].settings_model
     out: dict[str, Any] = dict(SHORT.get(slug, {})) if short else {}
     for name in model.model_fields:
-        if name == "break_seconds":
-            out[name] = 0
+        if name in ("break_seconds", "fix_seconds"):  # (a break, and the prompt fix's
+            out[name] = 0                             # window: no decision timers)
         elif name.endswith("_seconds") or name.endswith("_time"):
             out[name] = seconds
         elif name == "reminders":

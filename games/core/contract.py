@@ -269,6 +269,8 @@ TimeoutHandler = Callable[[Any, int, Prompt, list[Event]], None]
 #: Why a command is refused out of its decision, in its type's own words; None: the game's
 #: general refusal (`Game.refusal`) gives the reason.
 RefusalHandler = Callable[[Any, int, Any], str | None]
+#: A word for the mover alone about a legal command of this type (`Game.advice`); None: none.
+AdviceHandler = Callable[[Any, int, Any], str | None]
 
 
 class Game(ABC, Generic[StateT]):
@@ -318,6 +320,8 @@ class Game(ABC, Generic[StateT]):
     #: A command type's own refusal when it answers none of the seat's pending decisions
     #: (a refill its player could not pay for, a second pick), before the general one.
     refusals: ClassVar[Mapping[str, RefusalHandler]] = {}
+    #: A command type's advice to its mover (`advice`): a legal move that cannot succeed.
+    advices: ClassVar[Mapping[str, AdviceHandler]] = {}
     #: The seed's default for each prompt kind whose clock runs out; a kind with none has no
     #: automatic outcome (the hosts decide).
     timeouts: ClassVar[Mapping[str, TimeoutHandler]] = {}
@@ -470,8 +474,9 @@ class Game(ABC, Generic[StateT]):
         """A word for the mover alone about a legal command that cannot succeed (Decoder: a
         letter already revealed, or one in the guesser's own hand), told privately before the
         command is taken; the command stands. It may speak of the mover's own secrets, never
-        of the opponent's. Default: nothing to say."""
-        return None
+        of the opponent's. Declared per command type in `advices`."""
+        handler = self.advices.get(getattr(command, "type", ""))
+        return handler(state, seat, command) if handler is not None else None
 
     def usage(self, state: StateT, seat: int) -> str:
         """What `seat` could type now."""

@@ -220,11 +220,11 @@ def check_us(me: SeatState, wanted: bool) -> None:
         raise IllegalMove("You have no Unexpected Sabotage.")
 
 
-def hopeless_guess(state: DecoderState, seat: int, command: Command) -> str | None:
+def hopeless_guess(state: DecoderState, seat: int, command: TakeTurn) -> str | None:
     """A guessed letter that cannot be in the opponent's hand: one already revealed, or one in
     the guesser's own hand (each letter exists once). Such a guess is legal and always wrong;
     the guesser is told so privately before it is taken, and it stands (the ruling)."""
-    if not isinstance(command, TakeTurn) or command.action != "guess" or not command.letter:
+    if command.action != "guess" or not command.letter:
         return None
     letter = command.letter.upper()
     opponent = P(1 - seat)
@@ -236,6 +236,12 @@ def hopeless_guess(state: DecoderState, seat: int, command: Command) -> str | No
         return None
     return (f"{letter} cannot be in {opponent}'s hand ({why}), so this guess will be "
             "wrong. It stands unless you fix it in time.")
+
+
+# The advice on each command type's legal moves (`Game.advices`).
+ADVICES: dict[str, Callable[[DecoderState, int, Any], str | None]] = {
+    "take_turn": hopeless_guess,
+}
 
 
 # The check for each command type (the prompt kind has already been matched).

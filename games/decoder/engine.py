@@ -32,7 +32,7 @@ from games.decoder import checks as legality
 from games.decoder import outcome as ending
 from games.decoder import prompts as prompting
 from games.decoder.bots import BOTS, letter_frequency, random_legal
-from games.decoder.checks import CHECKS, KIND_COMMANDS
+from games.decoder.checks import ADVICES, CHECKS, KIND_COMMANDS
 from games.decoder.commands import COMMAND_TYPES
 from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT, pending
 from games.decoder.settings import DecoderSettings
@@ -68,6 +68,7 @@ class DecoderGame(Game[DecoderState]):
     command_types = COMMAND_TYPES
     answers = KIND_COMMANDS
     checks = CHECKS
+    advices = ADVICES
     applies = {kind: clock.spending(apply) for kind, apply in APPLY.items()}
     timeouts = dict.fromkeys(KIND_COMMANDS, clock.apply_timeout)
     #: The state keeps every turn (`history`: the bots' and views' record of the match), so a
@@ -124,9 +125,6 @@ class DecoderGame(Game[DecoderState]):
 
     def move_words(self, state: DecoderState) -> MoveWords:
         return grammar.move_words(state)
-
-    def advice(self, state: DecoderState, seat: int, command: Command) -> str | None:
-        return legality.hopeless_guess(state, seat, command)
 
     def usage(self, state: DecoderState, seat: int) -> str:
         return grammar.usage(pending(state, seat), state, seat)

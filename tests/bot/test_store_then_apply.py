@@ -225,16 +225,16 @@ async def test_a_host_action_that_is_not_stored_changes_nothing(flaky, action):
 async def test_the_next_steps_copy_is_made_after_a_step_and_used_once(flaky):
     service, _, repo = flaky
     match = await service.start_match("rps-poker", [ANN, BOB], seed="s3")
-    assert (await service.submit(match.id, BOB.id, "1", table_of=1)).accepted
+    assert (await service.submit(match.id, BOB.id, "#1", table_of=1)).accepted
     await asyncio.sleep(0)  # the loop is free: the copy for the next step is made
     live = match.state
     spare = match._spare
     assert spare is not None and spare[0] is live and spare[1] is not live
     assert spare[1].model_dump_json() == live.model_dump_json()
     repo.refuse = lambda write: True
-    assert not (await service.submit(match.id, ANN.id, "1", table_of=0)).accepted
+    assert not (await service.submit(match.id, ANN.id, "#1", table_of=0)).accepted
     assert match._spare is None, "the copy the failed step changed is never used again"
     assert match.state is live
     repo.refuse = lambda write: False
-    assert (await service.submit(match.id, ANN.id, "1", table_of=0)).accepted
+    assert (await service.submit(match.id, ANN.id, "#1", table_of=0)).accepted
     await assert_replays(service, repo, match.id)
