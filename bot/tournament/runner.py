@@ -105,6 +105,20 @@ class EventRunner:
         await self._apply(event, note)
         return event, extra
 
+    @staticmethod
+    async def _worked_out(seen: Event, transition: Callable[[Event], tuple[Event, Any]]
+                          ) -> Callable[[Event], tuple[Event, Any]]:
+        """`transition` worked out on `seen` in a thread, before the transaction: a round's
+        pairing can take seconds (a Swiss round of 128 entrants is one weighted matching),
+        and inside `change` it would hold the store's one writer, and every match's moves
+        behind it. The transaction takes the result if the stored event is still `seen`
+        (the same version), and works it out again otherwise (a result stored meanwhile)."""
+        worked = await asyncio.to_thread(transition, seen)
+
+        def stored(event: Event) -> tuple[Event, Any]:
+            return worked if event.version == seen.version else transition(event)
+        return stored
+
     async def get(self, event_id: int) -> Event:
         event = await store.load(self.engine, event_id)
         if event is None:
@@ -223,8 +237,8 @@ class EventRunner:
             if not event.undecided(fmt):
                 before = event.status
                 now = self.service.now()
-                event, pairings = await self.change(event_id,
-                                                    lambda e: ev.open_round(e, fmt, now))
+                opened = await self._worked_out(event, lambda e: ev.open_round(e, fmt, now))
+                event, pairings = await self.change(event_id, opened)
                 if pairings:
                     await self._apply(event, round_text(event, fmt, pairings))
                 elif event.status == "ended" and before != "ended":
