@@ -178,9 +178,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def create(self, ctx: commands.Context[Any], name: str,
                      game: GameName, format: FormatName,  # type: ignore[valid-type]
                      settings: str | None = None, rated: bool = True,
-                     break_seconds: app_commands.Range[int, 0, 86400] = 60,
-                     cap: app_commands.Range[int, 2, 256] | None = None,
-                     rounds: app_commands.Range[int, 1, 50] | None = None,
+                     break_seconds: commands.Range[int, 0, 86400] = 60,
+                     cap: commands.Range[int, 2, 256] | None = None,
+                     rounds: commands.Range[int, 1, 50] | None = None,
                      feed: discord.TextChannel | None = None) -> None:
         await defer(ctx, ephemeral=True)
         assert ctx.guild is not None and ctx.channel is not None
