@@ -119,6 +119,20 @@ class EventRunner:
             return worked if event.version == seen.version else transition(event)
         return stored
 
+    # --- reading (for front ends: they never open the store themselves) ---------------------
+    async def stored(self, event_id: int) -> Event | None:
+        """The event as stored now (None if there is none)."""
+        return await store.load(self.engine, event_id)
+
+    async def of_guild(self, guild_id: int, *, limit: int = 25,
+                       open_only: bool = False) -> list[Event]:
+        """A server's events, newest first (only those not ended, with `open_only`)."""
+        return await store.of_guild(self.engine, guild_id, limit=limit, open_only=open_only)
+
+    async def of_player(self, guild_id: int, player_id: str) -> list[Event]:
+        """The events a player entered on a server, newest first."""
+        return await store.of_player(self.engine, guild_id, player_id)
+
     async def get(self, event_id: int) -> Event:
         event = await store.load(self.engine, event_id)
         if event is None:
