@@ -67,9 +67,11 @@ class Fence:
         self.holds[shard] = Hold(generation, valid_until)
 
     def extend(self, shard: int, valid_until: datetime) -> None:
+        """A renewal made at `valid_until` minus two thirds of the lease: later only (a
+        renewal answered after a newer take or renewal leaves that one's deadline)."""
         hold = self.holds.get(shard)
         if hold is not None:
-            hold.valid_until = valid_until
+            hold.valid_until = max(hold.valid_until, valid_until)
 
     def release(self, shards: Iterable[int]) -> None:
         for shard in shards:
