@@ -33,7 +33,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.store.fence import Fence
+from bot.store.fence import Fence, bound_idle_transactions
 from bot.store.leases import Leases, Taken
 from bot.umpire import MatchService
 
@@ -61,6 +61,10 @@ class ShardKeeper:
         self.fence = Fence(leases.owner, service.now)
         self.fence.on_lost = self._lost
         service.repo.fence = self.fence
+        # a transaction begins before the deadline (2/3 of the TTL after a renewal): ended
+        # by the server if left idle for the last third, it holds no lock past the expiry
+        for engine in {id(e): e for e in (service.repo.engine, leases.engine)}.values():
+            bound_idle_transactions(engine, leases.ttl.total_seconds() / 3)
         self._drops: list[asyncio.Task[None]] = []  # drops under way (`_lost`)
         self._task: asyncio.Task[None] | None = None  # the rounds: drops, hand-backs, takes
         self._renewer: asyncio.Task[None] | None = None  # the renewals, on their own timer
