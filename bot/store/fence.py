@@ -187,6 +187,13 @@ def fenced(repo: Any, write: Any, transport: dict[str, Any]) -> Any:
     return write
 
 
+def acting(repo: Any, transport: dict[str, Any]) -> bool:
+    """Whether this process may act for a match played where `transport` says: always when
+    the store has no fence (not sharded); else while `Fence.live` for the match's shard."""
+    fence = getattr(repo, "fence", None)
+    return fence is None or fence.live(repo.shard_for(transport))
+
+
 def stamps_of(writes: Iterable[Any]) -> set[Stamp]:
     """The fences of these match writes (those that carry one)."""
     return {w.fence for w in writes if w.fence is not None}

@@ -7,6 +7,7 @@ single statement and the transaction)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -317,5 +318,36 @@ async def test_no_write_is_sent_to_the_store_past_the_deadline(db_url: str):
             await repo.commit(write, clock())
     assert lost == [{1}]
     assert await _table(repo.engine) == before
+    await repo.close()
+    await repo.engine.dispose()
+
+
+async def test_transport_data_is_stored_only_under_the_lease(db_url: str):
+    """The Discord front end's channel data of a match (`merge_transport`, `set_transport`)
+    is fenced like every other write: after another process took the shard, a write of the
+    old holder (which still believes it holds generation 1) stores nothing and loses the
+    shard here; while the shard is held, it is stored."""
+    clock = Clock()
+    repo, fence, lost = await _fenced_repo(db_url, clock)
+    ours, gone = await _match(repo, 0, clock()), await _match(repo, 1, clock())
+    assert await repo.merge_transport(ours, {"room": 7}) == {"guild": guild_of(0, 0),
+                                                              "room": 7}
+    await repo.set_transport(ours, {"guild": guild_of(0, 0), "room": 8})
+    assert await Leases(repo.engine, "b", TTL).take(1, T0 + TTL * 2) is not None
+
+    async def transports() -> dict[int, Any]:
+        async with repo.engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT id, transport FROM matches"))).all()
+        return {r[0]: r[1] if isinstance(r[1], dict) else json.loads(r[1]) for r in rows}
+
+    before = await transports()
+    assert before[ours] == {"guild": guild_of(0, 0), "room": 8}
+    with pytest.raises(FencedOut):
+        await repo.merge_transport(gone, {"room": 9})
+    assert lost == [{1}], "the shard was not lost at once"
+    fence.hold(1, 1, clock() + TTL)  # (as if it still believed so: set_transport too)
+    with pytest.raises(FencedOut):
+        await repo.set_transport(gone, {"room": 9})
+    assert await transports() == before, "a fenced-out transport write was stored"
     await repo.close()
     await repo.engine.dispose()
