@@ -39,6 +39,9 @@ from bot.umpire import MatchService
 
 log = logging.getLogger(__name__)
 
+#: Renewals under way at once, at most (each holds a database connection until answered).
+RENEWALS_IN_FLIGHT = 3
+
 
 def process_name() -> str:
     """A lease owner name unique to this run of this process."""
@@ -66,10 +69,11 @@ class ShardKeeper:
         for engine in {id(e): e for e in (service.repo.engine, leases.engine)}.values():
             bound_idle_transactions(engine, leases.ttl.total_seconds() / 3)
         self._drops: list[asyncio.Task[None]] = []  # drops under way (`_lost`)
+        self._dropping: set[int] = set()  # their shards (not taken again until dropped)
         self._task: asyncio.Task[None] | None = None  # the rounds: drops, hand-backs, takes
         self._renewer: asyncio.Task[None] | None = None  # the renewals, on their own timer
-        self._renewing = asyncio.Lock()  # (one renewal at a time: the timer's or a round's)
-        #: Renewals made, and those whose query took longer than `renew_seconds` (figures).
+        self._renewals: set[asyncio.Task[None]] = set()  # renewals in flight (they overlap)
+        #: Renewals made, and those answered after a third of the TTL or more (figures).
         self.renewals = self.slow_renewals = 0
         #: Called after the service adopted shards (the Discord front end indexes their
         #: matches' channels and closes those of ended matches).
@@ -84,7 +88,7 @@ class ShardKeeper:
 
     async def stop(self) -> None:
         """Stop renewing and taking (call `release` once the service has stopped)."""
-        for task in (self._task, self._renewer):
+        for task in (self._task, self._renewer, *self._renewals):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -107,13 +111,29 @@ class ShardKeeper:
                 log.exception("shard keeper: a round failed (retrying)")
 
     async def _renew_on_time(self) -> None:
-        """Renew every `renew_seconds`, whatever the rounds are doing."""
+        """Start a renewal every `renew_seconds`, whatever the rounds are doing, without
+        waiting for the one before to be answered (a slow answer would otherwise push the
+        next renewal back, and the deadline counts from a renewal's start); at most
+        `RENEWALS_IN_FLIGHT` at a time (a database out of reach takes no more connections)."""
+        loop = asyncio.get_running_loop()
         while True:
+            slept = loop.time()
             await asyncio.sleep(self.renew_seconds)
-            try:
-                await self._renew()
-            except Exception:
-                log.exception("shard keeper: a renewal failed (retrying)")
+            late = loop.time() - slept - self.renew_seconds
+            if late > self.renew_seconds:
+                log.warning("shard keeper: a renewal ran %.2f s late (the event loop was busy, "
+                            "or the process got no CPU)", late)
+            if len(self._renewals) >= RENEWALS_IN_FLIGHT:
+                continue
+            task = loop.create_task(self._renew_logged(), name="umpire-shard-renewal")
+            self._renewals.add(task)
+            task.add_done_callback(self._renewals.discard)
+
+    async def _renew_logged(self) -> None:
+        try:
+            await self._renew()
+        except Exception:
+            log.exception("shard keeper: a renewal failed (retrying)")
 
     async def tick(self) -> None:
         """One round by hand (tests): renew (dropping what could not be renewed in time),
@@ -138,8 +158,11 @@ class ShardKeeper:
                     sorted(lost))
         self.owned -= lost
         self.fence.release(lost)
-        self._drops.append(asyncio.get_running_loop().create_task(
-            self.service.drop(lost), name="umpire-shard-drop"))
+        self._dropping |= lost
+        task = asyncio.get_running_loop().create_task(self.service.drop(lost),
+                                                      name="umpire-shard-drop")
+        task.add_done_callback(lambda _: self._dropping.difference_update(lost))
+        self._drops.append(task)
 
     async def _dropped(self) -> None:
         """Wait for the drops under way (a shard is taken again only once dropped)."""
@@ -151,30 +174,32 @@ class ShardKeeper:
                 log.exception("shard keeper: dropping shards failed")
 
     async def _renew(self) -> None:
-        async with self._renewing:
-            # the deadline decides: a lease not renewed for 2/3 of its TTL is dropped,
-            # however a renewal made now (after a pause, say) would answer (the drop runs
-            # in a task of its own: the renewal of the other shards does not wait for it)
-            for shard in sorted(self.owned):
-                self.fence.live(shard)
-            asked = set(self.owned)
-            if not asked:
-                return
-            now = self.service.now()
-            started = asyncio.get_running_loop().time()
-            try:
-                kept = await self.leases.renew(asked, now)
-            except Exception:
-                log.exception("shard keeper: could not renew the leases of shards %s",
-                              sorted(asked))
-                return
-            self.renewals += 1
-            if asyncio.get_running_loop().time() - started > self.renew_seconds:
-                self.slow_renewals += 1
-            for shard in kept & self.owned:
-                self.fence.extend(shard, now + self._margin())
-            # (a shard taken or dropped meanwhile is not this renewal's to judge)
-            self.fence.lost((asked - kept) & self.owned)
+        # the deadline decides: a lease not renewed for 2/3 of its TTL is dropped,
+        # however a renewal made now (after a pause, say) would answer (the drop runs
+        # in a task of its own: the renewal of the other shards does not wait for it)
+        for shard in sorted(self.owned):
+            self.fence.live(shard)
+        asked = set(self.owned)
+        if not asked:
+            return
+        now = self.service.now()
+        started = asyncio.get_running_loop().time()
+        try:
+            kept = await self.leases.renew(asked, now)
+        except Exception:
+            log.exception("shard keeper: could not renew the leases of shards %s",
+                          sorted(asked))
+            return
+        self.renewals += 1
+        took = asyncio.get_running_loop().time() - started
+        if took > self.leases.ttl.total_seconds() / 3:  # (half the time left to act)
+            self.slow_renewals += 1
+            log.warning("shard keeper: renewing the leases of shards %s took %.2f s",
+                        sorted(asked), took)
+        for shard in kept & self.owned:
+            self.fence.extend(shard, now + self._margin())
+        # (a shard taken or dropped meanwhile is not this renewal's to judge)
+        self.fence.lost((asked - kept) & self.owned)
 
     async def _hand_back(self) -> None:
         """Give back the shards taken over that their preferred process asks for (it was
@@ -193,8 +218,9 @@ class ShardKeeper:
 
     async def _take_free(self) -> None:
         now = self.service.now()
-        others = set(range(self.shard_count)) - self.preferred - self.owned
-        wanted = [(s, False) for s in sorted(self.preferred - self.owned)]
+        unheld = set(range(self.shard_count)) - self.owned - self._dropping
+        others = unheld - self.preferred
+        wanted = [(s, False) for s in sorted(unheld & self.preferred)]
         wanted += [(s, True) for s in await self.leases.takeable(others, now)]
         for shard, only_if_held in wanted:
             taken = await self.leases.take(shard, now, on_taken=self._shift,

@@ -26,6 +26,7 @@ renewal may answer later.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +37,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.models import MatchRow, OutboxRow, ShardLeaseRow
+
+log = logging.getLogger(__name__)
 
 #: A write's fence: (shard, the lease generation its writer held).
 Stamp = tuple[int, int]
@@ -89,8 +92,11 @@ class Fence:
         hold = self.holds.get(shard)
         if hold is None:
             return False
-        if self.now() < hold.valid_until:
+        now = self.now()
+        if now < hold.valid_until:
             return True
+        log.warning("shard %d: %.2f s past its lease's deadline (no renewal in time)", shard,
+                    (now - hold.valid_until).total_seconds())
         self.lost({shard})
         return False
 
