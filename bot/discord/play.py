@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord.gate import REPLY, Who, requires
 from bot.discord.render import player_id
+from bot.discord.sharding import may_post
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
@@ -195,6 +196,8 @@ class PlayCog(commands.Cog, name="Play"):
         if reply.delete:
             head = (f"I deleted your message in {where}. " if deleted else
                     f"I could not delete your message in {where}; delete it yourself. ")
+        if match is not None and not may_post(self.bot, match.transport):
+            return
         try:
             await target.send(f"{head}{reply.message}",  # never a ping
                               allowed_mentions=discord.AllowedMentions.none())
