@@ -163,17 +163,26 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
     chars: list[str] = []
     details: list[str] = []
     last_write = clock = perf_counter()
-    note = 1 if kind == "d" or (kind == "m" and step == 0) else 2  # receive or postprocess
+    first = kind == "d" and step == 0  # a fresh instance, then its first pick
+    # The entry's notification (1: receive, 2: postprocess) and method (3: draft_pick,
+    # 4: main_play, 0: none, the end of the match); their names, for the reasons.
+    note = 1 if kind == "d" or kind == "m" and step == 0 else 2
+    noticed = "draft_receive" if note == 1 else "main_postprocess"
+    call = 3 if kind == "d" else 4 if kind == "m" else 0
+    called = "draft_pick" if call == 3 else "main_play"
+    cards = (width - 4) // 2  # a main_play record's hand (after the notice and the base)
     hand = _hand(width)
+    o = -width
     for k, key in enumerate(keys):
         if beat is not None:
             beat[0], beat[2] = clock, k
-        rec = payload[k * width:(k + 1) * width]
-        where = "__init__"
-        value: Any = None
+        o += width
         failed = None
+        value: Any = 0
+        where = called
         try:
-            if kind == "d" and step == 0:
+            if first:
+                where = "__init__"
                 if isinstance(target, type):
                     bot = target()
                     now = perf_counter()
@@ -183,35 +192,41 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
                     clock = now
                 else:
                     bot = target
-                slots[key] = entry = [bot, _notice(getattr(bot, "draft_receive", None)),
-                                      _notice(getattr(bot, "main_postprocess", None))]
+                # The four methods are looked up once per match (a missing one: at its call).
+                slots[key] = [bot, _notice(getattr(bot, "draft_receive", None)),
+                              _notice(getattr(bot, "main_postprocess", None)),
+                              getattr(bot, "draft_pick", None), getattr(bot, "main_play", None)]
                 where = "draft_pick"
                 if failed is None:
-                    value = bot.draft_pick([rec[:2], rec[2:4]])
+                    value = bot.draft_pick([payload[o:o + 2], payload[o + 2:o + 4]])
             else:
-                entry = slots.pop(key) if kind == "s" else slots[key]
+                entry = slots[key] if call else slots.pop(key)
                 notify = entry[note]
                 if notify is not None:
-                    where = "draft_receive" if note == 1 else "main_postprocess"
-                    notify(rec[:2])
+                    where = noticed
+                    notify(payload[o:o + 2])
                     now = perf_counter()
                     if now - clock > limit:
                         failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
                                              f"{where}: took {now - clock:.3f} s")
                     clock = now
-                if failed is None and kind == "d":
-                    where = "draft_pick"
-                    value = entry[0].draft_pick([rec[2:4], rec[4:6]])
-                elif failed is None and kind == "m":
-                    where = "main_play"
-                    value = entry[0].main_play([*hand(rec)], rec[2:4])
-                else:
-                    value = 0
+                    where = called
+                if failed is None and call:
+                    method = entry[call]
+                    if method is None:  # (not there when the match began: raises)
+                        method = getattr(entry[0], called)
+                    if call == 3:
+                        value = method([payload[o + 2:o + 4], payload[o + 4:o + 6]])
+                    elif cards == 3:
+                        value = method([payload[o + 4:o + 6], payload[o + 6:o + 8],
+                                        payload[o + 8:o + 10]], payload[o + 2:o + 4])
+                    else:
+                        value = method([*hand(payload[o:o + width])], payload[o + 2:o + 4])
         except catch as exc:  # the bot's own failure, reported
             if failed is None:
                 failed = ("error", *bot_failure(exc, where))
         now = perf_counter()
-        if failed is None and now - clock > limit and kind != "s":
+        if failed is None and now - clock > limit and call:
             failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
                                  f"took {now - clock:.3f} s")
         clock = now
