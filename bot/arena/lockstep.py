@@ -5,8 +5,8 @@ When every bot of a tournament starts fresh each match and one at least is a bot
 time: five draft rounds, ten games and the end. For each step and seat, each bot process
 gets one message with a fixed-width record per match where it has that seat (its pending
 notification's card, then the call's cards), and answers with one character per match
-(`pyhost._lockstep`, `host.js`). A built-in bot answers the same records in the worker
-(`_Local`, running `pyhost._lockstep`), and a match between two built-in bots is played at
+(`hostloop.answer_batch`, `host.js`). A built-in bot answers the same records in the worker
+(`_Local`, running `hostloop.answer_batch`), and a match between two built-in bots is played at
 once by `match.play_match`. Seat 0's calls of a step go first, to every bot at
 once (the processes work in parallel), then seat 1's, only in the matches whose seat-0 call
 did not fail: exactly the calls that one call at a time makes, in the same order within
@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from time import perf_counter
 from typing import Any
 
+from bot.arena.hostloop import answer_batch
 from bot.arena.match import (
     _DRAFT_BYTES,
     _GAMES_BYTES,
@@ -44,7 +45,6 @@ from bot.arena.match import (
     play_match,
 )
 from bot.arena.process import SLACK, PipeBot, _Invalid, failure_parts
-from bot.arena.pyhost import _lockstep
 from bot.arena.watchdog import Watchdog
 from bot.arena.wave import Wave, deal_bytes
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS
@@ -130,7 +130,7 @@ class _Host:
 
 class _Local:
     """A built-in bot in lockstep: the same records and answers as a bot file's process
-    (`pyhost._lockstep`), run in this worker and timed call by call; a call that never
+    (`hostloop.answer_batch`), run in this worker and timed call by call; a call that never
     returns is stopped by the worker's watchdog (`hung`: the match it was stuck in)."""
 
     names: dict[str, str] = {}
@@ -154,7 +154,7 @@ class _Local:
         pieces: list[str] = []
         beat = self.beat
         try:
-            _lockstep(f"@{head} {keys} {payload.decode()}", self.slots, self.target,
+            answer_batch(f"@{head} {keys} {payload.decode()}", self.slots, self.target,
                       self.limit, pieces.append, Exception, beat)
         except KeyboardInterrupt:
             if not beat[1]:  # Ctrl-C, not the watchdog

@@ -5,7 +5,7 @@ match of a wave (its place `w` in the wave), the cards as indices (`codes.py`), 
 bytearray of STRIDE bytes per match: the deal's full deck and base cards, both seats'
 arrangements, their decks, hands and pending notification cards, seat 0's answer of the
 step and seat 1's points. It builds each step's records (the same fixed-width text as the
-hosts read: `pyhost._lockstep`) and applies a batch of answers (draft picks, or plays:
+hosts read: `hostloop.answer_batch`) and applies a batch of answers (draft picks, or plays:
 judged, notified and drawn as in `match.play_match`, from the same tables).
 
 The compiled core: setup.py compiles this very file with Cython (pure-Python mode, like

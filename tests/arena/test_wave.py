@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import random
 import shutil
 from pathlib import Path
@@ -86,3 +87,27 @@ def test_the_compiled_wave_makes_the_same_records_and_scores(
         assert 0 <= waves[1].score1(w) <= GAMES
         assert waves[0].notice(w, 0) == waves[1].notice(w, 0)
         assert waves[0].notice(w, 1) == waves[1].notice(w, 1)
+
+
+def test_a_batch_reports_a_raise_with_the_bot_frames_only(tmp_path: Path) -> None:
+    """The loop over a batch (`hostloop.answer_batch`, compiled when the core is built)
+    leaves its own frames out of the bot's traceback, as one call at a time does."""
+    from bot.arena.hostloop import answer_batch
+
+    (tmp_path / "raiser.py").write_text("class R:\n    def draft_pick(self, cards): return 0\n"
+                                        "    def main_play(self, cards, base):\n"
+                                        "        return {}[base]\n")
+    spec = importlib.util.spec_from_file_location("raiser", tmp_path / "raiser.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out: list[str] = []
+    slots: dict = {}
+    answer_batch("@d0 a,b R1R2S3S4", slots, module.R, 1.0, out.append)
+    answer_batch("@m0 a,b P1R3R1R2R3P1R3R1R2R3", slots, module.R, 1.0, out.append)
+    assert out[0] == "00\n"
+    chars, first, second = out[1].rstrip("\n").split("\x1f")
+    assert chars == "!!"
+    assert first.startswith("E error\traised KeyError: 'R3' in main_play (raiser.py, line 4:")
+    trace = json.loads(first.split("\t")[2])
+    assert trace.count("File ") == 1 and "raiser.py" in trace, trace
