@@ -155,7 +155,7 @@ class _Local:
         beat = self.beat
         try:
             answer_batch(f"@{head} {keys} {payload.decode()}", self.slots, self.target,
-                      self.limit, pieces.append, Exception, beat)
+                         self.limit, pieces.append, Exception, beat)
         except KeyboardInterrupt:
             if not beat[1]:  # Ctrl-C, not the watchdog
                 raise
