@@ -72,7 +72,7 @@ async def test_a_click_in_the_own_table_is_answered_with_the_tables_next_post(
         assert read_mark(answered.content)[1] == str(outbox[-1].id)  # the outbox's post
         assert bot_posts(world, table0)[-1].id == answered.id
         assert posts_to(world, table0, start) == []  # no post of its own
-        assert up.transport.answered == 1
+        assert up.transport.answers.responses == 1
         await assert_channels_match_outbox(world, up, match)  # each message exactly once
 
 
@@ -81,7 +81,7 @@ async def test_a_refused_response_is_posted_by_the_outbox(world: World) -> None:
     once, and the move stands."""
     async with umpire(world) as up:
         match, table0, start, _ = await alice_clicks(world, up, too_late=True)
-        assert up.transport.answered == 0
+        assert up.transport.answers.responses == 0
         assert len(posts_to(world, table0, start)) == 1
         await assert_channels_match_outbox(world, up, match)
 
@@ -103,31 +103,41 @@ async def test_a_response_taken_but_unanswered_is_not_posted_again(
         await assert_channels_match_outbox(world, up, match)
 
 
-async def test_only_a_click_in_the_clickers_own_table_is_answered_with_a_post(
+async def test_only_a_player_whose_channel_it_is_has_its_posts_answer_the_click(
         world: World) -> None:
-    """The response lands where the click was made: only the table's own player may have
-    the table's next post as the answer to their click (a host reads tables too, the
-    opponent must never get it, the room is everyone's)."""
+    """The response lands where the click was made: a table's posts answer only its own
+    player's clicks (a host reads tables too, the opponent must never get them), the room's
+    any player's (it is everyone's); never a host's or a spectator's, never a click on a
+    private menu (its response would be private), never one of another match."""
     async with umpire(world) as up:
         match = await start_rps(world, up)
         table0 = channel_of(world, match, "seat0")
         room = channel_of(world, match, "public")
 
-        def click(user: Any, channel: Any, match_id: int = match.id) -> Any:
+        def click(user: Any, channel: Any, match_id: int = match.id,
+                  ephemeral: bool = False) -> Any:
             interaction = SimpleNamespace(
                 channel_id=channel.id, user=SimpleNamespace(id=user.id),
+                message=SimpleNamespace(flags=SimpleNamespace(ephemeral=ephemeral)),
                 response=SimpleNamespace(is_done=lambda: False))
             found = answer_module._open(up.bot, interaction, match_id)  # type: ignore[arg-type]
             if found is not None:
+                found.stop()
+                found.state = answer_module.SETTLED
                 up.transport.close_answer(found)
             return found
 
         assert click(world.alice, table0) is not None
         assert click(world.bob, table0) is None
         assert click(world.host, table0) is None
-        assert click(world.alice, room) is None
+        assert click(world.alice, room) is not None
+        assert click(world.bob, room) is not None
+        assert click(world.host, room) is None
+        assert click(world.eve, room) is None
+        assert click(world.alice, table0, ephemeral=True) is None
+        assert click(world.alice, room, ephemeral=True) is None
         assert click(world.alice, table0, match.id + 1) is None
-        assert not up.transport._answers
+        assert not len(up.transport.answers)
 
 
 async def test_an_announcement_a_click_waits_for_is_not_held_back_to_be_folded(
