@@ -55,7 +55,7 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
-from bot.discord.answer import Answer
+from bot.discord.answer import FOLLOW_SECONDS, Answer, Answers
 from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
@@ -158,6 +158,14 @@ def log_nonce(message_ids: list[int]) -> str:
     return f"L{digest[:20]}"
 
 
+def _asks_a_person(match: MatchInfo, message: StoredMessage) -> bool:
+    """Whether a message asks a player (not a built-in bot) for a decision: the last post a
+    click's follow-ups carry (bot/discord/answer.py)."""
+    seats = [p.get("seat") for p in message.payload.get("prompts") or ()]
+    return any(isinstance(s, int) and 0 <= s < len(match.players) and
+               match.players[s].bot is None for s in seats)
+
+
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     value = transport.get(AUDIENCE_KEYS.get(audience, audience))
     return int(value) if value else None
@@ -201,7 +209,8 @@ class DiscordTransport:
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
                  log_window: float = LOG_WINDOW_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None) -> None:
+                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None,
+                 follow_seconds: float = FOLLOW_SECONDS) -> None:
         self.log_batch_seconds = log_batch_seconds
         self.log_window = log_window
         self.fold = fold_seconds
@@ -239,9 +248,8 @@ class DiscordTransport:
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
         self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
-        #: channel id -> a click there waiting for the channel's next post (bot/discord/answer.py)
-        self._answers: dict[int, Answer] = {}
-        self.answered = 0  # posts that went out as a click's response (for tests and the bench)
+        #: Per channel, the click answering its posts (bot/discord/answer.py).
+        self.answers = Answers(follow_seconds)
         #: The channel keeper (bot/discord/keeper.py), told of a secret post that landed in
         #: a channel opened meanwhile; and the private channels being posted to right now.
         self.keeper: Any = None
@@ -302,9 +310,10 @@ class DiscordTransport:
                 continue
             items = view if (last and view is not None) else discord.utils.MISSING
             notes = embeds if (last and embeds) else discord.utils.MISSING
-            if i == 0 and not check:
-                answered = await self._answer(channel_id, mark(part, str(nonce)), items,
-                                              notes, mentions)
+            if not check:
+                answered = await self.answers.deliver(
+                    channel_id, mark(part, str(nonce)), items, notes, mentions,
+                    asks=last and _asks_a_person(match, message))
                 if answered is not None:
                     if answered:
                         self._posted.pop(channel_id, None)
@@ -365,55 +374,20 @@ class DiscordTransport:
         except Exception as exc:  # kept in memory: closing stores it with `closed`
             log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
 
-    # --- a click answered with its table's next post (bot/discord/answer.py) -------------------
-    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int) -> Answer | None:
-        """Let the channel's next post answer this click (None: another click there is
-        waiting already, and this one is acknowledged as before)."""
-        if channel_id in self._answers:
-            return None
-        answer = self._answers[channel_id] = Answer(interaction, channel_id)
-        return answer
+    # --- a click answered in its interaction (bot/discord/answer.py) -----------------------
+    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int, *,
+                    respond: bool = True) -> Answer | None:
+        """Let the channel's posts answer this click (`Answers.open`)."""
+        return self.answers.open(interaction, channel_id, respond=respond)
 
     def close_answer(self, answer: Answer) -> None:
-        if self._answers.get(answer.channel_id) is answer:
-            del self._answers[answer.channel_id]
+        self.answers.close(answer)
 
     def answering(self, match: MatchInfo, audience: str) -> bool:
-        """Whether a click waits for this channel's next post (Delivery then posts it at
-        once, not held back to be folded with a later one)."""
+        """Whether a click waits for this channel's next post as its response (Delivery then
+        posts it at once, not held back to be folded with a later one)."""
         channel_id = channel_for(match.transport, audience)
-        answer = self._answers.get(channel_id) if channel_id is not None else None
-        return answer is not None and answer.open
-
-    async def _answer(self, channel_id: int, content: str, view: Any, embeds: Any,
-                      mentions: discord.AllowedMentions) -> bool | None:
-        """Post as the response of a click waiting in the channel: True when posted, None when
-        no click waits (or its time is up), False when the response failed and Discord may
-        still have taken it (a 5xx, a timeout). A response refused outright is as if no
-        click waited: the post goes out normally."""
-        answer = self._answers.get(channel_id)
-        interaction = answer.claim() if answer is not None else None
-        if answer is None or interaction is None:
-            return None
-        try:
-            await interaction.response.send_message(content=content, view=view, embeds=embeds,
-                                                    allowed_mentions=mentions)
-        except (discord.NotFound, discord.Forbidden, discord.InteractionResponded) as exc:
-            log.info("a click's response was refused (%s): posted normally", exc)
-            return None
-        except discord.HTTPException as exc:
-            if exc.status < 500:
-                log.info("a click's response was refused (%s): posted normally", exc)
-                return None
-            log.warning("a click's response failed (%s): looked for, then posted", exc)
-            return False
-        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-            log.warning("a click's response failed (%r): looked for, then posted", exc)
-            return False
-        finally:
-            answer.answered()
-        self.answered += 1
-        return True
+        return channel_id is not None and self.answers.waiting(channel_id)
 
     # --- the host log, batched per server -------------------------------------------------
     def batches(self, audience: str) -> bool:

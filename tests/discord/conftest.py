@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from bot.config import DiscordSettings, Settings
+from bot.discord.answer import FOLLOW_SECONDS
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark, strip_marks
 from bot.discord.pacing import Pacer
@@ -103,7 +104,8 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
     """The service on the world's SQLite file and the bot connected to the fake. The gate's
     cooldowns (posts and reads, typed replies) are off unless a test sets them
     (tests/discord/test_gate.py, test_room_chat.py, test_community_safety.py);
-    `fold_seconds` and `log_batch_seconds` set the transport's (scaled defaults above)."""
+    `fold_seconds`, `log_batch_seconds` and `follow_seconds` (how long a click's follow-ups
+    may go on: bot/discord/answer.py) set the transport's (scaled defaults above)."""
     discord.setdefault("read_cooldown_seconds", 0)
     discord.setdefault("refusal_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
@@ -111,7 +113,8 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
         log_batch_seconds=discord.pop("log_batch_seconds", LOG_BATCH_SECONDS),
         log_window=LOG_WINDOW_SECONDS * TEST_SCALE,
         fold_seconds=discord.pop("fold_seconds", FOLD),
-        pacer=Pacer(window=TEST_SCALE))  # the global limit on the fake's scale
+        pacer=Pacer(window=TEST_SCALE),  # the global limit on the fake's scale
+        follow_seconds=discord.pop("follow_seconds", FOLLOW_SECONDS * TEST_SCALE))
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()
