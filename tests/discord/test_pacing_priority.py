@@ -87,3 +87,16 @@ async def test_a_slot_taken_ahead_is_kept_for_the_posts_request() -> None:
     await asyncio.gather(*tasks, mine)
     assert order[:2] == ["turn", "post"], order
     assert len(order) == 12
+
+
+async def test_a_short_budget_does_not_starve_the_host_log() -> None:
+    """Prompts enough for a second of slots, then one log post: the post goes
+    once it has waited its class's patience (5 windows: 0.5 s here), not after them all."""
+    pacer = Pacer(per_second=20, window=0.1)  # a slot every 5 ms
+    order: list[str] = []
+    await spend(pacer)
+    tasks = [request(pacer, order, f"prompt{i}", Priority.PROMPT, 2) for i in range(200)]
+    await asyncio.sleep(0)  # they wait in line first
+    tasks += [request(pacer, order, "log", Priority.LOG, 1)]
+    await asyncio.gather(*tasks)
+    assert 50 < order.index("log") < 150, order.index("log")
