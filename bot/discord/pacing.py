@@ -14,7 +14,8 @@ the wire:
   nothing waits a request goes at once; when the budget is short they wait in line by
   `Priority` (a decision's prompt and a refusal, then room and table announcements, then
   the host log, the feed and closing channels), and within a class the servers take turns,
-  so a busy server's log never delays another server's prompt. What a request is for is
+  so a busy server's log never delays another server's prompt; a request that waited its
+  class's `PATIENCE` goes first, so no class starves while the budget stays short. What a request is for is
   told by the transport around a post (`sending`, a context variable: the pacer sits in
   aiohttp, below discord.py, and sees only URLs). A post may take its slot ahead (`turn`)
   and take what its channel queued meanwhile into it (bot/delivery.py).
