@@ -449,7 +449,8 @@ class DiscordTransport:
         """Return once the token's global budget has a slot for the post of `messages`, by
         its class (`priority_of`), and keep that slot for it: Delivery takes into the post
         what its channel queued meanwhile (at once when the budget has room)."""
-        if self.client is not None:
+        if self.client is not None and messages and \
+                channel_for(match.transport, messages[0].audience) is not None:
             await self.pacer.turn(priority_of(messages), server_of(match))
 
     def held_for(self, match: MatchInfo, audience: str,
