@@ -59,7 +59,7 @@ from bot.discord.answer import FOLLOW_SECONDS, Answer, Answers
 from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
-from bot.discord.pacing import Pacer, bucket_key
+from bot.discord.pacing import SENDING, Pacer, Priority, Sending, bucket_key, sending
 from bot.discord.render import LIMIT, escape, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.facade import StoredMessage
@@ -79,9 +79,11 @@ HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per chann
 #: A verdict of who reads a channel is recomputed after this long even without an event.
 VERDICT_SECONDS = 10.0
 
-#: An announcement (no decision, no deadline) to a room or table waits this long for the
-#: channel's next message, and is posted in the same message as it (one request, not two).
-FOLD_SECONDS = 3.0
+#: The audiences whose messages queued behind a rate limit are folded into one post
+#: (Delivery asks `coalesces`; the host log is batched instead).
+COALESCED = ("public", "seat0", "seat1", "feed")
+#: An announcement leaves this many of its channel's posts per window to decisions.
+ANNOUNCE_RESERVE = 1
 #: A server's host log takes a batch at most once per this many seconds (a shorter interval
 #: shows entries sooner but posts more: at 1 s a match played alone took 0.1 to 0.2 more
 #: requests per move)...
@@ -151,6 +153,19 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
     return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
+def priority_of(messages: list[StoredMessage]) -> Priority:
+    """A post's class at the global limit: a decision's prompt or a deadline first, then an
+    announcement to a room or a table, then the spectator feed (and the host log)."""
+    if any(m.payload.get("prompts") or m.payload.get("deadlines") for m in messages):
+        return Priority.PROMPT
+    return Priority.LOG if all(m.audience in ("feed", "umpire") for m in messages) else \
+        Priority.ROOM
+
+
+def server_of(match: MatchInfo) -> int:
+    return int(match.transport.get("guild") or 0)
+
+
 def log_nonce(message_ids: list[int]) -> str:
     """A batch's nonce, the same for the same entries (a post's own gets `.<part>`: at most
     25 characters in all, as Discord allows)."""
@@ -209,11 +224,12 @@ class DiscordTransport:
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
                  log_window: float = LOG_WINDOW_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None,
+                 coalesce: bool = True, pacer: Pacer | None = None,
                  follow_seconds: float = FOLLOW_SECONDS) -> None:
         self.log_batch_seconds = log_batch_seconds
         self.log_window = log_window
-        self.fold = fold_seconds
+        #: Whether what a room or table queues behind a rate limit goes as one post.
+        self.coalesce = coalesce
         #: Every REST request of the client waits for Discord's global limit (pacing.py).
         self.pacer = pacer or Pacer()
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
@@ -260,6 +276,10 @@ class DiscordTransport:
         self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+        with sending(priority_of([message]), server_of(match)):
+            await self._send(match, message)
+
+    async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
         await self.ready.wait()
         client = self.client
         assert client is not None
@@ -394,18 +414,33 @@ class DiscordTransport:
         """Whether `send_many` takes this audience's messages together (the host log)."""
         return audience == "umpire" and self.log_batch_seconds > 0
 
-    def fold_seconds(self, audience: str) -> float:
-        """How long an announcement to `audience` waits to be folded into the next message
-        of its channel (Delivery asks; the host log is batched instead)."""
-        return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
+    def coalesces(self, audience: str) -> bool:
+        """Whether what `audience`'s channel queues behind a rate limit (its own bucket, or
+        the token's global budget) is posted as one (Delivery asks; the log is batched)."""
+        return self.coalesce and audience in COALESCED
 
-    def held_for(self, match: MatchInfo, audience: str) -> float:
-        """Seconds until the channel's messages bucket takes a post again (0: now, or not
-        known; Delivery takes what the channel queues meanwhile into the same post)."""
+    async def turn(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
+        """Return once the token's global budget has a slot for the post of `messages`, by
+        its class (`priority_of`), and keep that slot for it: Delivery takes into the post
+        what its channel queued meanwhile (at once when the budget has room)."""
+        if self.client is not None and messages and \
+                channel_for(match.transport, messages[0].audience) is not None:
+            await self.pacer.turn(priority_of(messages), server_of(match))
+
+    def held_for(self, match: MatchInfo, audience: str,
+                 messages: list[StoredMessage] | None = None) -> float:
+        """Seconds until the channel's messages bucket takes the post of `messages` again
+        (0: now, or not known; Delivery takes what the channel queues meanwhile into the
+        same post). The bucket's last request of its window is kept for a decision: an
+        announcement waits for the reset when only one is left (`ANNOUNCE_RESERVE`), so a
+        prompt never waits behind one that took it."""
         channel_id = channel_for(match.transport, audience)
         if channel_id is None or self.client is None:
             return 0.0
-        return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"))
+        reserve = ANNOUNCE_RESERVE if messages and \
+            priority_of(messages) is not Priority.PROMPT else 0
+        return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"),
+                                   reserve)
 
     async def batch_due(self, match: MatchInfo, written: datetime | None = None) -> None:
         """Return just before the match's host log takes its next batch (at once when the
@@ -512,7 +547,14 @@ class DiscordTransport:
 
     async def _flush_log(self, channel_id: int) -> None:
         """Post the channel's pending entries, at most one batch per `log_batch_seconds`
-        and within the window's budget of posts."""
+        and within the window's budget of posts (after prompts and announcements, when the
+        global budget is short: this task's own class)."""
+        pending = self._log_pending.get(channel_id)
+        server = server_of(pending[0].match) if pending else 0
+        with sending(Priority.LOG, server):
+            await self._flush_log_batches(channel_id)
+
+    async def _flush_log_batches(self, channel_id: int) -> None:
         try:
             while self._log_pending.get(channel_id):
                 # read again while waiting: an older entry handed over meanwhile brings a
@@ -560,7 +602,7 @@ class DiscordTransport:
         self.posting.add(channel_id)
         try:
             for i, post in enumerate(posts):
-                await self._post_log_part(channel_id, post, f"{nonce}.{i}")
+                await self._post_log_part(channel_id, post, f"{nonce}.{i}", first=i == 0)
         except (ChannelHeld, TransportError) as exc:
             error = exc
             self._log_doubtful.update(  # (some may be posted)
@@ -609,9 +651,12 @@ class DiscordTransport:
                 high = mid - 1
         return entries[:low], entries[low:]
 
-    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str) -> None:
+    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str,
+                             first: bool = False) -> None:
         """One post of a batch; its nonce (from the batch's entries) makes a retry of the
-        same batch within Discord's nonce window return the first post."""
+        same batch within Discord's nonce window return the first post. The batch's time is
+        when its first post went (it may wait in line for the global budget, after prompts
+        and announcements: counted from the batch's start, the next batch came early)."""
         embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
                   for p in pieces[1:]]
         with handle_message_parameters(
@@ -619,6 +664,8 @@ class DiscordTransport:
                 allowed_mentions=discord.AllowedMentions.none()) as params:
             params.payload["enforce_nonce"] = True  # type: ignore[index]
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+        if first:
+            self._log_last[channel_id] = time.monotonic()
         # counted at its batch's time: a batch's posts go out together and reach Discord's
         # bucket in one window; counted at each post's own time, the next batch, 5 s on,
         # found the window still holding them, took one post and left the rest for later
@@ -887,6 +934,7 @@ class DiscordTransport:
         match's transport data) so that a restart does not do it again."""
         from bot.discord.channels import lock_match_channels
 
+        SENDING.set(Sending(Priority.LOG, server_of(match)))  # (this task's own context)
         playing = frozenset(
             uid for m in (self.api.held() if self.api else ())
             if m.id != match.id and m.status not in ENDED

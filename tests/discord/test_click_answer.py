@@ -145,11 +145,11 @@ async def test_only_a_player_whose_channel_it_is_has_its_posts_answer_the_click(
 
 async def test_an_announcement_a_click_waits_for_is_not_held_back_to_be_folded(
         world: World) -> None:
-    """The first chooser's confirmation is an announcement, which the outbox may hold for
-    a few seconds to fold into the table's next post; a click waiting for it takes it at
-    once instead (free, and the click is answered well within Discord's 3 s)."""
+    """The first chooser's confirmation is an announcement, which the outbox may hold while
+    its table is rate limited, to fold it into the table's next post; a click waiting for it
+    takes it at once instead (free, and the click is answered well within Discord's 3 s)."""
     fake = world.fake
-    async with umpire(world, fold_seconds=3.0) as up:
+    async with umpire(world) as up:
         match = await start_rps(world, up)
         message, button = table_button(world, match, 0)
         click = await fake.click_button(world.alice, message, button)
