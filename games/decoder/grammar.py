@@ -384,7 +384,7 @@ def _read_clue(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     us = tok.phrase("unexpected sabotage") or tok.has("us")
     if not us and tok.has("unexpected", "sabotage"):
         raise ParseError("Type `unexpected sabotage` in full to play it. Nothing was applied.")
-    return ChooseClue(clue=words[0].upper(), unexpected_sabotage=us)  # type: ignore[arg-type]
+    return ChooseClue(clue=words[0].upper(), unexpected_sabotage=us)
 
 
 def _read_swap(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:
