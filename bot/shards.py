@@ -182,6 +182,6 @@ class ShardKeeper:
                     log.exception("shard keeper: after adopting shard %d", shard)
             await self._renew()  # (an adoption may take a while: the leases held go on)
 
-    def _shift(self, conn, taken: Taken) -> None:  # type: ignore[no-untyped-def]
+    def _shift(self, conn, taken: Taken) -> None:
         """In the lease's transaction: the shard's clocks move later by its downtime."""
         self.service.repo.shift_clocks(conn, taken.downtime, {taken.shard})

@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
         """The bot of one call at a time: its instance, notifications and first failure."""
 
         def __init__(self) -> None:
-            self.failed: tuple[str, str] | None = None  # the first failure since an answer
+            self.failed: tuple[str, ...] | None = None  # the first failure since an answer
             self.bot: Any = None if fresh else target
             self.receive: Callable[..., Any] | None = None
             self.postprocess: Callable[..., Any] | None = None
@@ -171,7 +171,7 @@ def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
         rec = payload[k * width:(k + 1) * width]
         where = "__init__"
         value: Any = None
-        failed = None
+        failed: tuple[str, ...] | None = None
         try:
             if kind == "d" and step == 0:
                 if isinstance(target, type):

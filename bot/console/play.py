@@ -323,7 +323,7 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                    db: str | None, name: str, show_log: bool = False,
                    stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
                    bot_think: float = 0.5, resume: int | None = None,
-                   started: list[int] | None = None) -> dict | None:  # type: ignore[type-arg]
+                   started: list[int] | None = None) -> dict | None:
     """Play (or with `resume`, continue) one match; its result, None if left unfinished.
     `started` receives the match id as soon as it is known."""
     if resume is None:

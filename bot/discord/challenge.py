@@ -208,7 +208,7 @@ class ChallengeButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                     "started. Try again.")
 
     async def _answer(self, interaction: discord.Interaction[Any]) -> None:
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         guild, user, message = interaction.guild, interaction.user, interaction.message
         if guild is None or message is None:
             raise Refusal("Challenges work in a server.")
@@ -260,7 +260,7 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
         """A player of this ended match of this server (the match as stored now)."""
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         try:
             old = await bot.service.load(self.match_id)
         except UmpireError:
@@ -286,7 +286,7 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                     "started. Try again.")
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         guild = interaction.guild
         try:
             old = await bot.service.load(self.match_id)

@@ -301,7 +301,7 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await ack(interaction)
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         live = bot.api.live(self.match_id)  # (the gate checked the clicker's seat)
         hooks = hooks_for(live.game.slug) if live is not None else None
         if live is None or hooks is None or hooks.private_options is None:
@@ -328,7 +328,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
     """A click on a choice: refuse it if stale or not the clicker's, else submit its text.
     In the clicker's own table, the table's next post is the click's response
     (bot/discord/answer.py); otherwise the click is acknowledged at once."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client
     async with answering(bot, interaction, match_id) as answer:
         try:
             refusal, accepted = await bot.routing.submit_choice(
@@ -349,7 +349,7 @@ async def submit_text(interaction: discord.Interaction[Any], match_id: int, key:
     """A menu's text for decision `key`: submitted as typed where the menu is; on a private
     (ephemeral) menu, success replaces the menu with `done`."""
     await ack(interaction)
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client
     try:
         refusal, accepted = await bot.routing.submit_text(interaction.user.id, interaction.channel_id,
                                                   match_id, key, text, interaction.guild_id)

@@ -427,7 +427,7 @@ class GatedItem:
     need: Need = Need(Who.SEAT)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        gate: Gate = interaction.client.gate  # type: ignore[attr-defined]
+        gate: Gate = interaction.client.gate
         if not await gate.component(interaction, self):
             return
         keys = list(self.order_keys(interaction))
@@ -451,7 +451,7 @@ class GatedItem:
     async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
         """For `Who.SEAT`: why the clicker may not choose here now (the match of the custom
         id, in its own server and channels, the decision still open, the clicker's seat)."""
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         return bot.routing.click_refusal(interaction.user.id, self.match_id,  # type: ignore[attr-defined]
                                          self.key, interaction.guild_id,  # type: ignore[attr-defined]
                                          interaction.channel_id)

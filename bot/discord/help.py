@@ -42,7 +42,7 @@ def command_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
         out.append(f"`/{command.qualified_name}` — {command.description}")
 
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        walk(command)  # type: ignore[arg-type]
+        walk(command)
     return out
 
 

@@ -139,7 +139,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     async def _hosted(self, ctx: commands.Context[Any], event_id: int | None) -> Event:
         """The event the gate let this host run (a host who plays in it cannot)."""
-        return target(ctx)  # type: ignore[no-any-return]
+        return target(ctx)
 
     async def gate_target(self, ctx: commands.Context[Any], named: dict[str, Any]) -> Event:
         """The event a host command names (bot/discord/gate.py decides who may run it)."""
@@ -199,7 +199,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         event, _ = await self.runner.change(
             event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,
                                            feed=feed.id if feed else None), None))
-        await ctx.channel.send(  # type: ignore[union-attr]
+        await ctx.channel.send(
             f"📣 Event #{event.id}: **{event.name}** ({found.title}, "
             f"{format_named(event.format).label or event.format}). Seeding at random draws "
             f"from a secret seed committed to now: SHA-256 `{event.commitment}` (seed and salt "

@@ -176,7 +176,7 @@ class Leases:
             return {int(r.shard): (r.owner, r.expires_at) for r in rows}
 
 
-def _insert_ignore(conn: Connection, values: dict[str, object]):  # type: ignore[no-untyped-def]
+def _insert_ignore(conn: Connection, values: dict[str, object]):
     """INSERT ... ON CONFLICT DO NOTHING (a concurrent insert of the same shard waits, then
     does nothing)."""
     make = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert

@@ -54,7 +54,7 @@ class MatchStarter(Protocol):
 def default_formats(name: str) -> Format:
     from bot.tournament import formats
 
-    return formats.format_named(name)  # type: ignore[attr-defined, no-any-return]
+    return formats.format_named(name)
 
 
 class EventRunner:
