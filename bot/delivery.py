@@ -315,6 +315,7 @@ class Delivery:
         tries_left = self.tries_after_end
         while True:
             held: ChannelHeld | None = None
+            error: Exception
             if not self.acting(match):  # (sharded: its shard's lease is lost here)
                 return  # left undelivered in the store, for the shard's owner
             try:

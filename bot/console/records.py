@@ -257,7 +257,7 @@ def span_words(seconds: float) -> str:
     """A length of time: "3 d 2 h", "2 h 5 min", "7 min 8 s", "4 s"."""
     left = max(0, round(seconds))
     units = [("d", 86400), ("h", 3600), ("min", 60), ("s", 1)]
-    parts = []
+    parts: list[str] = []
     for name, size in units:
         amount, left = divmod(left, size)
         if amount or parts:
@@ -579,11 +579,12 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
 
 def _check_times(rec: Record) -> None:
     """Actions and messages in the order they were stored, none before the first message."""
-    for what, items in (("action", rec.actions), ("message", rec.messages)):
-        for n, (before, after) in enumerate(zip(items, items[1:], strict=False), 2):
-            if after.at < before.at:
+    for what, times in (("action", [a.at for a in rec.actions]),
+                        ("message", [m.at for m in rec.messages])):
+        for n, (before, after) in enumerate(zip(times, times[1:], strict=False), 2):
+            if after < before:
                 raise RecordError(f"the record's {what} times are out of order: {what} {n} "
-                                  f"({after.at}) comes after {what} {n - 1} ({before.at})"
+                                  f"({after}) comes after {what} {n - 1} ({before})"
                                   + (": the messages were reordered." if what == "message"
                                      else "."))
     seqs = [a.seq for a in rec.actions]
@@ -595,7 +596,7 @@ def _check_times(rec: Record) -> None:
         raise RecordError(f"the record's first action ({rec.actions[0].at}) is before the "
                           f"match started ({rec.messages[0].at}).")
     began, ended = rec.started_at, rec.ended_at
-    first = min((x.at for x in [*rec.actions, *rec.messages]), default=None)
+    first = min([*(a.at for a in rec.actions), *(m.at for m in rec.messages)], default=None)
     if began is not None and first is not None and first < began:
         raise RecordError(f"the record's times are out of order: {first} is before the match "
                           f"started ({began}).")
@@ -615,8 +616,7 @@ def _check_deadline(settings: Any, start: Sequence[dict[str, Any]]) -> None:
     timers = {k: float(v) for k, v in settings.model_dump().items()
               if isinstance(v, int | float) and not isinstance(v, bool)
               and k.endswith(("_seconds", "_time"))}
-    found = next(((m, UNTIL.search(m["text"])) for m in start if UNTIL.search(m["text"])),
-                 None)
+    found = next(((m, until) for m in start if (until := UNTIL.search(m["text"]))), None)
     if not timers or found is None:
         return
     message, until = found

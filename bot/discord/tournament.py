@@ -365,7 +365,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         message_id = found.place.get("message")
         if message_id:
             try:
-                message = channel.get_partial_message(int(message_id))
+                message = channel.get_partial_message(int(message_id))  # type: ignore[union-attr]  # (a server's channel)
                 await message.edit(embed=show_embed(found), attachments=files)
                 await self._say(ctx, f"The event's message is kept up to date: {message.jump_url}")
                 return
