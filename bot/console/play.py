@@ -409,7 +409,7 @@ def _isatty(stream: TextIO) -> bool:
 
 
 async def _your_turn(service: MatchService, match_id: int, seat: int,
-                     finished: asyncio.Future[object]) -> None:
+                     finished: asyncio.Future[None]) -> None:
     """Wait until the person has a decision open (or the match ends): a move piped in ahead
     of its prompt is applied when the prompt comes, not refused."""
     while not finished.done():

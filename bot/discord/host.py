@@ -297,6 +297,7 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
 
+_command: commands.HybridCommand[Any, ..., Any]
 for _command in (HostCog.delete, HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
                  HostCog.award, HostCog.status, HostCog.export):
     _command.autocomplete("match")(match_choices)

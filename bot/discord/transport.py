@@ -479,7 +479,7 @@ class DiscordTransport:
             at = max(at, min([last + quiet, *(w + quiet for w in written)]))
         sent = self._log_sent.get(channel_id, ())
         if len(sent) >= LOG_PARTS_PER_BATCH:
-            at = max(at, sent[0] + self.log_window)
+            at = max(at, sent[0] + self.log_window)  # type: ignore[misc]  # (a deque, not the empty default)
         return at
 
     def _log_is_quiet(self, channel_id: int) -> bool:
@@ -733,7 +733,7 @@ class DiscordTransport:
                 page = await client.http.logs_from(channel_id, 100, after=after)
                 if not page:
                     break
-                found.extend(page)
+                found.extend(page)  # type: ignore[arg-type]  # (typed dicts: Discord's JSON)
                 after = max(int(m["id"]) for m in page)
                 if len(page) < 100:
                     break

@@ -99,7 +99,7 @@ class MatchWrite:
     clocks_changed: list[ClockData] = field(default_factory=list)
     match_fields: dict[str, Any] = field(default_factory=dict)
     #: More statements for the same transaction (e.g. the ratings a result changes).
-    also: list[Callable[[Connection], None]] = field(default_factory=list)
+    also: list[Callable[[Connection], object]] = field(default_factory=list)
     #: The match's clock stops after this write, replacing those stored (None: unchanged).
     stops: dict[str, StopData] | None = None
     #: Sharded: (shard, lease generation) the write was made under; stored only if the
