@@ -542,7 +542,7 @@ async def _export(url: str, match_id: int | None, text: bool, output: str | None
         service = MatchService(Repository(engine), _NoTransport())
         try:
             record = await (event_record(service, event_id) if event_id is not None
-                            else service.export(match_id))  # type: ignore[arg-type]
+                            else service.export(match_id))  # type: ignore[arg-type]  # (`export` is given a match or an event)
         except EventError as exc:
             raise UserError(f"{exc} (in {shown_url(url)})") from None
         except UmpireError as exc:

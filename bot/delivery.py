@@ -320,7 +320,7 @@ class Delivery:
                 return  # left undelivered in the store, for the shard's owner
             try:
                 if len(batch) > 1 or self._batches(message.audience):  # (or folded)
-                    await self.transport.send_many(  # type: ignore[attr-defined]
+                    await self.transport.send_many(  # type: ignore[attr-defined]  # (a transport that folds messages has send_many: _batches says so)
                         match, [self._prepared(match, m) for m in batch])
                 else:
                     await self.transport.send(match, self._prepared(match, message))

@@ -293,6 +293,7 @@ def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
                     elif seat == 0:
                         mt.pick0 = i
                         continue
+                    assert i is not None  # (a valid answer is digits only)
                     if kind == "d":
                         _draft(mt, step, mt.pick0, i)
                     else:  # both plays of game `step` are in: judge, notify, draw (inline)

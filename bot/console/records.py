@@ -222,7 +222,7 @@ def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> st
                                          if audience.startswith("seat") else audience)
         sent = message_time(m.get("at"))
         text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
-                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]
+                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]  # (mypy infers no lambda with defaults)
         lines = text.splitlines() or [""]
         at = m.get("at", "")[11:19]
         body.append(f"{at} [{place}] {lines[0]}")

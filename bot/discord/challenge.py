@@ -45,7 +45,7 @@ NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage 
                  "them on with `/umpire settings friendly_matches:True`); a host can start the "
                  "match with `/match start`.")
 ENDED = ("finished", "aborted")
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 EXPIRED = ("This challenge has expired (a challenge stays open for an hour); nothing was "
            "started. Challenge again with `/challenge`.")
 
@@ -182,7 +182,7 @@ class ChallengeButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:  # type: ignore[override]  # (its own item)
         return cls(match["game"], int(match["a"]), int(match["b"]), match["act"])
 
     def parties(self, interaction: discord.Interaction[Any]) -> tuple[int, ...]:
@@ -255,7 +255,7 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]))
 
     async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
@@ -358,7 +358,7 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
     view.add_item(RematchButton(match.id))
     try:
         channel = client.get_channel(int(room)) or await client.fetch_channel(int(room))
-        await channel.send(  # type: ignore[union-attr]
+        await channel.send(  # type: ignore[union-attr]  # (a match room: a text channel)
             f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
             view=view, allowed_mentions=discord.AllowedMentions.none())
         match.transport["rematch_offered"] = True
@@ -382,7 +382,7 @@ class ChallengeCog(commands.Cog, name="Challenge"):
     @app_commands.guild_only()
     @requires(Who.ANYONE, pace=POST, order=lambda ctx, named: challenge_keys(ctx, named))
     async def challenge(self, ctx: commands.Context[Any], member: discord.Member,
-                        game: GameName) -> None:  # type: ignore[valid-type]
+                        game: GameName) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
         if ctx.interaction is not None and not ctx.interaction.response.is_done():
             await ctx.defer(ephemeral=True)
         if ctx.guild is None:

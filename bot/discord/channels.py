@@ -74,7 +74,7 @@ async def log_channel(guild: discord.Guild, name: str,
         problem = log_problem(found, hosts)
         return (None, problem) if problem else (found, None)
     return await guild.create_text_channel(
-        wanted, overwrites=private_overwrites(guild, hosts),
+        wanted, overwrites=private_overwrites(guild, hosts),  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
         topic="Umpire host log: every secret of every match, as it happens. Hosts only.",
         reason="umpire: host log"), None
 
@@ -134,10 +134,10 @@ def named_channel_problems(
             out.append(f"Everyone can read {table.mention}, so it cannot be {names[seat]}'s "
                        f"private table: hide it from @everyone, or leave {label} out and I "
                        "create one.")
-        for other, opponent in enumerate(players):
-            if other != seat and opponent is not None and \
+        for rival, opponent in enumerate(players):
+            if rival != seat and opponent is not None and \
                     table.permissions_for(opponent).view_channel:
-                out.append(f"{names[other]} can read {table.mention}, the table of their "
+                out.append(f"{names[rival]} can read {table.mention}, the table of their "
                            f"opponent {names[seat]}: pick a channel only {names[seat]} can read.")
         rights = table.permissions_for(member)
         if not (rights.view_channel and rights.send_messages):
@@ -295,7 +295,7 @@ async def _create_threaded(
                                         _bot_overwrite(guild), shared)
         overwrites = room_overwrites(guild, _bot_overwrite(guild))
         room = await guild.create_text_channel(
-            f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,
+            f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome); "
                   "each player's table is a private thread here.",
             reason="umpire: game room")
@@ -350,7 +350,7 @@ async def _create(
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome).",
             reason="umpire: game room")
         created.append(room.id)
-    out_tables: list[discord.TextChannel | None] = list(given)
+    out_tables: list[Table | None] = list(given)
     kept: dict[str, Any] = {}
     for seat in needed_tables:
         member = players[seat]
@@ -360,7 +360,7 @@ async def _create(
             if other is not None and other.id != member.id:
                 overwrites[other] = HIDDEN
         table = await guild.create_text_channel(
-            f"table-{names[seat]}"[:100], category=category, overwrites=overwrites,
+            f"table-{names[seat]}"[:100], category=category, overwrites=overwrites,  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
             topic=f"{names[seat]}'s private table for {title}: your secret choices go here.",
             reason="umpire: private table channel")
         created.append(table.id)

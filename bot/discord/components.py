@@ -94,7 +94,7 @@ def default_rows(ctx: PromptContext, game: str) -> list[list[discord.ui.Item[Any
         return []
     labels = [hooks.label(c)[:80] or c[:80] for c in choices]
     if len(choices) <= hooks.max_buttons and all(len(x) <= hooks.short_label for x in labels):
-        buttons = [ChoiceButton(ctx.match_id, ctx.key, i, label, style=hooks.style(choices[i]))
+        buttons: list[discord.ui.Item[Any]] = [ChoiceButton(ctx.match_id, ctx.key, i, label, style=hooks.style(choices[i]))
                    for i, label in enumerate(labels)]
         return [buttons[i:i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
     return [[ChoiceSelect(ctx.match_id, ctx.key, labels)]]
@@ -163,7 +163,7 @@ class ChoiceButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChoiceButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChoiceButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"], int(match["index"]), item.label or "?")
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
@@ -186,7 +186,7 @@ class ChoiceSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> ChoiceSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> ChoiceSelect:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"])
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
@@ -221,7 +221,7 @@ class OrderedSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> OrderedSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> OrderedSelect:  # type: ignore[override]  # (its own item)
         picked = [p for p in match["picked"].split(",") if p]
         out = cls(int(match["match"]), match["key"], int(match["count"]), picked=picked)
         out.item.options = list(item.options)
@@ -267,7 +267,7 @@ class MultiSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> MultiSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> MultiSelect:  # type: ignore[override]  # (its own item)
         out = cls(int(match["match"]), match["key"], match["verb"])
         out.item.options = list(item.options)
         return out
@@ -296,7 +296,7 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
@@ -308,6 +308,7 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await tell(interaction, "Type your move instead.")
             return
         seat = live.seat_of(player_id(interaction.user.id))
+        assert seat is not None  # (the gate checked the clicker's seat)
         prompt = next(p for p in live.prompts if p.key == self.key)
         options = hooks.private_options(live, prompt, seat)
         if not options:

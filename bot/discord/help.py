@@ -76,7 +76,7 @@ class HelpCog(commands.Cog, name="Help"):
 async def match_choices(interaction: discord.Interaction, current: str
                         ) -> list[app_commands.Choice[int]]:
     """This server's matches (newest first) whose number starts with what was typed."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client  # type: ignore[assignment]  # (the client is the UmpireBot)
     if interaction.guild_id is None:
         return []
     # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).

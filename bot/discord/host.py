@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 
 
 class HostCog(commands.Cog, name="Host"):
@@ -113,7 +113,7 @@ class HostCog(commands.Cog, name="Host"):
         table2="use this as player2's table",
         feed="a read-only spectator feed: the room, and each round's hands once it is over")
     @requires(Who.HOST)
-    async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
+    async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]  # (GameName: a Literal built at import)
                     player1: discord.Member, player2: discord.Member | None = None,
                     bot: str | None = None, advantage: app_commands.Range[int, 1, 2] = 1,
                     settings: str | None = None, seed: str | None = None,
@@ -342,7 +342,7 @@ async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
         return
     try:
         channel = bot.get_channel(int(room)) or await bot.fetch_channel(int(room))
-        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]  # (a match room: a text channel)
     except (discord.HTTPException, AttributeError) as exc:
         log.warning("could not post in the room of match %s: %s", live.id, exc)
 

@@ -269,9 +269,9 @@ class Keeper:
             failed = False
             logs_done: set[int] = set()
             for match in running:
-                for finding in await self.keep_match(guild, match, logs_done):
+                for finding in await self.keep_match(guild, match, logs_done):  # type: ignore[arg-type]  # (it reads only .id and .transport, as a LiveMatch has)
                     failed |= not finding.fixed
-                    self._tell(match, finding)
+                    self._tell(match, finding)  # type: ignore[arg-type]  # (as above)
             return failed
 
     async def keep_match(self, guild: discord.Guild, match: MatchInfo,

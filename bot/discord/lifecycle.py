@@ -223,7 +223,7 @@ async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
             new = await guild.create_text_channel(
                 channel.name, overwrites=overwrites,
                 category=category if isinstance(category, discord.CategoryChannel) else None,
-                topic=getattr(channel, "topic", None),
+                topic=getattr(channel, "topic", None),  # type: ignore[arg-type]  # (None: no topic)
                 reason=f"umpire: a channel of match #{live.id} was deleted")
         except discord.HTTPException as exc:
             log.warning("could not recreate channel %s of match %s: %s", channel.id, live.id, exc)

@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
-FormatName = Literal[tuple(FORMATS)]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
+FormatName = Literal[tuple(FORMATS)]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 NONE = discord.AllowedMentions.none()
 STATUS_WORDS = {"signup": "sign-ups", "running": "running", "paused": "paused",
                 "ended": "ended"}
@@ -176,7 +176,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                            feed="a read-only spectator feed for every match of the event")
     @requires(Who.HOST)
     async def create(self, ctx: commands.Context[Any], name: str,
-                     game: GameName, format: FormatName,  # type: ignore[valid-type]
+                     game: GameName, format: FormatName,  # type: ignore[valid-type]  # (GameName: a Literal built at import)
                      settings: str | None = None, rated: bool = True,
                      break_seconds: app_commands.Range[int, 0, 86400] = 60,
                      cap: app_commands.Range[int, 2, 256] | None = None,

@@ -319,7 +319,7 @@ class DiscordTransport:
                 content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
                 view=items, embeds=notes,
             ) as params:
-                params.payload["enforce_nonce"] = True  # type: ignore[index]
+                params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
@@ -643,7 +643,7 @@ class DiscordTransport:
         with handle_message_parameters(
                 content=pieces[0], embeds=embeds or discord.utils.MISSING, nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
-            params.payload["enforce_nonce"] = True  # type: ignore[index]
+            params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
         # counted at its batch's time: a batch's posts go out together and reach Discord's
         # bucket in one window; counted at each post's own time, the next batch, 5 s on,
@@ -870,7 +870,7 @@ class DiscordTransport:
         found = guild.get_channel_or_thread(channel_id)
         if found is None and self.client is not None:
             try:
-                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]
+                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]  # (a fetched guild channel is a guild channel or thread)
             except (discord.NotFound, discord.Forbidden):
                 return None
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:

@@ -59,7 +59,7 @@ class Query(Bulk):
 
     def _compile(self, dialect: Dialect) -> tuple[str, list[str], list[Processor]]:
         if dialect.name not in self._compiled:
-            for column in self.statement.selected_columns:  # type: ignore[attr-defined]
+            for column in self.statement.selected_columns:  # type: ignore[attr-defined]  # (a Query's statement is a select)
                 if column.type.dialect_impl(dialect).result_processor(dialect, None):
                     raise TypeError(f"Query: column {column.name} needs result conversion "
                                     f"on {dialect.name}; select it with Connection.execute")

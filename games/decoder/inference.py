@@ -132,7 +132,7 @@ def opponent_belief(view: DecoderView, rng: random.Random) -> Belief:
     for hand in hands:
         weight = 1.0
         for c in constraints:
-            ok = clue_answer(c.clue, count(hand | c.removed, c.masks)) == c.answer  # type: ignore[arg-type]
+            ok = clue_answer(c.clue, count(hand | c.removed, c.masks)) == c.answer  # type: ignore[arg-type]  # (a played clue: one of CLUES)
             if not ok:
                 if c.soft == 0.0:
                     weight = 0.0

@@ -44,7 +44,7 @@ class RandomBot:
 @lru_cache(maxsize=200_000)
 def _rank(cards: tuple[str, ...], order: tuple[str, ...], tiebreak: str) -> poker.HandRank:
     return poker.rank_hand(cards, order, number=number, suit=suit, wrap=False,
-                           tiebreak=tiebreak, low=1, high=5)  # type: ignore[arg-type]
+                           tiebreak=tiebreak, low=1, high=5)  # type: ignore[arg-type]  # (settings.tiebreak: one of poker's)
 
 
 def best_rank(hand: Sequence[str], community: Sequence[str],
