@@ -35,7 +35,7 @@ from pydantic import (
 from bot.match_commitment import COVERED, commitment_of, parts_of
 from bot.messages import outcome_line
 from bot.status import MatchStatus
-from bot.transport import render_names, render_text, seconds_left
+from bot.transport import PlayerRef, render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
 from games.core.feed import end_reveal
@@ -231,6 +231,12 @@ def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> st
         body += ["", "Revealed at the end of the match:",
                  render_names(str(record["reveal"]), names)]
     return "\n".join(head + body)
+
+
+def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
+    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
+    result's included, rendered)."""
+    return transcript(record, [p.name for p in players]) + "\n"
 
 
 def when_words(record: dict[str, Any]) -> str:

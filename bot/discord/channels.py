@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.keeper import record_room, record_table, record_thread
+from bot.discord.overwrites import HIDDEN, SEE_AND_WRITE, bot_overwrite
 from bot.discord.render import shown, user_id_of
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
@@ -22,20 +23,6 @@ from bot.transport import MatchInfo
 log = logging.getLogger(__name__)
 
 Target = discord.Role | discord.Member
-
-
-def _bot_overwrite(guild: discord.Guild) -> discord.PermissionOverwrite:
-    """What the bot needs in a match channel (only bits it has, as Discord requires)."""
-    me = guild.me.guild_permissions
-    return discord.PermissionOverwrite(
-        view_channel=True, send_messages=True, read_message_history=True,
-        embed_links=me.embed_links or None, attach_files=me.attach_files or None,
-        manage_messages=me.manage_messages or None)
-
-
-SEE_AND_WRITE = discord.PermissionOverwrite(view_channel=True, send_messages=True,
-                                            read_message_history=True)
-HIDDEN = discord.PermissionOverwrite(view_channel=False)
 
 
 def host_role(guild: discord.Guild, name: str) -> discord.Role | None:
@@ -46,7 +33,7 @@ def private_overwrites(guild: discord.Guild, hosts: discord.Role | None,
                        extra: Sequence[Target] = ()) -> dict[Target, discord.PermissionOverwrite]:
     """Hidden from @everyone; visible to the host role, the bot and `extra`."""
     out: dict[Target, discord.PermissionOverwrite] = {guild.default_role: HIDDEN,
-                                                      guild.me: _bot_overwrite(guild)}
+                                                      guild.me: bot_overwrite(guild)}
     if hosts is not None:
         out[hosts] = SEE_AND_WRITE
     for target in extra:
@@ -292,8 +279,8 @@ async def _create_threaded(
     kept: dict[str, Any] = {}
     if room is None:
         category = await rooms_category(guild, f"{category_prefix} rooms"[:100],
-                                        _bot_overwrite(guild), shared)
-        overwrites = room_overwrites(guild, _bot_overwrite(guild))
+                                        bot_overwrite(guild), shared)
+        overwrites = room_overwrites(guild, bot_overwrite(guild))
         room = await guild.create_text_channel(
             f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome); "
@@ -340,13 +327,13 @@ async def _create(
     if room is None or needed_tables:
         category = await guild.create_category(
             f"{category_prefix} {' vs '.join(names)}"[:100],
-            overwrites={guild.me: _bot_overwrite(guild)}, reason="umpire: new match")
+            overwrites={guild.me: bot_overwrite(guild)}, reason="umpire: new match")
         created.append(category.id)
     if room is None:
         assert category is not None
         room = await guild.create_text_channel(
             f"{slug}-room", category=category,
-            overwrites={guild.me: _bot_overwrite(guild)},
+            overwrites={guild.me: bot_overwrite(guild)},
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome).",
             reason="umpire: game room")
         created.append(room.id)

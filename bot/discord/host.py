@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.console.records import transcript
+from bot.console.records import transcript_text
 from bot.discord.channels import (
     sees_everything,
 )
@@ -350,12 +350,6 @@ async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
 def here(match: LiveMatch, guild_id: int | None) -> bool:
     """Whether `match` was started on server `guild_id`."""
     return guild_id is not None and match.transport.get("guild") == guild_id
-
-
-def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
-    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
-    result's included, rendered)."""
-    return transcript(record, [p.name for p in players]) + "\n"
 
 
 async def setup(bot: UmpireBot) -> None:
