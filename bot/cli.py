@@ -18,6 +18,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.store.problems import database_problem, first_line, scrubbed
+
 
 class UserError(Exception):
     """A mistake the user can fix: printed as one sentence, exit code 2 (or `code`)."""
@@ -356,55 +358,6 @@ def _chosen_url(settings: Any, db: str | None = None, *, creates: bool = False) 
     return url
 
 
-def database_problem(exc: BaseException, url: str) -> tuple[str, int] | None:
-    """A database failure as (one sentence naming the database, exit code): 2 for a setting
-    to fix (a URL, a path, a password, a missing driver), 1 for an outage (the server down,
-    the file locked). None: not a database failure."""
-    import sqlite3
-
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
-
-    from bot.store.database import DatabaseURLError, is_sqlite, unreachable
-    from bot.store.errors import StoreUnavailable
-
-    shown = shown_url(url)
-    # the service's "cannot reach its database right now" wraps the store's StoreUnavailable
-    cause = exc.__cause__ if isinstance(exc.__cause__, StoreUnavailable) else exc
-    if isinstance(cause, DatabaseURLError):
-        return str(cause), 2
-    if isinstance(cause, ArgumentError | NoSuchModuleError):
-        return _bad_url(url), 2
-    if isinstance(cause, ImportError):  # a driver named in the URL that is not installed
-        return (f"the database {shown} needs the Python package {cause.name!r}, which is not "
-                "installed; use postgresql://... or a file path (the drivers installed with "
-                "the bot)."), 2
-    try:
-        sqlite = is_sqlite(url)
-    except Exception:
-        sqlite = False
-    why = _scrubbed(_first_line(cause), url)
-    if sqlite and (isinstance(cause, StoreUnavailable) or "database is locked" in why):
-        return (f"the database {shown} is locked by another program ({why}); try again when "
-                "it is done."), 1
-    if isinstance(cause, StoreUnavailable) or (not sqlite and unreachable(cause)):
-        return (f"the database {shown} cannot be reached ({why}); check that the server is "
-                "running and the address is right, then try again."), 1
-    if isinstance(cause, SQLAlchemyError | sqlite3.Error | OSError) or \
-            type(cause).__module__.startswith("asyncpg"):
-        return f"the database {shown} cannot be used: {why}.", 2
-    return None
-
-
-def _first_line(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    if isinstance(exc, OSError) and exc.strerror:
-        text = exc.strerror
-    else:
-        text = str(orig if isinstance(orig, BaseException) else exc) or type(exc).__name__
-    text = text.splitlines()[0].rstrip(".")
-    return text.removeprefix("the database server cannot be reached: ")
-
-
 @contextlib.contextmanager
 def database_errors(url: str) -> Iterator[None]:
     """Turn a database failure inside the block into a UserError (database_problem)."""
@@ -436,18 +389,6 @@ def shown_url(url: str) -> str:
     return shown(url)
 
 
-def _scrubbed(text: str, url: str) -> str:
-    """A driver's error message with the URL's password (if it appears) replaced by ***."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        password = make_url(url).password
-    except Exception:
-        password = None
-    text = text.replace(url, shown_url(url))
-    return text.replace(str(password), "***") if password else text
-
-
 def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
     """Run a coroutine on a database; its errors as one sentence naming the database."""
     from bot.console.runtime import sqlite_file
@@ -466,12 +407,6 @@ def _database(work: Any, url: str, *, must_exist: bool = False) -> int:
 
     with database_errors(url):
         return run_settled(work)
-
-
-def _bad_url(url: str) -> str:
-    from bot.store.database import SUPPORTED
-
-    return f"{shown_url(url)!r} is not a database this bot can use: give {SUPPORTED}."
 
 
 def _engine(url: str) -> Any:
@@ -542,7 +477,7 @@ async def _export(url: str, match_id: int | None, text: bool, output: str | None
         service = MatchService(Repository(engine), _NoTransport())
         try:
             record = await (event_record(service, event_id) if event_id is not None
-                            else service.export(match_id))  # type: ignore[arg-type]
+                            else service.export(match_id))  # type: ignore[arg-type]  # (`export` is given a match or an event)
         except EventError as exc:
             raise UserError(f"{exc} (in {shown_url(url)})") from None
         except UmpireError as exc:
@@ -615,7 +550,7 @@ def _run(settings: Any, check: bool = False) -> int:
         cause = exc.__cause__ or exc
         message, code = database_problem(cause, url) or (
             f"the database {shown_url(url)} cannot be used: "
-            f"{_scrubbed(_first_line(cause), url)}.", 1)
+            f"{scrubbed(first_line(cause), url)}.", 1)
         raise UserError(message, code=code) from None
     except OSError as exc:  # aiohttp's connection errors are OSErrors too
         raise UserError(f"cannot reach Discord ({type(exc).__name__}: {exc}); check the "

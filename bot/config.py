@@ -236,7 +236,7 @@ def check_names(data: dict[str, Any], source: str) -> None:
         if section not in sections:
             raise ConfigError(f"{source}: unknown section [{section}] ({_nearest(section, sections)}).")
         model = Settings.model_fields[section].annotation
-        keys = list(model.model_fields)  # type: ignore[union-attr]
+        keys = list(model.model_fields)  # type: ignore[union-attr]  # (every section is a settings model)
         if not isinstance(body, dict):
             raise ConfigError(f"{source}: {section} must be a section [{section}] with keys "
                               f"({', '.join(keys)}), not a single value.")
@@ -260,7 +260,7 @@ def _check_environment() -> None:
 
 def allowed(section: str, key: str) -> str:
     """What a setting accepts, in words: "a whole number, at least 1"."""
-    field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]
+    field = Settings.model_fields[section].annotation.model_fields[key]  # type: ignore[union-attr]  # (every section is a settings model)
     return field_words(field)
 
 
@@ -286,7 +286,7 @@ def field_words(field: FieldInfo, at_most: float | None = None,
     elif origin is dict:
         kind = "a table of settings"
     else:
-        kind = kinds.get(annotation, "text")  # type: ignore[arg-type]
+        kind = kinds.get(annotation, "text")  # type: ignore[arg-type]  # (a plain type here: the other forms were handled above)
     le = None
     if at_least is not None and not any(isinstance(r, Ge | Gt) for r in field.metadata):
         kind += f", at least {at_least}"
@@ -299,7 +299,7 @@ def field_words(field: FieldInfo, at_most: float | None = None,
             le = rule.le
         elif isinstance(rule, Lt):
             kind += f", less than {rule.lt}"
-    if at_most is not None and (le is None or at_most < le):  # type: ignore[operator]
+    if at_most is not None and (le is None or at_most < le):  # type: ignore[operator]  # (annotated-types bounds are numbers here)
         le = at_most
     if le is not None:
         kind += f", at most {le:g}" if isinstance(le, float) else f", at most {le}"

@@ -272,11 +272,12 @@ class Delivery:
         tries_left = self.tries_after_end
         while True:
             held: ChannelHeld | None = None
+            error: Exception
             if not self.acting(match):  # (sharded: its shard's lease is lost here)
                 return  # left undelivered in the store, for the shard's owner
             try:
                 if len(batch) > 1 or self._batches(message.audience):  # (or folded)
-                    await self.transport.send_many(  # type: ignore[attr-defined]
+                    await self.transport.send_many(  # type: ignore[attr-defined]  # (a transport that folds messages has send_many: _batches says so)
                         match, [self._prepared(match, m) for m in batch])
                 else:
                     await self.transport.send(match, self._prepared(match, message))

@@ -130,7 +130,7 @@ async def database_check(url: str, timeout: float = 10.0, *, start_creates: bool
             async with engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
     except Exception as exc:
-        from bot.cli import database_problem
+        from bot.store.problems import database_problem
 
         problem = database_problem(exc, url)
         return Check("database", False, problem[0] if problem else f"{shown}: {exc}")

@@ -35,6 +35,8 @@ class MetricsUnavailable(RuntimeError):
 
 
 class Metrics:
+    server: Any = None  # (server, thread) of prometheus-client, once serving
+
     def __init__(self, service: Any, registry: Any = None) -> None:
         from prometheus_client import CollectorRegistry, Counter, Histogram
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import Table, delete, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -26,8 +26,8 @@ from bot.store.bulk import insert_of, select_of, update_of
 from bot.store.models import MatchResultRow, RatingRow
 
 MODEL = PlackettLuce()
-RESULTS = MatchResultRow.__table__
-RATINGS = RatingRow.__table__
+RESULTS = cast(Table, MatchResultRow.__table__)  # (a FromClause to the type checker)
+RATINGS = cast(Table, RatingRow.__table__)
 
 
 def guild_of(match: LiveMatch) -> int:
@@ -51,7 +51,7 @@ def result_statement(match: LiveMatch, now: datetime) -> Callable[[Connection], 
     result = dict(match.result or {})
     winner = result.get("winner")
     outcome = "aborted" if match.status == MatchStatus.ABORTED else ("draw" if winner is None else "win")
-    row = dict(match_id=match.id, guild_id=guild_of(match), game=match.game.slug,
+    row: dict[str, Any] = dict(match_id=match.id, guild_id=guild_of(match), game=match.game.slug,
                player0=match.players[0].id, player1=match.players[1].id,
                names=[p.name for p in match.players], outcome=outcome,
                winner=winner if outcome == "win" else None,
@@ -90,7 +90,7 @@ def _rate(conn: Connection, row: dict[str, Any], now: datetime) -> dict[str, Any
     before = [MODEL.rating(mu=stored[i][1], sigma=stored[i][2]) if i in stored
               else MODEL.rating() for i in ids]
     winner = row["winner"]
-    ranks = [0, 0] if winner is None else [0 if seat == winner else 1 for seat in (0, 1)]
+    ranks: list[float] = [0, 0] if winner is None else [0 if seat == winner else 1 for seat in (0, 1)]
     after = [team[0] for team in MODEL.rate([[before[0]], [before[1]]], ranks=ranks)]
     changes = {}
     for seat, pid in enumerate(ids):

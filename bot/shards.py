@@ -243,6 +243,6 @@ class ShardKeeper:
             if self._renewer is None:  # (rounds by hand: an adoption may take a while)
                 await self._renew()
 
-    def _shift(self, conn, taken: Taken) -> None:  # type: ignore[no-untyped-def]
+    def _shift(self, conn, taken: Taken) -> None:
         """In the lease's transaction: the shard's clocks move later by its downtime."""
         self.service.repo.shift_clocks(conn, taken.downtime, {taken.shard})

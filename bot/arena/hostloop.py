@@ -106,7 +106,7 @@ def answer_batch(line: str, slots: dict[str, Any], target: Any, limit: float,
         if beat is not None:
             beat[0], beat[2] = clock, k
         o += width
-        failed = None
+        failed: tuple[str, ...] | None = None
         value: Any = 0
         where = called
         try:

@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
         """The bot of one call at a time: its instance, notifications and first failure."""
 
         def __init__(self) -> None:
-            self.failed: tuple[str, str] | None = None  # the first failure since an answer
+            self.failed: tuple[str, ...] | None = None  # the first failure since an answer
             self.bot: Any = None if fresh else target
             self.receive: Callable[..., Any] | None = None
             self.postprocess: Callable[..., Any] | None = None

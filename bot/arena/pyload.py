@@ -103,7 +103,7 @@ def _notice(method: Any) -> Any:
     if type(method) is MethodType and type(method.__func__) is FunctionType:
         return None if _INERT[method.__func__] else method
     if COMPILED_SOURCES:  # a compiled built-in's method: as its Python source has it
-        name = getattr(method, "__name__", None)
+        name: str = getattr(method, "__name__", "")
         for cls in type(getattr(method, "__self__", None)).__mro__:
             if name in cls.__dict__:  # the class that defines it
                 source = COMPILED_SOURCES.get(cls)

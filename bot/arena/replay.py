@@ -95,7 +95,7 @@ def replay(path: str, match: int, limit: float | None = None) -> Replay:
         players.append(Logged(contestant.for_match(), seat, info["name"], log))
     try:
         try:
-            s0 = play_match(*players, Deal(key), limit, [0.0, False])
+            s0 = play_match(players[0], players[1], Deal(key), limit, [0.0, False])
             score, reason = (s0, 10 - s0), ""
         except Disqualified as dq:
             score, reason = None, f"{players[dq.side].name}: {dq.reason}"

@@ -37,7 +37,7 @@ def seat_factory(arg: str, limit: float = 1.0) -> BotFactory:
         return lambda: ArenaSeat(name, contestant.for_match)
 
     class JsSeat(ArenaSeat):
-        def choose(self, view, prompt, rng):  # type: ignore[no-untyped-def]
+        def choose(self, view, prompt, rng):
             holder: list[Any] = []
 
             def make() -> Any:

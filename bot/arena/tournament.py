@@ -114,7 +114,8 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
               quiet[a] + quiet[b] if a in quiet and b in quiet else None)
              for a, b in schedule.seatings]
     deal_no, deal = -1, None
-    chunk, scores, dqs = -1, bytearray(), []
+    chunk, scores = -1, bytearray()
+    dqs: list[tuple[int, int, str]] = []  # (match, seat's bot, reason)
     try:
         for chunk in chunks:
             first = chunk * CHUNK
@@ -130,7 +131,7 @@ def play_chunks(specs: list[BotSpec], schedule: Schedule, seed: int, limit: floa
                     deal_no = m // twin
                     deal = Deal(match_key(seed, deal_no))
                 try:
-                    scores.append(play_match(new0(), new1(), deal, limit, beat, sync, notes))
+                    scores.append(play_match(new0(), new1(), deal, limit, beat, sync, notes))  # type: ignore[arg-type]  # (set at m = 0)
                 except Disqualified as dq:
                     culprit = (a, b)[dq.side]
                     dead.add(culprit)
@@ -157,7 +158,8 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
     from bot.arena import lockstep
 
     dead: set[int] = set()
-    chunk, scores, dqs = -1, bytearray(), []
+    chunk, scores = -1, bytearray()
+    dqs: list[tuple[int, int, str]] = []  # (match, seat's bot, reason)
     try:
         for chunk in chunks:
             first = chunk * CHUNK
@@ -168,9 +170,12 @@ def _play_chunks_batched(contestants: list[Contestant], schedule: Schedule, seed
             def put(m: int, s0: int, scores: bytearray = scores, first: int = first) -> None:
                 scores[m - first] = s0
 
+            def disqualify(m: int, bot: int, reason: str,
+                           dqs: list[tuple[int, int, str]] = dqs) -> None:
+                dqs.append((m, bot, reason))
+
             lockstep.play_lockstep(contestants, schedule, seed, limit, range(first, last),
-                                   dead, SKIPPED, put,
-                                   lambda m, bot, reason, dqs=dqs: dqs.append((m, bot, reason)))
+                                   dead, SKIPPED, put, disqualify)
             emit(chunk, bytes(scores), dqs)
             chunk = -1
     except KeyboardInterrupt:
@@ -271,7 +276,7 @@ def run(specs: list[BotSpec], rounds: int, seed: int, jobs: int, limit: float,
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         queue = ctx.Queue()
-        procs = [ctx.Process(target=_worker, daemon=True,
+        procs = [ctx.Process(target=_worker,  # type: ignore[attr-defined]  # (typeshed: literal names only) daemon=True,
                              args=(specs, schedule, seed, limit, chunks, queue, batch))
                  for chunks in worker_chunks(specs, total_chunks, jobs, ctx)]
         for p in procs:

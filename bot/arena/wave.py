@@ -58,8 +58,8 @@ _IDENTITY = tuple(range(PLAYER_DECK))
 
 def deal_bytes(deal: object) -> bytes:
     """The FULL..ARR1 bytes of a match of `deal` (a `match.Deal`)."""
-    arrange0, arrange1 = deal.arrange  # type: ignore[attr-defined]
-    return (bytes([INDEX[c] for c in deal.full]) + deal.terms  # type: ignore[attr-defined]
+    arrange0, arrange1 = deal.arrange  # type: ignore[attr-defined]  # (a match.Deal)
+    return (bytes([INDEX[c] for c in deal.full]) + deal.terms  # type: ignore[attr-defined]  # (a match.Deal)
             + bytes(arrange0(_IDENTITY)) + bytes(arrange1(_IDENTITY)))
 
 

@@ -136,7 +136,7 @@ def demo_players(game: Game, bots: list[str] | None = None) -> list[PlayerRef]:
 
 
 def result_line(game: Game, match_id: int, players: tuple[PlayerRef, ...],
-                result: dict | None) -> str:  # type: ignore[type-arg]
+                result: dict | None) -> str:
     """"rps-poker: match #1: Bea (random) wins 6-4 (reason)", winner first."""
     if not result:
         return f"{game.slug}: match #{match_id} did not finish"

@@ -323,7 +323,7 @@ async def run_play(game_name: str | None, *, bot: str | None, seat: int, seed: s
                    db: str | None, name: str, show_log: bool = False,
                    stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
                    bot_think: float = 0.5, resume: int | None = None,
-                   started: list[int] | None = None) -> dict | None:  # type: ignore[type-arg]
+                   started: list[int] | None = None) -> dict | None:
     """Play (or with `resume`, continue) one match; its result, None if left unfinished.
     `started` receives the match id as soon as it is known."""
     if resume is None:
@@ -409,7 +409,7 @@ def _isatty(stream: TextIO) -> bool:
 
 
 async def _your_turn(service: MatchService, match_id: int, seat: int,
-                     finished: asyncio.Future[object]) -> None:
+                     finished: asyncio.Future[None]) -> None:
     """Wait until the person has a decision open (or the match ends): a move piped in ahead
     of its prompt is applied when the prompt comes, not refused."""
     while not finished.done():

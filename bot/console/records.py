@@ -35,7 +35,7 @@ from pydantic import (
 from bot.match_commitment import COVERED, commitment_of, parts_of
 from bot.messages import outcome_line
 from bot.status import MatchStatus
-from bot.transport import render_names, render_text, seconds_left
+from bot.transport import PlayerRef, render_names, render_text, seconds_left
 from games.core import IllegalMove
 from games.core.chance import seed_commitment
 from games.core.feed import end_reveal
@@ -222,7 +222,7 @@ def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> st
                                          if audience.startswith("seat") else audience)
         sent = message_time(m.get("at"))
         text = render_text(m["text"], lambda seat: names[seat] if seat < len(names) else None,
-                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]
+                           lambda when, sent=sent: deadline_words(when, sent))  # type: ignore[misc]  # (mypy infers no lambda with defaults)
         lines = text.splitlines() or [""]
         at = m.get("at", "")[11:19]
         body.append(f"{at} [{place}] {lines[0]}")
@@ -231,6 +231,12 @@ def transcript(record: dict[str, Any], names: Sequence[str] | None = None) -> st
         body += ["", "Revealed at the end of the match:",
                  render_names(str(record["reveal"]), names)]
     return "\n".join(head + body)
+
+
+def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
+    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
+    result's included, rendered)."""
+    return transcript(record, [p.name for p in players]) + "\n"
 
 
 def when_words(record: dict[str, Any]) -> str:
@@ -257,7 +263,7 @@ def span_words(seconds: float) -> str:
     """A length of time: "3 d 2 h", "2 h 5 min", "7 min 8 s", "4 s"."""
     left = max(0, round(seconds))
     units = [("d", 86400), ("h", 3600), ("min", 60), ("s", 1)]
-    parts = []
+    parts: list[str] = []
     for name, size in units:
         amount, left = divmod(left, size)
         if amount or parts:
@@ -579,11 +585,12 @@ def _check_status(rec: Record, names: Sequence[str]) -> None:
 
 def _check_times(rec: Record) -> None:
     """Actions and messages in the order they were stored, none before the first message."""
-    for what, items in (("action", rec.actions), ("message", rec.messages)):
-        for n, (before, after) in enumerate(zip(items, items[1:], strict=False), 2):
-            if after.at < before.at:
+    for what, times in (("action", [a.at for a in rec.actions]),
+                        ("message", [m.at for m in rec.messages])):
+        for n, (before, after) in enumerate(zip(times, times[1:], strict=False), 2):
+            if after < before:
                 raise RecordError(f"the record's {what} times are out of order: {what} {n} "
-                                  f"({after.at}) comes after {what} {n - 1} ({before.at})"
+                                  f"({after}) comes after {what} {n - 1} ({before})"
                                   + (": the messages were reordered." if what == "message"
                                      else "."))
     seqs = [a.seq for a in rec.actions]
@@ -595,7 +602,7 @@ def _check_times(rec: Record) -> None:
         raise RecordError(f"the record's first action ({rec.actions[0].at}) is before the "
                           f"match started ({rec.messages[0].at}).")
     began, ended = rec.started_at, rec.ended_at
-    first = min((x.at for x in [*rec.actions, *rec.messages]), default=None)
+    first = min([*(a.at for a in rec.actions), *(m.at for m in rec.messages)], default=None)
     if began is not None and first is not None and first < began:
         raise RecordError(f"the record's times are out of order: {first} is before the match "
                           f"started ({began}).")
@@ -615,8 +622,7 @@ def _check_deadline(settings: Any, start: Sequence[dict[str, Any]]) -> None:
     timers = {k: float(v) for k, v in settings.model_dump().items()
               if isinstance(v, int | float) and not isinstance(v, bool)
               and k.endswith(("_seconds", "_time"))}
-    found = next(((m, UNTIL.search(m["text"])) for m in start if UNTIL.search(m["text"])),
-                 None)
+    found = next(((m, until) for m in start if (until := UNTIL.search(m["text"]))), None)
     if not timers or found is None:
         return
     message, until = found

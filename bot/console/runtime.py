@@ -82,7 +82,7 @@ def watched_bot_files(failed: Callable[[str, str], None]
                 if getattr(seat, "errors", 0) > before:
                     failed(name[len("file:"):], getattr(seat, "error", ""))
                 return command
-            seat.choose = choose_watched
+            seat.choose = choose_watched  # type: ignore[method-assign]  # this one bot's, watched
             return seat
         return make
     return resolve

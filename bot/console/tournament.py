@@ -89,6 +89,7 @@ async def run_tournament(game_name: str, bots: list[str], format_name: str, *,
             for found in waiting:  # said before the resumed event's next round is shown
                 print(f"Resuming event #{found.id} ({found.name}).", file=out, flush=True)
             resumed = await runner.resume()
+            event: Event | None
             if resumed:
                 event = resumed[0]
             else:

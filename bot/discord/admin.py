@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 Resettable = Literal["host_role", "log_channel", "friendly_matches", "channel_mode",
                      "archive_delay", "game_settings", "challenge_cooldown"]
 RESET_COLUMNS = {"host_role": "host_role_id", "log_channel": "log_channel_id",
@@ -60,7 +60,7 @@ class SettingsCog(commands.Cog, name="Settings"):
                        friendly_matches: bool | None = None,
                        channel_mode: Literal["threads", "channels"] | None = None,
                        archive_delay: app_commands.Range[int, 0, 10080] | None = None,
-                       game: GameName | None = None,  # type: ignore[valid-type]
+                       game: GameName | None = None,  # type: ignore[valid-type]  # (GameName: a Literal built at import)
                        game_settings: str | None = None,
                        reset: Resettable | None = None,
                        challenge_cooldown: app_commands.Range[int, 0, 86400] | None = None,

@@ -46,7 +46,7 @@ NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage 
                  "them on with `/umpire settings friendly_matches:True`); a host can start the "
                  "match with `/match start`.")
 ENDED = ("finished", "aborted")
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 EXPIRED = ("This challenge has expired (a challenge stays open for an hour); nothing was "
            "started. Challenge again with `/challenge`.")
 
@@ -183,7 +183,7 @@ class ChallengeButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChallengeButton:  # type: ignore[override]  # (its own item)
         return cls(match["game"], int(match["a"]), int(match["b"]), match["act"])
 
     def parties(self, interaction: discord.Interaction[Any]) -> tuple[int, ...]:
@@ -209,7 +209,7 @@ class ChallengeButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                     "started. Try again.")
 
     async def _answer(self, interaction: discord.Interaction[Any]) -> None:
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         guild, user, message = interaction.guild, interaction.user, interaction.message
         if guild is None or message is None:
             raise Refusal("Challenges work in a server.")
@@ -256,12 +256,12 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> RematchButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]))
 
     async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
         """A player of this ended match of this server (the match as stored now)."""
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         try:
             old = await bot.service.load(self.match_id)
         except UmpireError:
@@ -287,7 +287,7 @@ class RematchButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                     "started. Try again.")
 
     async def _press(self, interaction: discord.Interaction[Any]) -> None:
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         guild = interaction.guild
         try:
             old = await bot.service.load(self.match_id)
@@ -361,7 +361,7 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
         channel = client.get_channel(int(room)) or await client.fetch_channel(int(room))
         if not may_post(client, match.transport):  # (sharded: the shard was lost meanwhile)
             return
-        await channel.send(  # type: ignore[union-attr]
+        await channel.send(  # type: ignore[union-attr]  # (a match room: a text channel)
             f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
             view=view, allowed_mentions=discord.AllowedMentions.none())
         match.transport["rematch_offered"] = True
@@ -385,7 +385,7 @@ class ChallengeCog(commands.Cog, name="Challenge"):
     @app_commands.guild_only()
     @requires(Who.ANYONE, pace=POST, order=lambda ctx, named: challenge_keys(ctx, named))
     async def challenge(self, ctx: commands.Context[Any], member: discord.Member,
-                        game: GameName) -> None:  # type: ignore[valid-type]
+                        game: GameName) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
         if ctx.interaction is not None and not ctx.interaction.response.is_done():
             await ctx.defer(ephemeral=True)
         if ctx.guild is None:

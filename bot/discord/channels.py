@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.keeper import record_room, record_table, record_thread
+from bot.discord.overwrites import HIDDEN, SEE_AND_WRITE, bot_overwrite
 from bot.discord.render import shown, user_id_of
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 from bot.transport import MatchInfo
@@ -22,20 +23,6 @@ from bot.transport import MatchInfo
 log = logging.getLogger(__name__)
 
 Target = discord.Role | discord.Member
-
-
-def _bot_overwrite(guild: discord.Guild) -> discord.PermissionOverwrite:
-    """What the bot needs in a match channel (only bits it has, as Discord requires)."""
-    me = guild.me.guild_permissions
-    return discord.PermissionOverwrite(
-        view_channel=True, send_messages=True, read_message_history=True,
-        embed_links=me.embed_links or None, attach_files=me.attach_files or None,
-        manage_messages=me.manage_messages or None)
-
-
-SEE_AND_WRITE = discord.PermissionOverwrite(view_channel=True, send_messages=True,
-                                            read_message_history=True)
-HIDDEN = discord.PermissionOverwrite(view_channel=False)
 
 
 def host_role(guild: discord.Guild, name: str) -> discord.Role | None:
@@ -46,7 +33,7 @@ def private_overwrites(guild: discord.Guild, hosts: discord.Role | None,
                        extra: Sequence[Target] = ()) -> dict[Target, discord.PermissionOverwrite]:
     """Hidden from @everyone; visible to the host role, the bot and `extra`."""
     out: dict[Target, discord.PermissionOverwrite] = {guild.default_role: HIDDEN,
-                                                      guild.me: _bot_overwrite(guild)}
+                                                      guild.me: bot_overwrite(guild)}
     if hosts is not None:
         out[hosts] = SEE_AND_WRITE
     for target in extra:
@@ -74,7 +61,7 @@ async def log_channel(guild: discord.Guild, name: str,
         problem = log_problem(found, hosts)
         return (None, problem) if problem else (found, None)
     return await guild.create_text_channel(
-        wanted, overwrites=private_overwrites(guild, hosts),
+        wanted, overwrites=private_overwrites(guild, hosts),  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
         topic="Umpire host log: every secret of every match, as it happens. Hosts only.",
         reason="umpire: host log"), None
 
@@ -134,10 +121,10 @@ def named_channel_problems(
             out.append(f"Everyone can read {table.mention}, so it cannot be {names[seat]}'s "
                        f"private table: hide it from @everyone, or leave {label} out and I "
                        "create one.")
-        for other, opponent in enumerate(players):
-            if other != seat and opponent is not None and \
+        for rival, opponent in enumerate(players):
+            if rival != seat and opponent is not None and \
                     table.permissions_for(opponent).view_channel:
-                out.append(f"{names[other]} can read {table.mention}, the table of their "
+                out.append(f"{names[rival]} can read {table.mention}, the table of their "
                            f"opponent {names[seat]}: pick a channel only {names[seat]} can read.")
         rights = table.permissions_for(member)
         if not (rights.view_channel and rights.send_messages):
@@ -292,10 +279,10 @@ async def _create_threaded(
     kept: dict[str, Any] = {}
     if room is None:
         category = await rooms_category(guild, f"{category_prefix} rooms"[:100],
-                                        _bot_overwrite(guild), shared)
-        overwrites = room_overwrites(guild, _bot_overwrite(guild))
+                                        bot_overwrite(guild), shared)
+        overwrites = room_overwrites(guild, bot_overwrite(guild))
         room = await guild.create_text_channel(
-            f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,
+            f"{slug}-{'-vs-'.join(names)}"[:100], category=category, overwrites=overwrites,  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome); "
                   "each player's table is a private thread here.",
             reason="umpire: game room")
@@ -340,17 +327,17 @@ async def _create(
     if room is None or needed_tables:
         category = await guild.create_category(
             f"{category_prefix} {' vs '.join(names)}"[:100],
-            overwrites={guild.me: _bot_overwrite(guild)}, reason="umpire: new match")
+            overwrites={guild.me: bot_overwrite(guild)}, reason="umpire: new match")
         created.append(category.id)
     if room is None:
         assert category is not None
         room = await guild.create_text_channel(
             f"{slug}-room", category=category,
-            overwrites={guild.me: _bot_overwrite(guild)},
+            overwrites={guild.me: bot_overwrite(guild)},
             topic=f"{title}: {' vs '.join(names)}. Public game room (spectators welcome).",
             reason="umpire: game room")
         created.append(room.id)
-    out_tables: list[discord.TextChannel | None] = list(given)
+    out_tables: list[Table | None] = list(given)
     kept: dict[str, Any] = {}
     for seat in needed_tables:
         member = players[seat]
@@ -360,7 +347,7 @@ async def _create(
             if other is not None and other.id != member.id:
                 overwrites[other] = HIDDEN
         table = await guild.create_text_channel(
-            f"table-{names[seat]}"[:100], category=category, overwrites=overwrites,
+            f"table-{names[seat]}"[:100], category=category, overwrites=overwrites,  # type: ignore[arg-type]  # (Role | Member keys: discord.py's Mapping is invariant)
             topic=f"{names[seat]}'s private table for {title}: your secret choices go here.",
             reason="umpire: private table channel")
         created.append(table.id)

@@ -64,7 +64,7 @@ class UmpireTree(app_commands.CommandTree[Any]):
             return True
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        return await interaction.client.gate.app_command(interaction)  # type: ignore[attr-defined]
+        return await interaction.client.gate.app_command(interaction)
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:

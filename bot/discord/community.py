@@ -21,7 +21,7 @@ from games.registry import all_games, get_game
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 OUTCOMES = {"win": "won", "loss": "lost", "draw": "draw", "aborted": "aborted"}
 NONE = discord.AllowedMentions.none()
 
@@ -58,7 +58,7 @@ class CommunityCog(commands.Cog, name="Community"):
     @app_commands.guild_only()
     @requires(Who.ANYONE, pace=READ("history"))
     async def history(self, ctx: commands.Context[Any], member: discord.Member | None = None,
-                      game: GameName | None = None) -> None:  # type: ignore[valid-type]
+                      game: GameName | None = None) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
         await defer(ctx, ephemeral=True)
         if ctx.guild is None:
             raise Refusal("History is kept per server: use this command in one.")
@@ -78,7 +78,7 @@ class CommunityCog(commands.Cog, name="Community"):
     @app_commands.guild_only()
     @requires(Who.ANYONE, pace=READ("leaderboard"))
     async def leaderboard(self, ctx: commands.Context[Any],
-                          game: GameName) -> None:  # type: ignore[valid-type]
+                          game: GameName) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
         await defer(ctx, ephemeral=True)
         if ctx.guild is None:
             raise Refusal("Ratings are kept per server: use this command in one.")

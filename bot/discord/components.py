@@ -94,7 +94,7 @@ def default_rows(ctx: PromptContext, game: str) -> list[list[discord.ui.Item[Any
         return []
     labels = [hooks.label(c)[:80] or c[:80] for c in choices]
     if len(choices) <= hooks.max_buttons and all(len(x) <= hooks.short_label for x in labels):
-        buttons = [ChoiceButton(ctx.match_id, ctx.key, i, label, style=hooks.style(choices[i]))
+        buttons: list[discord.ui.Item[Any]] = [ChoiceButton(ctx.match_id, ctx.key, i, label, style=hooks.style(choices[i]))
                    for i, label in enumerate(labels)]
         return [buttons[i:i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
     return [[ChoiceSelect(ctx.match_id, ctx.key, labels)]]
@@ -163,7 +163,7 @@ class ChoiceButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChoiceButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> ChoiceButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"], int(match["index"]), item.label or "?")
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
@@ -186,7 +186,7 @@ class ChoiceSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> ChoiceSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> ChoiceSelect:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"])
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
@@ -221,7 +221,7 @@ class OrderedSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> OrderedSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> OrderedSelect:  # type: ignore[override]  # (its own item)
         picked = [p for p in match["picked"].split(",") if p]
         out = cls(int(match["match"]), match["key"], int(match["count"]), picked=picked)
         out.item.options = list(item.options)
@@ -237,7 +237,7 @@ class OrderedSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
         picked = [*self.picked, values[0]]
         so_far = ", then ".join(labels.get(v, v) for v in picked)
         if len(picked) < self.count:
-            bot: UmpireBot = interaction.client  # type: ignore[assignment]
+            bot: UmpireBot = interaction.client
             await acknowledged(bot, interaction, self.match_id)  # (the last pick's move follows)
             rest = [(o.label, o.value) for o in self.item.options if o.value not in picked]
             view = discord.ui.View(timeout=None)
@@ -269,7 +269,7 @@ class MultiSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> MultiSelect:
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> MultiSelect:  # type: ignore[override]  # (its own item)
         out = cls(int(match["match"]), match["key"], match["verb"])
         out.item.options = list(item.options)
         return out
@@ -298,11 +298,11 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> PrivateButton:  # type: ignore[override]  # (its own item)
         return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        bot: UmpireBot = interaction.client
         await acknowledged(bot, interaction, self.match_id)  # (the menu's move follows it)
         live = bot.api.live(self.match_id)  # (the gate checked the clicker's seat)
         hooks = hooks_for(live.game.slug) if live is not None else None
@@ -310,6 +310,7 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await tell(interaction, "Type your move instead.")
             return
         seat = live.seat_of(player_id(interaction.user.id))
+        assert seat is not None  # (the gate checked the clicker's seat)
         prompt = next(p for p in live.prompts if p.key == self.key)
         options = hooks.private_options(live, prompt, seat)
         if not options:
@@ -330,7 +331,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
     """A click on a choice: refuse it if stale or not the clicker's, else submit its text.
     The click is answered in its interaction where it may be (bot/discord/answer.py);
     otherwise it is acknowledged at once."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client
     await _submit(interaction, match_id, f"choice {match_id}/{key}/{index}",
                   lambda: bot.routing.submit_choice(interaction.user.id, interaction.channel_id,
                                                     match_id, key, index, interaction.guild_id))
@@ -341,7 +342,7 @@ async def submit_text(interaction: discord.Interaction[Any], match_id: int, key:
     """A menu's text for decision `key`: submitted as typed where the menu is. A menu on a
     message of the channel is answered like a choice; on a private (ephemeral) menu, success
     replaces the menu with `done` (the posts that follow answer the click that opened it)."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client
     message = interaction.message
     ephemeral = message is not None and message.flags.ephemeral
     accepted = await _submit(
@@ -356,7 +357,7 @@ async def _submit(interaction: discord.Interaction[Any], match_id: int, what: st
                   submit: Callable[[], Awaitable[tuple[str, bool]]]) -> bool:
     """Submit a click's move while it may be answered by its channel's next post; tell the
     clicker privately why it was refused. Whether it was accepted."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client
     async with answering(bot, interaction, match_id) as answer:
         try:
             refusal, accepted = await submit()

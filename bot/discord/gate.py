@@ -297,10 +297,10 @@ class Gate:
         elif need.who is Who.MANAGER:
             self.manager(author, guild)
         if need.who in (Who.REFEREE, Who.EVENT_HOST):
-            found = await ctx.cog.gate_target(ctx, named)  # type: ignore[union-attr]
+            found = await ctx.cog.gate_target(ctx, named)  # type: ignore[union-attr]  # (a gated command belongs to a cog that names its target)
             found = (await self.referee(author, found) if need.who is Who.REFEREE
                      else self.event_host(author, found))
-            ctx.gate_target = found  # type: ignore[attr-defined]
+            ctx.gate_target = found  # type: ignore[attr-defined]  # (the gate leaves the checked target on the context)
         if isinstance(command, commands.Group) and _subcommand_follows(ctx, command):
             return  # its subcommand is decided (paced, ordered) on its own
         channel_id = ctx.channel.id if ctx.channel else None
@@ -425,7 +425,7 @@ class GatedItem:
     need: Need = Need(Who.SEAT)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        gate: Gate = interaction.client.gate  # type: ignore[attr-defined]
+        gate: Gate = interaction.client.gate
         if not await gate.component(interaction, self):
             return
         keys = list(self.order_keys(interaction))
@@ -449,7 +449,7 @@ class GatedItem:
     async def seat_refusal(self, interaction: discord.Interaction[Any]) -> str | None:
         """For `Who.SEAT`: why the clicker may not choose here now (the match of the custom
         id, in its own server and channels, the decision still open, the clicker's seat)."""
-        bot: UmpireBot = interaction.client  # type: ignore[assignment]
-        return bot.routing.click_refusal(interaction.user.id, self.match_id,  # type: ignore[attr-defined]
-                                         self.key, interaction.guild_id,  # type: ignore[attr-defined]
+        bot: UmpireBot = interaction.client
+        return bot.routing.click_refusal(interaction.user.id, self.match_id,  # type: ignore[attr-defined]  # (a SEAT-gated item has its match_id)
+                                         self.key, interaction.guild_id,  # type: ignore[attr-defined]  # (and its decision's key)
                                          interaction.channel_id)

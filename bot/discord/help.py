@@ -41,7 +41,7 @@ def command_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
         out.append(f"`/{command.qualified_name}` — {command.description}")
 
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        walk(command)  # type: ignore[arg-type]
+        walk(command)
     return out
 
 
@@ -75,7 +75,7 @@ class HelpCog(commands.Cog, name="Help"):
 async def match_choices(interaction: discord.Interaction, current: str
                         ) -> list[app_commands.Choice[int]]:
     """This server's matches (newest first) whose number starts with what was typed."""
-    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    bot: UmpireBot = interaction.client  # type: ignore[assignment]  # (the client is the UmpireBot)
     if interaction.guild_id is None:
         return []
     # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).

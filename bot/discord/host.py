@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.console.records import transcript
+from bot.console.records import transcript_text
 from bot.discord.channels import (
     sees_everything,
 )
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 
 
 class HostCog(commands.Cog, name="Host"):
@@ -114,7 +114,7 @@ class HostCog(commands.Cog, name="Host"):
         table2="use this as player2's table",
         feed="a read-only spectator feed: the room, and each round's hands once it is over")
     @requires(Who.HOST)
-    async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
+    async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]  # (GameName: a Literal built at import)
                     player1: discord.Member, player2: discord.Member | None = None,
                     bot: str | None = None, advantage: commands.Range[int, 1, 2] = 1,
                     settings: str | None = None, seed: str | None = None,
@@ -298,6 +298,7 @@ class HostCog(commands.Cog, name="Host"):
         await ctx.send(await archive_match(self.bot, live.id, delete_room=True), ephemeral=True)
 
 
+_command: commands.HybridCommand[Any, ..., Any]
 for _command in (HostCog.delete, HostCog.unrated, HostCog.pause, HostCog.resume, HostCog.extend, HostCog.lock, HostCog.abort,
                  HostCog.award, HostCog.status, HostCog.export):
     _command.autocomplete("match")(match_choices)
@@ -344,7 +345,7 @@ async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
         channel = bot.get_channel(int(room)) or await bot.fetch_channel(int(room))
         if not may_post(bot, live.transport):  # (sharded: the shard was lost meanwhile)
             return
-        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]  # (a match room: a text channel)
     except (discord.HTTPException, AttributeError) as exc:
         log.warning("could not post in the room of match %s: %s", live.id, exc)
 
@@ -352,12 +353,6 @@ async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
 def here(match: LiveMatch, guild_id: int | None) -> bool:
     """Whether `match` was started on server `guild_id`."""
     return guild_id is not None and match.transport.get("guild") == guild_id
-
-
-def transcript_text(record: dict[str, Any], players: tuple[PlayerRef, ...]) -> str:
-    """The readable transcript, as `umpire export --text` writes it (every placeholder, the
-    result's included, rendered)."""
-    return transcript(record, [p.name for p in players]) + "\n"
 
 
 async def setup(bot: UmpireBot) -> None:

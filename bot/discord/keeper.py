@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.overwrites import SEE_AND_WRITE, bot_overwrite
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 
 if TYPE_CHECKING:
@@ -269,9 +270,9 @@ class Keeper:
             failed = False
             logs_done: set[int] = set()
             for match in running:
-                for finding in await self.keep_match(guild, match, logs_done):
+                for finding in await self.keep_match(guild, match, logs_done):  # type: ignore[arg-type]  # (it reads only .id and .transport, as a LiveMatch has)
                     failed |= not finding.fixed
-                    self._tell(match, finding)
+                    self._tell(match, finding)  # type: ignore[arg-type]  # (as above)
             return failed
 
     async def keep_match(self, guild: discord.Guild, match: MatchInfo,
@@ -309,8 +310,6 @@ class Keeper:
             return None  # gone: deleted channels are made again (bot/discord/lifecycle.py)
         wanted = _wanted(spec.get("overwrites") or {})
         if how == "table":
-            from bot.discord.channels import SEE_AND_WRITE
-
             audience = f"seat{int(spec['seat'])}"
             intended = await transport.intended(match, audience, guild)
             wanted = _hosts_now(wanted, spec.get("hosts"), intended.host_role_id, SEE_AND_WRITE)
@@ -435,14 +434,12 @@ class Keeper:
     async def _keep_made_log(self, guild: discord.Guild, match: MatchInfo,
                              channel: discord.TextChannel, denies: Wanted, host_role: int,
                              players: frozenset[int]) -> Finding | None:
-        from bot.discord.channels import SEE_AND_WRITE, _bot_overwrite
-
         def entry(kind: int, overwrite: discord.PermissionOverwrite) -> tuple[int, int, int]:
             allow, deny = overwrite.pair()
             return (kind, allow.value, deny.value)
 
         wanted: Wanted = {guild.default_role.id: (ROLE, 0, VIEW),
-                          guild.me.id: entry(MEMBER, _bot_overwrite(guild))}
+                          guild.me.id: entry(MEMBER, bot_overwrite(guild))}
         if host_role:
             wanted[host_role] = entry(ROLE, SEE_AND_WRITE)
         base = await self.bot.transport.intended(match, "umpire", guild)

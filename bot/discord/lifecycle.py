@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord.channels import HIDDEN, SEE_AND_WRITE, _bot_overwrite
 from bot.discord.errors import Refusal
 from bot.discord.keeper import record_thread
+from bot.discord.overwrites import HIDDEN, SEE_AND_WRITE, bot_overwrite
 from bot.discord.sharding import LostShard, may_post
 from bot.status import RUNNING
 from bot.transport import MatchInfo
@@ -48,7 +48,7 @@ ENDED = ("finished", "aborted")
 async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = False) -> str:
     """Transcript to the host log, then delete the match's created channels (the room too
     when `delete_room`). Returns what was done, for the host who asked."""
-    from bot.discord.host import transcript_text
+    from bot.console.records import transcript_text
 
     service = bot.service
     live = await service.load(match_id)
@@ -201,7 +201,7 @@ async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
             getattr(channel, "category", None)
         overwrites = dict(getattr(channel, "overwrites", {}) or {})
         if not overwrites:
-            overwrites = {guild.me: _bot_overwrite(guild)}
+            overwrites = {guild.me: bot_overwrite(guild)}
             if place.seat is not None:
                 overwrites[guild.default_role] = HIDDEN
                 uid = int(live.players[place.seat].id.split(":", 1)[1])
@@ -212,7 +212,7 @@ async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
             new = await guild.create_text_channel(
                 channel.name, overwrites=overwrites,
                 category=category if isinstance(category, discord.CategoryChannel) else None,
-                topic=getattr(channel, "topic", None),
+                topic=getattr(channel, "topic", None),  # type: ignore[arg-type]  # (None: no topic)
                 reason=f"umpire: a channel of match #{live.id} was deleted")
         except discord.HTTPException as exc:
             log.warning("could not recreate channel %s of match %s: %s", channel.id, live.id, exc)

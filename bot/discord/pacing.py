@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -140,7 +140,7 @@ class Pacer:
         self._waiting = 0
         self._pump: asyncio.Task[None] | None = None
         self.waits = 0  # requests that waited for the global limit (for the bench and tests)
-        self.waited: Counter[Priority] = Counter()  # ...seconds waited in all, by class
+        self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # ...seconds waited, by class
         self.bucket_waits = 0  # ...and for their bucket
         self._taken = 0
 

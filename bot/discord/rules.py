@@ -14,7 +14,7 @@ from games.registry import all_games, get_game
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 
 
 class RulesCog(commands.Cog, name="Rules"):
@@ -23,7 +23,7 @@ class RulesCog(commands.Cog, name="Rules"):
 
     @commands.hybrid_command(name="rules", description="How a game is played, as the umpire applies it")
     @requires(Who.ANYONE)
-    async def rules(self, ctx: commands.Context[Any], game: GameName) -> None:  # type: ignore[valid-type]
+    async def rules(self, ctx: commands.Context[Any], game: GameName) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
         found = get_game(str(game))
         await ctx.send(hooks_for(found.slug).rules_text(), ephemeral=True, suppress_embeds=True)
 

@@ -81,6 +81,7 @@ async def check_only(settings: Settings, token: str) -> int:
     """`umpire run --check`: one line per check on stdout; 1 if any fails."""
     from bot.discord.check import run_check
 
+    assert settings.database.url, "bot.cli chooses the database (bot.database_choice)"
     checks = await run_check(settings, token, settings.database.url)
     for item in checks:
         print(item.line())

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ROOMS_PER_CATEGORY = 50  # Discord's limit of channels in one category
-AUTO_ARCHIVE_MINUTES = 10080  # a week: the bot archives ended matches itself
+AUTO_ARCHIVE_MINUTES: Final = 10080  # a week: the bot archives ended matches itself
 
 
 def room_overwrites(guild: discord.Guild,

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]
-FormatName = Literal[tuple(FORMATS)]  # type: ignore[valid-type]
+GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
+FormatName = Literal[tuple(FORMATS)]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 NONE = discord.AllowedMentions.none()
 STATUS_WORDS = {"signup": "sign-ups", "running": "running", "paused": "paused",
                 "ended": "ended"}
@@ -138,7 +138,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     async def _hosted(self, ctx: commands.Context[Any], event_id: int | None) -> Event:
         """The event the gate let this host run (a host who plays in it cannot)."""
-        return target(ctx)  # type: ignore[no-any-return]
+        return target(ctx)
 
     async def gate_target(self, ctx: commands.Context[Any], named: dict[str, Any]) -> Event:
         """The event a host command names (bot/discord/gate.py decides who may run it)."""
@@ -175,7 +175,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                            feed="a read-only spectator feed for every match of the event")
     @requires(Who.HOST)
     async def create(self, ctx: commands.Context[Any], name: str,
-                     game: GameName, format: FormatName,  # type: ignore[valid-type]
+                     game: GameName, format: FormatName,  # type: ignore[valid-type]  # (GameName: a Literal built at import)
                      settings: str | None = None, rated: bool = True,
                      break_seconds: commands.Range[int, 0, 86400] = 60,
                      cap: commands.Range[int, 2, 256] | None = None,
@@ -198,7 +198,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         event, _ = await self.runner.change(
             event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,
                                            feed=feed.id if feed else None), None))
-        await ctx.channel.send(  # type: ignore[union-attr]
+        await ctx.channel.send(
             f"📣 Event #{event.id}: **{event.name}** ({found.title}, "
             f"{format_named(event.format).label or event.format}). Seeding at random draws "
             f"from a secret seed committed to now: SHA-256 `{event.commitment}` (seed and salt "
@@ -364,7 +364,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         message_id = found.place.get("message")
         if message_id:
             try:
-                message = channel.get_partial_message(int(message_id))
+                message = channel.get_partial_message(int(message_id))  # type: ignore[union-attr]  # (a server's channel)
                 await message.edit(embed=show_embed(found), attachments=files)
                 await self._say(ctx, f"The event's message is kept up to date: {message.jump_url}")
                 return

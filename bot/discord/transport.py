@@ -348,7 +348,7 @@ class DiscordTransport:
                 content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
                 view=items, embeds=notes,
             ) as params:
-                params.payload["enforce_nonce"] = True  # type: ignore[index]
+                params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
                 await self._post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
@@ -488,7 +488,7 @@ class DiscordTransport:
             at = max(at, min([last + quiet, *(w + quiet for w in written)]))
         sent = self._log_sent.get(channel_id, ())
         if len(sent) >= LOG_PARTS_PER_BATCH:
-            at = max(at, sent[0] + self.log_window)
+            at = max(at, sent[0] + self.log_window)  # type: ignore[misc]  # (a deque, not the empty default)
         return at
 
     def _log_is_quiet(self, channel_id: int) -> bool:
@@ -662,7 +662,7 @@ class DiscordTransport:
         with handle_message_parameters(
                 content=pieces[0], embeds=embeds or discord.utils.MISSING, nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none()) as params:
-            params.payload["enforce_nonce"] = True  # type: ignore[index]
+            params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
         if first:
             self._log_last[channel_id] = time.monotonic()
@@ -754,7 +754,7 @@ class DiscordTransport:
                 page = await client.http.logs_from(channel_id, 100, after=after)
                 if not page:
                     break
-                found.extend(page)
+                found.extend(page)  # type: ignore[arg-type]  # (typed dicts: Discord's JSON)
                 after = max(int(m["id"]) for m in page)
                 if len(page) < 100:
                     break
@@ -891,7 +891,7 @@ class DiscordTransport:
         found = guild.get_channel_or_thread(channel_id)
         if found is None and self.client is not None:
             try:
-                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]
+                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]  # (a fetched guild channel is a guild channel or thread)
             except (discord.NotFound, discord.Forbidden):
                 return None
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:

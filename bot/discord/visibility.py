@@ -117,7 +117,7 @@ def unintended_readers(place: Place, intended: Intended) -> Readers:
         if place.can_read(role) and not intended.allows_role(role):
             out.roles.append(role)
     one_by_one = {o.id for o in place.channel.overwrites if isinstance(o, discord.Member)}
-    one_by_one |= intended.members | intended.barred | place.thread_members | {guild.owner_id}
+    one_by_one |= intended.members | intended.barred | place.thread_members | {guild.owner_id or 0}
     by_roles: dict[frozenset[int], list[discord.Member]] = {}
     for member in guild.members:
         if member.id == me.id:

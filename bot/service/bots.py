@@ -71,7 +71,7 @@ class BotRunner:
         token = (match_id, key)
         self.tasks[token] = task
         task.add_done_callback(
-            lambda t, k=token: self.tasks.pop(k) if self.tasks.get(k) is t else None)
+            lambda t, k=token: self.tasks.pop(k) if self.tasks.get(k) is t else None)  # type: ignore[misc]  # (mypy infers no lambda with defaults)
 
     async def move(self, match_id: int, key: str, bot_name: str, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -8,7 +8,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from bot.clock import Scheduler, TimeSource
 from bot.delivery import Delivery
@@ -218,7 +218,7 @@ class ClockKeeper:
             if self.take_fixed is not None:
                 await self.take_fixed(token)
             return
-        match_id, key = token  # type: ignore[misc]
+        match_id, key = cast(tuple[int, str], token)  # (else a decision's clock)
         match = self.matches.get(match_id)
         if match is None or (match_id, key) in self.held or self.standing(match_id, key) \
                 or not self.acting(match):

@@ -15,8 +15,9 @@ from bot.store.repository import MatchWrite
 from bot.transport import render_names
 from games.core import Command
 
-#: A statement run in the transaction of a write (`MatchWrite.also`).
-Statement = Callable[[Connection], None]
+#: A statement run in the transaction of a write (`MatchWrite.also`); what it returns is
+#: not used.
+Statement = Callable[[Connection], object]
 
 
 @dataclass(frozen=True)

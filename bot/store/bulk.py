@@ -33,9 +33,10 @@ class Bulk:
     def _compile(self, dialect: Dialect) -> tuple[str, list[str], list[Processor]]:
         found = self._compiled.get(dialect.name)
         if found is None:
-            compiled = self.statement.compile(dialect=dialect)
+            # (every statement given is a ClauseElement too: an insert, update or select)
+            compiled = self.statement.compile(dialect=dialect)  # type: ignore[attr-defined]  # ^
             names = list(compiled.positiontup or [])
-            processors = [self.types[n].dialect_impl(dialect).bind_processor(dialect)
+            processors: list[Processor] = [self.types[n].dialect_impl(dialect).bind_processor(dialect)
                           for n in names]
             found = self._compiled[dialect.name] = (compiled.string, names, processors)
         return found
@@ -58,7 +59,7 @@ class Query(Bulk):
 
     def _compile(self, dialect: Dialect) -> tuple[str, list[str], list[Processor]]:
         if dialect.name not in self._compiled:
-            for column in self.statement.selected_columns:  # type: ignore[attr-defined]
+            for column in self.statement.selected_columns:  # type: ignore[attr-defined]  # (a Query's statement is a select)
                 if column.type.dialect_impl(dialect).result_processor(dialect, None):
                     raise TypeError(f"Query: column {column.name} needs result conversion "
                                     f"on {dialect.name}; select it with Connection.execute")
@@ -71,7 +72,7 @@ class Query(Bulk):
         cursor = conn.connection.cursor()
         try:
             cursor.execute(sql, _values(list(zip(names, processors, strict=True)), params))
-            return cursor.fetchall()
+            return cursor.fetchall()  # type: ignore[return-value]  # sqlite3 returns a list of tuples
         finally:
             cursor.close()
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, String, cast, select
+from sqlalchemy import BigInteger, String, Table, cast, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -71,7 +71,7 @@ class GuildStore:
         new.game_settings = dict(new.game_settings or {})
         values = {name: getattr(new, name) for name in FIELDS}
         now = datetime.now(UTC)
-        table = GuildSettingsRow.__table__
+        table: Table = GuildSettingsRow.__table__  # type: ignore[assignment]  # (typed FromClause)
 
         def write(conn: Connection) -> None:
             done = conn.execute(table.update().where(table.c.guild_id == guild_id)
@@ -91,7 +91,7 @@ class GuildStore:
         return None if row is None else str(row[0])
 
     async def set_fact(self, key: str, value: str) -> None:
-        table = ServiceStateRow.__table__
+        table: Table = ServiceStateRow.__table__  # type: ignore[assignment]  # (typed FromClause)
         now = datetime.now(UTC)
 
         def write(conn: Connection) -> None:

@@ -194,7 +194,7 @@ def _later(column: Any, value: datetime) -> Any:
     return case((column > value, column), else_=value)
 
 
-def _insert_ignore(conn: Connection, values: dict[str, object]):  # type: ignore[no-untyped-def]
+def _insert_ignore(conn: Connection, values: dict[str, object]):
     """INSERT ... ON CONFLICT DO NOTHING (a concurrent insert of the same shard waits, then
     does nothing)."""
     make = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert

@@ -29,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import BindParameter
 
 from bot.status import ENDED, LIVE, RUNNING, ClockStatus, MatchStatus
 from bot.store.bulk import Bulk, insert_of, scalar_raw, update_of
@@ -98,7 +99,7 @@ class MatchWrite:
     clocks_changed: list[ClockData] = field(default_factory=list)
     match_fields: dict[str, Any] = field(default_factory=dict)
     #: More statements for the same transaction (e.g. the ratings a result changes).
-    also: list[Callable[[Connection], None]] = field(default_factory=list)
+    also: list[Callable[[Connection], object]] = field(default_factory=list)
     #: The match's clock stops after this write, replacing those stored (None: unchanged).
     stops: dict[str, StopData] | None = None
     #: Sharded: (shard, lease generation) the write was made under; stored only if the
@@ -194,7 +195,7 @@ class Repository:
         #: (set by the shard keeper, bot/shards.py). None: one process, nothing fenced.
         self.fence: Fence | None = None
         sync_engine = sync_writer_engine(url)
-        self.writer = BatchWriter(
+        self.writer: BatchWriter[tuple[MatchWrite, datetime]] = BatchWriter(
             engine, self._apply_writes, sync_engine=sync_engine, extras=self._take_delivered,
             one_statement=(SingleStatementWrites(engine, self._unborn.__contains__,
                                                  lambda: self.fence)
@@ -841,7 +842,7 @@ _live_clock = func.coalesce(DeadlineRow.status, "").in_(LIVE_CLOCKS)
 
 # `load_many`'s four reads, built once: a batch's ids are one expanding parameter (building
 # the statements with each batch's 250 ids took an eighth of a resume's time on the loop).
-_IDS = bindparam("ids", expanding=True)
+_IDS: BindParameter[Any] = bindparam("ids", expanding=True)
 #: A live clock's columns, as `_clock` unpacks them.
 _CLOCK_COLUMNS = (DeadlineRow.match_id, DeadlineRow.prompt_key, DeadlineRow.seat,
                   DeadlineRow.started_at, DeadlineRow.limit_at, DeadlineRow.deadline_at,

@@ -198,7 +198,7 @@ class SingleStatementWrites:
         """The held connection's asyncpg connection (checked out from the pool once; a
         fresh one if the server closed it meanwhile: nothing was sent on it yet)."""
         if self._conn is not None and not (self._conn.closed or self._conn.invalidated):
-            driver = (await self._conn.get_raw_connection()).driver_connection
+            driver: Any = (await self._conn.get_raw_connection()).driver_connection
             if not driver.is_closed():
                 return driver
             await self._drop()

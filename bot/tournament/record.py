@@ -201,7 +201,7 @@ def _pairing_problem(pairing: dict[str, Any], matches: dict[int, dict[str, Any]]
     if match is None:
         return f"its match #{match_id} is not in the record."
     ids = [p.get("id") for p in match.get("players", [])]
-    if sorted(ids) != sorted([pairing.get("player0"), pairing.get("player1")]):
+    if sorted(ids) != sorted([pairing.get("player0"), pairing.get("player1")]):  # type: ignore[type-var]  # (a bye has no match)
         return f"match #{match_id} is played by {', '.join(map(str, ids))}, not its players."
     if not result:
         return None if match.get("status") in RUNNING else \

@@ -314,7 +314,8 @@ def bracket_layout(state: FormatState) -> Layout:
     matches = bracket_matches(state)
     nodes = {n.id: n for n in _bracket_nodes(state) or []}
     columns = max(n.stage for n in nodes.values())
-    boxes, lines, labels = [], [], []
+    boxes, labels = [], []
+    lines: list[tuple[int, int, int, int]] = []  # (from x, y, to x, y)
     centre: dict[str, float] = {}
     right: dict[str, int] = {}  # each box's right edge, where its line leaves
     top = MARGIN

@@ -54,7 +54,7 @@ class MatchStarter(Protocol):
 def default_formats(name: str) -> Format:
     from bot.tournament import formats
 
-    return formats.format_named(name)  # type: ignore[attr-defined, no-any-return]
+    return formats.format_named(name)
 
 
 class EventRunner:
@@ -273,13 +273,13 @@ class EventRunner:
                     (linked is None or found[0] >= linked):
                 if linked != found[0]:  # started just before a kill: link it, not twice
                     event, _ = await self.change(
-                        event.id, lambda e, p=pairing.id, m=found[0]: (ev.link(e, p, m), None))
+                        event.id, lambda e, p=pairing.id, m=found[0]: (ev.link(e, p, m), None))  # type: ignore[misc]  # (mypy infers no lambda with defaults)
                 await self.service.load(found[0])
                 continue
             event = await self._start(event, pairing)
 
     async def _start(self, event: Event, pairing: Pairing) -> Event:
-        entrants = [event.entrant(p) for p in (pairing.player0, pairing.player1)]
+        entrants = [event.entrant(p) for p in (pairing.player0, pairing.player1) if p]
         players = [PlayerRef(id=e.id, name=e.name, bot=e.bot) for e in entrants if e]
         transport: dict[str, Any] = {"event": event.id, "pairing": pairing.id}
         if not event.rated:

@@ -367,9 +367,9 @@ class Game(ABC, Generic[StateT]):
             assert prompt is not None, "a checked timeout has its prompt pending"
             self.timeouts[prompt.kind](state, seat, prompt, events)
         else:
-            self.applies[command.type](state, seat, command, events)  # type: ignore[attr-defined]
+            self.applies[command.type](state, seat, command, events)  # type: ignore[attr-defined]  # (every command model has its type tag)
         if self.log_keep:
-            log: list[str] = state.log  # type: ignore[attr-defined]
+            log: list[str] = state.log  # type: ignore[attr-defined]  # (log_keep: the game's state has a log)
             log.extend(e.text for e in events if e.audience.kind == "public")
             del log[:-self.log_keep]
         return events
@@ -521,8 +521,8 @@ class Game(ABC, Generic[StateT]):
 
     def load_state(self, data: Mapping[str, Any] | str) -> StateT:
         if isinstance(data, str):
-            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
-        return self.state_model.model_validate(data)  # type: ignore[return-value]
+            return self.state_model.model_validate_json(data)  # type: ignore[return-value]  # (state_model is StateT's class)
+        return self.state_model.model_validate(data)  # type: ignore[return-value]  # (state_model is StateT's class)
 
     def load_settings(self, data: Mapping[str, Any] | None) -> BaseModel:
         return self.settings_model.model_validate(dict(data or {}))

@@ -173,7 +173,7 @@ def check_other_words(game: Game, state: BaseModel, rng: random.Random) -> int:
         texts: list[tuple[str, str]] = []
         for kind, options in (words.kinds.items() if words is not None else ()):
             foreign = [w for w in options if kind not in pending
-                       and words.kind_of(w, pending) == kind]  # type: ignore[union-attr]
+                       and words.kind_of(w, pending) == kind]  # type: ignore[union-attr]  # (words is not None inside this loop)
             if foreign:
                 word = rng.choice(foreign)
                 texts += [(word, f"a word of {kind}"), (f"{word} 1", f"a word of {kind}")]
@@ -272,7 +272,7 @@ def run_conformance(game: Game, matches: int, *, first_seed: int = 0,
                     settings: BaseModel | None = None, **kwargs: float) -> list[MatchRecord]:
     """Play `matches` seeded random matches; return their records (raises on the first failure)."""
     return [
-        play_random_match(game, f"conformance-{i}", settings, **kwargs)  # type: ignore[arg-type]
+        play_random_match(game, f"conformance-{i}", settings, **kwargs)  # type: ignore[arg-type]  # (the caller's rates and max_steps)
         for i in range(first_seed, first_seed + matches)
     ]
 

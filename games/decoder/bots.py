@@ -184,7 +184,7 @@ class HeuristicBot:
         words = self._candidate_words(view, rng)
         evidence = me.items.new_evidence > 0
         word, refused, _bits = best_question(sample, words, both=evidence)
-        return TakeTurn(tank=tank, action="ask", word=word, exclude=refused,  # type: ignore[arg-type]
+        return TakeTurn(tank=tank, action="ask", word=word, exclude=refused,
                         power_surge=surge, new_evidence=evidence)
 
     def _candidate_words(self, view: DecoderView, rng: random.Random) -> list[str]:
@@ -233,7 +233,7 @@ class HeuristicBot:
             if best is None or agree > best[0]:
                 best = (agree, clue)
         assert best is not None
-        return ChooseClue(clue=best[1], unexpected_sabotage=self._use_us(view))  # type: ignore[arg-type]
+        return ChooseClue(clue=best[1], unexpected_sabotage=self._use_us(view))
 
     def _swap(self, view: DecoderView, prompt: Prompt, rng: random.Random) -> Command:
         # A new letter voids the opponent's old clues about the one it replaces.

@@ -320,18 +320,18 @@ def _read_turn(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
             w = rest[i]
             if w in NEGATIONS and i + 1 < len(rest) and rest[i + 1].upper() in CLUES and \
                     (word is not None or i + 2 < len(rest)):
-                exclude = rest[i + 1].upper()  # type: ignore[assignment]
+                exclude = rest[i + 1].upper()  # type: ignore[assignment]  # (a Clue: checked in CLUES)
                 i += 2
                 continue
             if w == "-" and i + 1 < len(rest) and rest[i + 1].upper() in CLUES:
-                exclude = rest[i + 1].upper()  # type: ignore[assignment]
+                exclude = rest[i + 1].upper()  # type: ignore[assignment]  # (a Clue: checked in CLUES)
                 i += 2
                 continue
             if word is None and w.isalpha():
                 word, word_at = w.upper(), i
             elif word is not None and exclude is None and w.upper() in CLUES and \
                     i == len(rest) - 1:
-                exclude = w.upper()  # type: ignore[assignment]
+                exclude = w.upper()  # type: ignore[assignment]  # (a Clue: checked in CLUES)
             elif w not in _FLAG_WORDS:
                 raise ParseError("Type: use <tank> ask <word> not <ANY|ODD|TWO>")
             i += 1
@@ -384,7 +384,7 @@ def _read_clue(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> C
     us = tok.phrase("unexpected sabotage") or tok.has("us")
     if not us and tok.has("unexpected", "sabotage"):
         raise ParseError("Type `unexpected sabotage` in full to play it. Nothing was applied.")
-    return ChooseClue(clue=words[0].upper(), unexpected_sabotage=us)  # type: ignore[arg-type]
+    return ChooseClue(clue=words[0].upper(), unexpected_sabotage=us)
 
 
 def _read_swap(state: DecoderState, seat: int, tok: Tokens, prompt: Prompt) -> Command:

@@ -132,7 +132,7 @@ def opponent_belief(view: DecoderView, rng: random.Random) -> Belief:
     for hand in hands:
         weight = 1.0
         for c in constraints:
-            ok = clue_answer(c.clue, count(hand | c.removed, c.masks)) == c.answer  # type: ignore[arg-type]
+            ok = clue_answer(c.clue, count(hand | c.removed, c.masks)) == c.answer  # type: ignore[arg-type]  # (a played clue: one of CLUES)
             if not ok:
                 if c.soft == 0.0:
                     weight = 0.0
@@ -227,9 +227,9 @@ def estimate_opponent_tanks(view: DecoderView) -> dict[str, float]:
             hi.append(exact)
             first_opp = False
             continue
-        later = [times[j] for j in range(i + 1, len(seq)) if times[j] is not None]
+        later = [u for u in times[i + 1:] if u is not None]
         lo.append(floor)
-        hi.append(min(later) if later else math.inf)  # type: ignore[type-var]
+        hi.append(min(later) if later else math.inf)
     opp_idx = [i for i, (_, s, _) in enumerate(seq) if s == opp]
     for a, b in itertools.pairwise(opp_idx):  # each gap is at least one unit
         lo[b] = max(lo[b], lo[a] + 1)

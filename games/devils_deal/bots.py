@@ -18,7 +18,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from games.core.contract import Command, Prompt
+from pydantic import BaseModel
+
+from games.core.contract import BotFactory, Command, Prompt
 from games.devils_deal import rules
 from games.devils_deal.cards import DECK, number
 from games.devils_deal.commands import (
@@ -77,7 +79,7 @@ def random_from_view(view: DevilsDealView, prompt: Prompt, rng: random.Random) -
         if kind == "raise":
             assert b.max_raise is not None
             return Bet(action="raise", amount=rng.randint(b.min_raise or 1, b.max_raise))
-        return Bet(action=kind)  # type: ignore[arg-type]
+        return Bet(action=kind)
     raise ValueError(f"unknown prompt kind {prompt.kind}")
 
 
@@ -92,7 +94,8 @@ def _discards_complete(view: DevilsDealView) -> bool:
 class RandomBot:
     name = "random"
 
-    def choose(self, view: DevilsDealView, prompt: Prompt, rng: random.Random) -> Command:  # type: ignore[override]
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, DevilsDealView)
         return random_from_view(view, prompt, rng)
 
 
@@ -133,7 +136,7 @@ def opponent_pairs(view: DevilsDealView, seat: int) -> list[tuple[str, ...]]:
         return [tuple(shown)]
     if len(shown) == 1:
         return [(shown[0], c) for c in possible if c != shown[0]]
-    pairs = list(combinations(possible, 2))
+    pairs: list[tuple[str, ...]] = list(combinations(possible, 2))
     if not pairs:  # no information (should not happen): any two other cards
         others = [c for c in DECK if c != community]
         pairs = list(combinations(others, 2))
@@ -155,7 +158,8 @@ class HeuristicBot:
 
     name = "dealer"
 
-    def choose(self, view: DevilsDealView, prompt: Prompt, rng: random.Random) -> Command:  # type: ignore[override]
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, DevilsDealView)
         handler: Callable[[DevilsDealView, Prompt, random.Random], Command] = getattr(
             self, f"_{prompt.kind}")
         return handler(view, prompt, rng)
@@ -245,4 +249,4 @@ class HeuristicBot:
         return Bet(action="fold")
 
 
-BOTS = {"dealer": HeuristicBot, "random": RandomBot}
+BOTS: dict[str, BotFactory] = {"dealer": HeuristicBot, "random": RandomBot}

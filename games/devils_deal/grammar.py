@@ -217,7 +217,8 @@ def _mark_aside(lines: list[tuple[tuple[str, ...], str | None]]
             raise ParseError("Mark only one pile as set aside (the other cards in no pile are "
                              "set aside anyway).")
         marked = fitting
-    piles, aside = [], None
+    piles: list[tuple[str, ...]] = []
+    aside: int | None = None
     for i, (cards, mark) in enumerate(lines):
         if i in marked:
             aside = len(piles)

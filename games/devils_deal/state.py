@@ -40,17 +40,17 @@ class DevilsDealState(BaseModel):
     round: int = 0
     starter: int = 0
     chips: list[int] = Field(default_factory=lambda: [0, 0])
-    pools: list[list[str]] = Field(default_factory=lambda: [[], []])
+    pools: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     # What everyone can know each pool may hold: the pool plus cards that left it unseen
     # (private cards a fold left unrevealed). The pool itself is a sub-multiset of this.
-    known_pools: list[list[str]] = Field(default_factory=lambda: [[], []])
+    known_pools: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     # Refill step.
     offer_seat: int | None = None
     refill: Refill | None = None
     set_aside: list[str] = Field(default_factory=list)  # what the opponent may take from
     # Poker step.
     community: str | None = None
-    private: list[list[str] | None] = Field(default_factory=lambda: [None, None])
+    private: list[list[str] | None] = Field(default_factory=lambda: list[list[str] | None]([None, None]))
     private_failed: list[bool] = Field(default_factory=lambda: [False, False])  # clock ran out
     revealed: list[int] = Field(default_factory=lambda: [0, 0])  # private cards shown so far
     ante_pot: int = 0
@@ -65,10 +65,10 @@ class DevilsDealState(BaseModel):
     received: list[int] = Field(default_factory=lambda: [0, 0])
     discarded: list[int] = Field(default_factory=lambda: [0, 0])
     used: list[int] = Field(default_factory=lambda: [0, 0])
-    discards: list[list[str]] = Field(default_factory=lambda: [[], []])  # public, in order
+    discards: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))  # public, in order
     # Private pairs a fold left (partly) unrevealed: (seat, token); secret to that seat forever.
     hidden_pairs: list[tuple[int, str]] = Field(default_factory=list)
-    past_private: list[list[str]] = Field(default_factory=lambda: [[], []])  # own pair tokens
+    past_private: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))  # own pair tokens
     log: list[str] = Field(default_factory=list)  # recent public event texts
     # Result.
     winner: int | None = None

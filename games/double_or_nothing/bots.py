@@ -17,7 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.contract import Command, Prompt
+from pydantic import BaseModel
+
+from games.core.contract import BotFactory, Command, Prompt
 from games.double_or_nothing import rules
 from games.double_or_nothing.commands import (
     Answer,
@@ -83,7 +85,8 @@ def random_move(prompt: Prompt, hand: Sequence[str], table_values: Sequence[int]
 class RandomBot:
     name = "random"
 
-    def choose(self, view: DoubleOrNothingView, prompt: Prompt, rng: random.Random) -> Command:
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, DoubleOrNothingView)
         return random_from_view(view, prompt, rng)
 
 
@@ -104,7 +107,8 @@ def opponent_plays(view: DoubleOrNothingView, seat: int) -> float:
 class PlannerBot:
     name = "planner"
 
-    def choose(self, view: DoubleOrNothingView, prompt: Prompt, rng: random.Random) -> Command:
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, DoubleOrNothingView)
         seat = prompt.seat
         hand = list(view.my_hand or [])
         if prompt.kind == "choose_starter":
@@ -144,4 +148,4 @@ class PlannerBot:
         return Pass()
 
 
-BOTS = {"planner": PlannerBot, "random": RandomBot}
+BOTS: dict[str, BotFactory] = {"planner": PlannerBot, "random": RandomBot}

@@ -34,7 +34,7 @@ class DoubleOrNothingState(BaseModel):
     turn: int = 0  # whose action (or placement / position choice, or double proposal) it is
     first_move: bool = True  # the bout's first move is still to be made (longer clock)
     # Cards of the bout. Hands keep their order; the table set keeps each card's fixed value.
-    hands: list[list[str]] = Field(default_factory=lambda: [[], []])
+    hands: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     unused: list[str] = Field(default_factory=list)  # never shown
     table: list[str] = Field(default_factory=list)
     table_values: list[int] = Field(default_factory=list)

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
+from pydantic import BaseModel
+
 from games.core import poker
-from games.core.contract import Command, Prompt
+from games.core.contract import BotFactory, Command, Prompt
 from games.renounce_fate import rules
 from games.renounce_fate.cards import DECK, number, suit
 from games.renounce_fate.commands import Bet, ChooseStarter, Renounce
@@ -34,15 +36,15 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: RenounceFateView, prompt: Prompt,  # type: ignore[override]
-               rng: random.Random) -> Command:
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, RenounceFateView)
         return random_from_view(view, prompt, rng)
 
 
 @lru_cache(maxsize=200_000)
 def _rank(cards: tuple[str, ...], order: tuple[str, ...], tiebreak: str) -> poker.HandRank:
     return poker.rank_hand(cards, order, number=number, suit=suit, wrap=False,
-                           tiebreak=tiebreak, low=1, high=5)  # type: ignore[arg-type]
+                           tiebreak=tiebreak, low=1, high=5)  # type: ignore[arg-type]  # (settings.tiebreak: one of poker's)
 
 
 def best_rank(hand: Sequence[str], community: Sequence[str],
@@ -132,7 +134,7 @@ class Estimator:
 
 def _legal_bits(mask: int) -> list[int]:
     """Bits of cards in sets that still hold more than one card."""
-    out = []
+    out: list[int] = []
     for i in range(3):
         group = mask >> (3 * i) & 7
         if group & (group - 1):  # two or more bits
@@ -164,8 +166,8 @@ class HeuristicBot:
             return est.equity(view.community)
         return est.value(est.mask([s.remaining for s in view.sets]))
 
-    def choose(self, view: RenounceFateView, prompt: Prompt,  # type: ignore[override]
-               rng: random.Random) -> Command:
+    def choose(self, view: BaseModel, prompt: Prompt, rng: random.Random) -> Command:
+        assert isinstance(view, RenounceFateView)
         if prompt.kind == "choose_starter":
             return ChooseStarter(starter=view.seat if view.seat is not None else 0)
         if prompt.kind == "renounce":
@@ -199,4 +201,4 @@ class HeuristicBot:
         return Bet(action="fold")
 
 
-BOTS = {"fate-reader": HeuristicBot, "random": RandomBot}
+BOTS: dict[str, BotFactory] = {"fate-reader": HeuristicBot, "random": RandomBot}

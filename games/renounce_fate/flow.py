@@ -198,10 +198,11 @@ def resolve_step(state: RenounceFateState, ev: list[Event]) -> None:
                                                            if x.timed_out else "")
         for seat, x in enumerate(picks))
     if res.same:
-        n, c = res.kept  # type: ignore[misc]
-        gone = render_all(c2 for _, c2 in res.discarded)
+        assert res.kept is not None  # (a same pick locks the card)
+        n, c = res.kept
+        lost = render_all(c2 for _, c2 in res.discarded)
         what = (f"the same card: {render(c)} is locked in set {n}"
-                + (f" and {gone} {'is' if len(res.discarded) == 1 else 'are'} discarded."
+                + (f" and {lost} {'is' if len(res.discarded) == 1 else 'are'} discarded."
                    if res.discarded else "."))
     else:
         what = "different cards: both are discarded."

@@ -29,5 +29,5 @@ def random_from_view(view: RenounceFateView, prompt: Prompt, rng: random.Random)
         if kind == "raise":
             assert b.min_raise is not None and b.max_raise is not None
             return Bet(action="raise", amount=rng.randint(b.min_raise, b.max_raise))
-        return Bet(action=kind)  # type: ignore[arg-type]
+        return Bet(action=kind)
     raise ValueError(f"unknown prompt kind {prompt.kind}")

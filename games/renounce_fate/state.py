@@ -57,7 +57,7 @@ class RenounceFateState(BaseModel):
     starter: int = 0
     chips: list[int] = Field(default_factory=lambda: [0, 0])
     # The round's deal.
-    hands: list[list[str]] = Field(default_factory=lambda: [[], []])
+    hands: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     sets: list[FateSet] = Field(default_factory=list)
     unused: list[str] = Field(default_factory=list)  # the seven cards not used this round
     # Chips.
@@ -67,7 +67,7 @@ class RenounceFateState(BaseModel):
     betting: BettingPhase | None = None
     betting_no: int = 0  # 1 or 2 while betting
     # Renouncing.
-    picks: list[Pick | None] = Field(default_factory=lambda: [None, None])
+    picks: list[Pick | None] = Field(default_factory=lambda: list[Pick | None]([None, None]))
     steps: list[RenounceStep] = Field(default_factory=list)  # this round's resolved steps
     community: list[str] | None = None  # once every set is locked
     # Accounting and history.

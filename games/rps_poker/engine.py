@@ -127,7 +127,7 @@ class RpsPoker(Game[RpsState]):
 
     def secrets(self, state: RpsState) -> list[Secret]:
         hidden: list[tuple[str, frozenset[int], str]] = []
-        nobody = frozenset()
+        nobody: frozenset[int] = frozenset()
         for card in state.undealt:
             hidden.append((card, nobody, "undealt card"))
         for card in state.remaining:

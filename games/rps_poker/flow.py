@@ -106,8 +106,9 @@ def resolve_draft(state: RpsState, ev: list[Event]) -> None:
     r = state.draft_round + 1
     kept, passed = [], []
     for seat in (0, 1):
-        offer = state.offers[seat]
-        k, p = rules.draft_pass(offer, offer.index(state.pending[seat]))
+        offer, pick = state.offers[seat], state.pending[seat]
+        assert pick is not None  # (the draft resolves once both seats picked)
+        k, p = rules.draft_pass(offer, offer.index(pick))
         kept.append(k)
         passed.append(p)
     state.drafts.append(DraftRound(offers=[list(o) for o in state.offers], kept=kept,
@@ -172,8 +173,9 @@ def play_submitted(state: RpsState, seat: int, card: str, ev: list[Event]) -> No
 
 
 def resolve_game(state: RpsState, ev: list[Event], auto: bool = False) -> None:
-    plays = [state.pending[0], state.pending[1]]
-    assert plays[0] is not None and plays[1] is not None and state.base is not None
+    play0, play1 = state.pending
+    assert play0 is not None and play1 is not None and state.base is not None
+    plays = [play0, play1]
     base = state.base
     winner = rules.judge(plays[0], plays[1], base)
     reason = rules.win_reason(plays[0], plays[1], base)

@@ -83,7 +83,7 @@ class Simple(Player):
     name = "Simple"
 
     def __init__(self) -> None:
-        self.my_deck = set()
+        self.my_deck: set[str] = set()
 
     def draft_pick(self, cards: list[str]) -> int:
         card_id = 1 if cards[0][1] < cards[1][1] else 0

@@ -57,7 +57,7 @@ def _judge_table() -> bytes:
     """JUDGE, one row (a, b) at a time: a game's winner depends on the base's number only,
     so each row is judge_index on the ten numbers, three times over, with 2 where the base
     repeats a or b (a third of the calls of one per entry: `umpire arena` starts faster)."""
-    rows = []
+    rows: list[bytes | bytearray] = []
     for a in range(DECK_SIZE):
         for b in range(DECK_SIZE):
             if a == b:

@@ -52,17 +52,17 @@ class RpsState(BaseModel):
     # draft
     undealt: list[str] = Field(default_factory=list)
     draft_round: int = 0  # 0-based current round; 5 once the draft is over
-    offers: list[list[str]] = Field(default_factory=lambda: [[], []])
-    kept: list[list[str]] = Field(default_factory=lambda: [[], []])
-    received: list[list[str]] = Field(default_factory=lambda: [[], []])
+    offers: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
+    kept: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
+    received: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     drafts: list[DraftRound] = Field(default_factory=list)
     # submitted, not yet revealed choices (a card code), per seat
-    pending: list[str | None] = Field(default_factory=lambda: [None, None])
+    pending: list[str | None] = Field(default_factory=lambda: list[str | None]([None, None]))
     timed_out: list[bool] = Field(default_factory=lambda: [False, False])
     # main phase
     remaining: list[str] = Field(default_factory=list)
     base: str | None = None
-    draw_pile: list[list[str]] = Field(default_factory=lambda: [[], []])
-    hand: list[list[str]] = Field(default_factory=lambda: [[], []])
+    draw_pile: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
+    hand: list[list[str]] = Field(default_factory=lambda: list[list[str]]([[], []]))
     history: list[GameRecord] = Field(default_factory=list)
     score: list[int] = Field(default_factory=lambda: [0, 0])

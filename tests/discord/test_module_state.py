@@ -67,9 +67,7 @@ def changed_names(tree: ast.AST) -> set[str]:
         elif isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
             targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Subscript) and (name := named(target.value)):
-                    out.add(name)
-                elif isinstance(node, ast.AugAssign) and (name := named(target)):
+                if isinstance(target, ast.Subscript) and (name := named(target.value)) or isinstance(node, ast.AugAssign) and (name := named(target)):
                     out.add(name)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in CHANGES and (name := named(node.func.value)):

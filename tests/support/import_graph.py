@@ -112,3 +112,62 @@ def failures_importing_alone(names: list[str], shared: list[str]) -> dict[str, s
     assert done.returncode == 0, done.stderr
     failed: dict[str, str] = json.loads(done.stdout.strip().splitlines()[-1])
     return failed
+
+
+def circles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
+    """Every elementary circle of the graph, each as its modules in import order, starting
+    from its alphabetically first module (so that one circle has one spelling)."""
+    found: set[tuple[str, ...]] = set()
+    for group in _strongly_connected(graph):
+        if len(group) < 2:
+            continue
+        for start in sorted(group):  # circles through `start` and later modules only
+            stack = [(start, (start,))]
+            while stack:
+                node, path = stack.pop()
+                for nxt in graph[node] & group:
+                    if nxt == start:
+                        found.add(path)
+                    elif nxt > start and nxt not in path:
+                        stack.append((nxt, (*path, nxt)))
+    return found
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The graph's strongly connected groups (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[set[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            nxt = next(edges, None)
+            if nxt is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.add(member)
+                        if member == node:
+                            break
+                    groups.append(group)
+            elif nxt not in index:
+                index[nxt] = low[nxt] = len(index)
+                stack.append(nxt)
+                on_stack.add(nxt)
+                work.append((nxt, iter(sorted(graph[nxt]))))
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+    return groups

@@ -71,7 +71,7 @@ def components(ctx: PromptContext) -> list[list[Any]] | None:
         return [row]
     if kind == "hand" and not choices and ctx.live is not None:
         seat = int(ctx.prompt["seat"])
-        tiles = list(ctx.live.state.seats[seat].setup_letters)
+        tiles = list(ctx.live.state.seats[seat].setup_letters)  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
         if HAND_SIZE < len(tiles) <= 25:
             return [[MultiSelect(ctx.match_id, ctx.key, "keep", [(t, t) for t in tiles],
                                  count=HAND_SIZE, placeholder=f"Keep {HAND_SIZE} letters…")]]
@@ -89,7 +89,7 @@ def note(ctx: PromptContext) -> str | None:
     live = ctx.live
     if kind == "turn" and live is not None:
         seat = int(ctx.prompt["seat"])
-        unused = live.state.seats[seat].unused()
+        unused = live.state.seats[seat].unused()  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
         if len(unused) == 1:
             return f"Type `use {unused[0].name} restore` (or `restore`), or press the button."
         tank = unused[0].name

@@ -70,7 +70,7 @@ def _private_rows(ctx: PromptContext) -> list[list[Any]]:
         return []
     state = live.state
     seat = int(ctx.prompt["seat"])
-    cards = private_card_options(state.pools[seat], state.community or "")
+    cards = private_card_options(state.pools[seat], state.community or "")  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
     if len(cards) < 2:
         return []
     options = [(render(c), c) for c in cards]
@@ -124,8 +124,8 @@ def _ranges(values: Sequence[int]) -> str:
 def note(ctx: PromptContext) -> str | None:
     kind = ctx.prompt.get("kind")
     live = ctx.live
-    if kind == "division" and live is not None and live.state.refill is not None:
-        return sum_helper(live.state.refill.offered)
+    if kind == "division" and live is not None and live.state.refill is not None:  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
+        return sum_helper(live.state.refill.offered)  # type: ignore[attr-defined]  # (this game's state)
     if kind == "private_cards" and live is not None:
         return ("Pick the card revealed first in the menu, then the second in the menu that "
                 "only you see; or type both, first card first (e.g. `R7 B3`).")

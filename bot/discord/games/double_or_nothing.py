@@ -52,7 +52,7 @@ def _style(choice: str) -> discord.ButtonStyle:
 def _move_rows(ctx: PromptContext) -> list[list[Any]]:
     actions = [ctx.button(c, _label(c), _style(c)) for c in ctx.choices]
     play = PrivateButton(ctx.match_id, ctx.key, "play", "Play a set…", style=Style.success)
-    rows = [[play, *actions[:4]]]
+    rows: list[list[Any]] = [[play, *actions[:4]]]
     if actions[4:]:
         rows.append(actions[4:9])
     return rows
@@ -62,7 +62,7 @@ def _place_rows(ctx: PromptContext) -> list[list[Any]] | None:
     live = ctx.live
     if live is None or not ctx.choices:
         return None
-    hand = live.state.hands[int(ctx.prompt["seat"])]
+    hand = live.state.hands[int(ctx.prompt["seat"])]  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
     labels = [f"{i + 1}: {where(hand, i)}" for i in range(len(ctx.choices))]
     return [[ChoiceSelect(ctx.match_id, ctx.key, labels, placeholder="Where does it go?")]]
 

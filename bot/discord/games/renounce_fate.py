@@ -45,7 +45,8 @@ def _style(choice: str) -> discord.ButtonStyle:
 def _bet_rows(ctx: PromptContext) -> list[list[Any]]:
     choices = ctx.choices
     raises = [c for c in choices if c.startswith("raise ")]
-    row1, row2 = [], []
+    row1: list[Any] = []
+    row2: list[Any] = []
     for c in choices:
         label = _label(c)
         if raises and c == raises[-1] and len(raises) > 1:

@@ -134,6 +134,7 @@ class Format(Protocol):
     """What the event runtime needs of a format (see the module's docstring)."""
 
     name: str  # "single", "double", "roundrobin", "swiss"
+    label: str  # how hosts read the name ("single elimination")
 
     def start(self, entrants: list[str], seed: int, rounds: int | None = None) -> FormatState: ...
 

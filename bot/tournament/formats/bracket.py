@@ -99,7 +99,7 @@ class Evaluation:
             self.slots[node.id] = (a, b)
             if a is UNKNOWN or b is UNKNOWN:
                 continue
-            self.players[node.id] = (a, b)
+            self.players[node.id] = (a, b)  # type: ignore[assignment]  # (neither is UNKNOWN)
             if node.id in made:
                 result = state.results.get(node.id)
                 if result is not None:
