@@ -17,10 +17,10 @@ import pytest
 
 from bot.console.play import help_text, rules_pages, rules_text, run_play
 from games.core.pages import RULES_DIR
-from games.registry import all_games
+from games.registry import all_games, installed_games
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = [slug for slug in all_games() if slug != "duel"]  # (a test-only game)
+GAMES = installed_games()  # (not the test suite's toy games)
 
 
 def _columns(line: str) -> int:
