@@ -269,9 +269,12 @@ class Quick(BaseModel):
     # What a match needs to go on with no host attending (bots on both seats): Decoder's
     # setup locks once both players are ready. Part of every quick setting.
     unattended: Mapping[str, Any] = Field(default_factory=dict)
-    # The settings that put every decision clock at the given seconds with nothing else
-    # timed (no break between rounds, no fix window, no reminders), for a bench that measures
-    # the clocks or a test that must see none of them run out. {} for an untimed game.
+    # The waits the rules put in besides the decision clocks, taken out (the break between
+    # rounds, the prompt fix's window): a bench measures the runtime, not the rules' pauses.
+    no_waits: Mapping[str, Any] = Field(default_factory=dict)
+    # The settings that put every decision clock at the given seconds and remind of none, for
+    # a bench that sets the clocks or a test that must see none of them run out. {} for an
+    # untimed game.
     clocks: Callable[[float], Mapping[str, Any]] = Field(default=lambda seconds: {},
                                                          exclude=True)
 
@@ -593,12 +596,16 @@ class Game(ABC, Generic[StateT]):
             cls._adapter = adapter
         return adapter
 
-    def quick_settings(self, clock: float | None = None, *, short: bool = True) -> dict[str, Any]:
+    def quick_settings(self, clock: float | None = None, *, short: bool = True,
+                       waits: bool = True) -> dict[str, Any]:
         """Settings for tests and benches (`quick`): a match no host has to attend; `short`:
-        a short one; `clock`: every decision clock at that many seconds, nothing else timed.
+        a short one; `clock`: every decision clock at that many seconds and nothing else
+        timed; `waits` False: no waits but the clocks (`no_waits`; implied by `clock`).
         Checked against the settings model here, not in the middle of a run."""
         declared = type(self).quick
         out = {**(declared.short if short else {}), **declared.unattended}
+        if clock is not None or not waits:
+            out.update(declared.no_waits)
         if clock is not None:
             out.update(declared.clocks(clock))
         self.settings_model(**out)

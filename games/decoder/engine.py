@@ -74,9 +74,9 @@ class DecoderGame(Game[DecoderState]):
     slug = "decoder"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     controls = CONTROLS  # (games.core.controls)
-    quick = Quick(unattended={"lock_when_ready": True}, clocks=lambda s: {
+    quick = Quick(unattended={"lock_when_ready": True}, no_waits={"fix_seconds": 0}, clocks=lambda s: {
         "tuning_time": s, "setup_time": s, "turn_time": s, "response_time": s,
-        "time_bank": int(s), "bank_step": 1, "fix_seconds": 0})
+        "time_bank": int(s), "bank_step": 1})
     title = "Decoder"
     settings_model = DecoderSettings
     state_model = DecoderState

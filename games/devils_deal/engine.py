@@ -51,10 +51,9 @@ class DevilsDeal(Game[DevilsDealState]):
     slug = "devils-deal"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     controls = CONTROLS  # (games.core.controls)
-    quick = Quick(short={"starting_chips": 6}, clocks=lambda s: {
-        **{f"{name}_seconds": s for name in ("starter_choice", "refill_offer", "refill_division",
-                                             "take", "private_cards", "bet")},
-        "break_seconds": 0})
+    quick = Quick(short={"starting_chips": 6}, no_waits={"break_seconds": 0}, clocks=lambda s: {
+        f"{name}_seconds": s for name in ("starter_choice", "refill_offer", "refill_division",
+                                          "take", "private_cards", "bet")})
     title = "Devil's Deal"
     settings_model = DevilsDealSettings
     state_model = DevilsDealState

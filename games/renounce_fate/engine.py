@@ -50,8 +50,8 @@ class RenounceFate(Game[RenounceFateState]):
     slug = "renounce-fate"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
     controls = CONTROLS  # (games.core.controls)
-    quick = Quick(short={"starting_chips": 6}, clocks=lambda s: {
-        "bet_seconds": s, "renounce_seconds": s, "starter_choice_seconds": s, "break_seconds": 0})
+    quick = Quick(short={"starting_chips": 6}, no_waits={"break_seconds": 0}, clocks=lambda s: {
+        "bet_seconds": s, "renounce_seconds": s, "starter_choice_seconds": s})
     title = "Renounce Fate"
     settings_model = RenounceFateSettings
     state_model = RenounceFateState
