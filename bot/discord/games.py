@@ -7,8 +7,9 @@ The hooks see a decision through its audience's view (`asked`), never the state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,10 +23,10 @@ if TYPE_CHECKING:
     from bot.live import LiveMatch
     from games.core import Prompt
 
-STYLES = {Tone.PRIMARY: discord.ButtonStyle.primary,
-          Tone.SECONDARY: discord.ButtonStyle.secondary,
-          Tone.SUCCESS: discord.ButtonStyle.success,
-          Tone.DANGER: discord.ButtonStyle.danger}
+#: A declared tone's button style (read-only: the layer keeps no mutable module state).
+STYLES: Mapping[Tone, discord.ButtonStyle] = MappingProxyType({
+    Tone.PRIMARY: discord.ButtonStyle.primary, Tone.SECONDARY: discord.ButtonStyle.secondary,
+    Tone.SUCCESS: discord.ButtonStyle.success, Tone.DANGER: discord.ButtonStyle.danger})
 
 
 def asked(ctx: PromptContext) -> Asked:
