@@ -138,3 +138,33 @@ async def database_check(url: str, timeout: float = 10.0, *, start_creates: bool
         with contextlib.suppress(Exception):
             await engine.dispose()
     return Check("database", True, f"{shown} answers")
+
+
+async def migration_check(url: str) -> Check:
+    """Is the database at the newest migration (`umpire migrate`, or any start, does it)?"""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from bot.console.runtime import sqlite_file
+    from bot.store.database import create_engine, shown_url
+    from bot.store.migrate import alembic_config
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    path = sqlite_file(url)
+    if path is not None and not path.exists():  # not opened: opening would create it
+        return Check("migrations", True, f"{path} does not exist yet; the start creates it "
+                     f"at the newest ({head})")
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            current = await conn.run_sync(
+                lambda c: MigrationContext.configure(c).get_current_revision())
+    except Exception as exc:
+        return Check("migrations", False, f"cannot be read ({type(exc).__name__})")
+    finally:
+        await engine.dispose()
+    if current == head:
+        return Check("migrations", True, f"{shown_url(url)} is at the newest ({head})")
+    state = "empty" if current is None else f"at {current}"
+    return Check("migrations", True, f"{shown_url(url)} is {state}; the start migrates it to "
+                 f"{head} (or run `umpire migrate` first)")

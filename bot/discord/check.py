@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord.invite import missing_in
-from bot.health import Check, database_check
+from bot.health import Check, database_check, migration_check
 
 log = logging.getLogger(__name__)
 
@@ -20,42 +20,12 @@ log = logging.getLogger(__name__)
 LOGIN_TIMEOUT_SECONDS = 30.0
 
 
-async def migration_check(url: str) -> Check:
-    """Is the database at the newest migration (`umpire migrate`, or any start, does it)?"""
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    from bot.console.runtime import sqlite_file
-    from bot.store.database import create_engine, shown_url
-    from bot.store.migrate import alembic_config
-
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    path = sqlite_file(url)
-    if path is not None and not path.exists():  # not opened: opening would create it
-        return Check("migrations", True, f"{path} does not exist yet; the start creates it "
-                     f"at the newest ({head})")
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as conn:
-            current = await conn.run_sync(
-                lambda c: MigrationContext.configure(c).get_current_revision())
-    except Exception as exc:
-        return Check("migrations", False, f"cannot be read ({type(exc).__name__})")
-    finally:
-        await engine.dispose()
-    if current == head:
-        return Check("migrations", True, f"{shown_url(url)} is at the newest ({head})")
-    state = "empty" if current is None else f"at {current}"
-    return Check("migrations", True, f"{shown_url(url)} is {state}; the start migrates it to "
-                 f"{head} (or run `umpire migrate` first)")
-
-
-async def server_checks(client: discord.Client, settings: Any, repo: Any = None) -> list[Check]:
-    """Each server: the permissions its channel mode needs that the bot lacks."""
+async def server_checks(client: discord.Client, settings: Any, store: Any = None
+                        ) -> list[Check]:
+    """Each server: the permissions its channel mode needs that the bot lacks (`store`: the
+    servers' settings, for each one's channel mode; the configured mode without it)."""
     from bot.discord.guild import GuildConfig
-    from bot.store.guilds import GuildStore
 
-    store = GuildStore(repo) if repo is not None else None
     out = []
     for guild in client.guilds:
         mode = settings.discord.channel_mode
@@ -73,9 +43,9 @@ async def server_checks(client: discord.Client, settings: Any, repo: Any = None)
     return out
 
 
-async def log_server_permissions(client: discord.Client, settings: Any, repo: Any) -> None:
+async def log_server_permissions(client: discord.Client, settings: Any, store: Any) -> None:
     """At start: one log line per server that lacks a permission its mode needs."""
-    for check in await server_checks(client, settings, repo):
+    for check in await server_checks(client, settings, store):
         if not check.ok:
             log.warning("%s", check.line())
 

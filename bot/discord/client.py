@@ -13,12 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.discord.archives import Archives
 from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import answer_error
 from bot.discord.gate import Gate
 from bot.discord.guild import GuildConfig
 from bot.discord.keeper import Keeper
+from bot.discord.match_index import MatchIndex
 from bot.discord.routing import Routing
 from bot.discord.sharding import answer_only_owned
 from bot.discord.transport import DiscordTransport
@@ -89,12 +91,16 @@ class UmpireBot(commands.Bot):
         #: Which match a channel belongs to, and where a click goes.
         self.routing = Routing(self.api, service)
         self.guild_store = self.api.guild_settings
+        #: This server's matches in memory, for `/match` autocomplete (never waits on the store).
+        self.match_index = MatchIndex(self.api)
         #: Who may act, how often, in what order: every command, component and typed
         #: message is decided there.
         self.gate = Gate(self)
         self.before_invoke(self.gate.command)
         self.after_invoke(self._released)
         transport.attach(self, self.api)
+        #: Each match's channel work under way: its lock, scheduled archives, starts.
+        self.archives = Archives()
         #: Puts back the channels the bot made when someone changes them (keeper.py).
         self.keeper = Keeper(self)
         transport.keeper = self.keeper

@@ -47,8 +47,9 @@ def root_cause(error: BaseException) -> BaseException:
     return chain(error)[-1]
 
 
-def error_text(error: BaseException) -> str | None:
-    """The sentence for the user, or None for an unexpected error (to be logged)."""
+def error_text(error: BaseException, param: str | None = None) -> str | None:
+    """The sentence for the user, or None for an unexpected error (to be logged); `param`:
+    the name of the argument being converted, if any."""
     for link in chain(error):
         if isinstance(link, USER_FACING):
             return str(link)
@@ -58,6 +59,11 @@ def error_text(error: BaseException) -> str | None:
                 f"{root.cooldown.per:.0f} s: try again in {math.ceil(root.retry_after)} s.")
     if isinstance(error, commands.CheckFailure | app_commands.CheckFailure):
         return str(error) or "You may not use this command."
+    if isinstance(root, commands.RangeError):  # a typed number out of its range
+        name = param or "the number"
+        low = "" if root.minimum is None else f" at least {root.minimum}"
+        high = "" if root.maximum is None else f" at most {root.maximum}"
+        return f"{name} must be{low}{',' if low and high else ''}{high}; {root.value} is not."
     if isinstance(root, commands.UserInputError | app_commands.TransformerError):
         return str(root)
     return None
@@ -71,7 +77,7 @@ async def answer_error(ctx: commands.Context[Any], error: BaseException) -> None
             except discord.HTTPException as exc:
                 log.warning("could not remove a silenced command's answer: %s", exc)
         return
-    text = error_text(error)
+    text = error_text(error, getattr(ctx.current_parameter, "name", None))
     if text is None:
         log.error("command %s failed", ctx.command, exc_info=root_cause(error))
         text = "Something went wrong on the umpire's side; nothing was changed. The hosts can check the bot's log."

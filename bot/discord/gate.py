@@ -257,13 +257,11 @@ class Gate:
 
     async def event(self, event_id: int) -> Any:
         """The event as stored now (None if unknown, or no event runner is loaded)."""
-        from bot.tournament import store
-
         cog = self.bot.get_cog("Tournament")
         runner = getattr(cog, "runner", None)
         if runner is None:
             return None
-        return await store.load(runner.engine, event_id)
+        return await runner.stored(event_id)
 
     @staticmethod
     def manager(member: discord.abc.User, guild: discord.Guild | None) -> None:

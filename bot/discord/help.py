@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.gate import Who, requires
-from bot.discord.match_index import index_of
 from games.registry import all_games
 
 if TYPE_CHECKING:
@@ -80,7 +79,7 @@ async def match_choices(interaction: discord.Interaction, current: str
     if interaction.guild_id is None:
         return []
     # From memory: an autocomplete answer cannot wait on the store (3 s, no deferring).
-    found = await index_of(bot.api).find(interaction.guild_id, current, MAX_CHOICES)
+    found = await bot.match_index.find(interaction.guild_id, current, MAX_CHOICES)
     return [app_commands.Choice(name=f"#{m.id} {m.game}: {' vs '.join(m.names)} "
                                 f"({m.status})"[:100], value=m.id) for m in found]
 

@@ -115,7 +115,7 @@ class HostCog(commands.Cog, name="Host"):
     @requires(Who.HOST)
     async def start(self, ctx: commands.Context[Any], game: GameName,  # type: ignore[valid-type]
                     player1: discord.Member, player2: discord.Member | None = None,
-                    bot: str | None = None, advantage: app_commands.Range[int, 1, 2] = 1,
+                    bot: str | None = None, advantage: commands.Range[int, 1, 2] = 1,
                     settings: str | None = None, seed: str | None = None,
                     room: discord.TextChannel | None = None,
                     table1: discord.TextChannel | None = None,
@@ -195,7 +195,7 @@ class HostCog(commands.Cog, name="Host"):
     @app_commands.describe(seconds="how many seconds more", player="only this player's clock")
     @requires(Who.REFEREE)
     async def extend(self, ctx: commands.Context[Any],
-                     seconds: app_commands.Range[int, 1, 86400],
+                     seconds: commands.Range[int, 1, 86400],
                      player: discord.Member | None = None, match: int | None = None) -> None:
         live = self.resolve(ctx, match)
         seat = None
@@ -228,7 +228,7 @@ class HostCog(commands.Cog, name="Host"):
                                 "or Nothing)")
     @requires(Who.REFEREE)
     async def award(self, ctx: commands.Context[Any], player: discord.Member | None = None,
-                    seat: app_commands.Range[int, 1, 2] | None = None,
+                    seat: commands.Range[int, 1, 2] | None = None,
                     match: int | None = None, part: Literal["match", "bout"] = "match", *,
                     reason: str = "awarded by the hosts") -> None:
         live = self.resolve(ctx, match)

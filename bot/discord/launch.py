@@ -49,19 +49,15 @@ async def launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],
     if held:
         raise Refusal("A channel serves one match at a time:\n- " + "\n- ".join(held))
     claimed = {ch.id for _, ch in named if ch is not None}
-    if claimed & _starting:  # another start under way named it first
+    if claimed & bot.archives.starting:  # another start under way named it first
         raise Refusal("Another match is being started in a channel you named; wait for it, "
                       "then name another channel.")
-    _starting.update(claimed)
+    bot.archives.starting.update(claimed)
     try:
         return await _launch(bot, guild, found, members, refs, parsed, seed, room=room,
                              given_tables=given_tables, extra=extra)
     finally:
-        _starting.difference_update(claimed)
-
-
-#: Channels named by starts under way (not yet indexed as a running match's).
-_starting: set[int] = set()
+        bot.archives.starting.difference_update(claimed)
 
 
 async def _launch(bot: UmpireBot, guild: discord.Guild, found: Game[Any],

@@ -42,12 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ENDED = ("finished", "aborted")
-_locks: dict[int, asyncio.Lock] = {}
-_tasks: set[asyncio.Task[Any]] = set()
-
-
-def _lock(match_id: int) -> asyncio.Lock:
-    return _locks.setdefault(match_id, asyncio.Lock())
 
 
 async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = False) -> str:
@@ -60,7 +54,7 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
     if live.status not in ENDED:
         raise Refusal(f"Match #{match_id} is still on: end it first (`/match abort` or "
                       "`/match award`).")
-    async with _lock(match_id):
+    async with bot.archives.lock(match_id):
         data = dict(live.transport)
         if data.get("deleted") or (data.get("archived") and not delete_room):
             return f"Match #{match_id}'s channels were already removed."
@@ -143,9 +137,7 @@ def schedule_archive(bot: discord.Client | None, match: MatchInfo,
         except Exception:
             log.exception("archiving match %s failed", match.id)
 
-    task = asyncio.create_task(later(), name=f"archive-{match.id}")
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+    bot.archives.keep(asyncio.create_task(later(), name=f"archive-{match.id}"))
 
 
 async def lock_tables(bot: discord.Client, match: MatchInfo, tables: frozenset[int]) -> None:
@@ -166,15 +158,9 @@ async def archive_due(bot: UmpireBot) -> None:
                                             transport=dict(row.transport)), row.ended_at)
 
 
-async def wait_archived() -> None:
+async def wait_archived(bot: UmpireBot) -> None:
     """Wait for the archives scheduled so far (tests, shutdown)."""
-    while _tasks:
-        await asyncio.gather(*list(_tasks), return_exceptions=True)
-
-
-def cancel_all() -> None:
-    for task in list(_tasks):
-        task.cancel()
+    await bot.archives.wait()
 
 
 # --- a table deleted while the match runs --------------------------------------------------
@@ -205,7 +191,7 @@ async def recreate(bot: UmpireBot, channel: discord.abc.GuildChannel) -> bool:
     guild = channel.guild
     key = "room" if place.seat is None else f"table{place.seat}"
     remade: list[tuple[str, discord.abc.Messageable, str]] = []  # (audience, new, old name)
-    async with _lock(live.id):
+    async with bot.archives.lock(live.id):
         if live.transport.get(key) != channel.id:
             return False
         category = guild.get_channel(int(live.transport.get("category") or 0)) or \
@@ -259,7 +245,7 @@ async def recreate_thread(bot: UmpireBot, guild_id: int | None, thread_id: int) 
     if guild is None:
         return False
     key = f"table{place.seat}"
-    async with _lock(live.id):
+    async with bot.archives.lock(live.id):
         if live.transport.get(key) != thread_id or live.transport.get("mode") != "threads":
             return False  # already made again (its room was deleted), or not a thread table
         room = guild.get_channel(int(live.transport.get("room") or 0))
@@ -355,7 +341,7 @@ class LifecycleCog(commands.Cog, name="Lifecycle"):
         await archive_due(self.bot)
 
     async def cog_unload(self) -> None:
-        cancel_all()
+        self.bot.archives.cancel()
 
 
 async def setup(bot: UmpireBot) -> None:

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import weakref
 
 from bot.facade import MatchSummary, UmpireApi
 
@@ -70,14 +69,3 @@ class MatchIndex:
                         exc_info=True)
             return
         self.stored[guild_id] = (time.monotonic(), rows)
-
-
-_indexes: weakref.WeakKeyDictionary[UmpireApi, MatchIndex] = weakref.WeakKeyDictionary()
-
-
-def index_of(api: UmpireApi) -> MatchIndex:
-    """The index of a match service (one per service, made on first use)."""
-    found = _indexes.get(api)
-    if found is None:
-        found = _indexes[api] = MatchIndex(api)
-    return found

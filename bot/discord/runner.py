@@ -144,7 +144,7 @@ async def run(settings: Settings, token: str) -> int:
                 await keeper.start()
             from bot.discord.check import log_server_permissions
 
-            await log_server_permissions(bot, settings, repo)  # the --check lines, logged
+            await log_server_permissions(bot, settings, bot.guild_store)  # --check's lines
 
         status = StatusFile(settings.health.status_file or default_status_file(),
                             lambda: gateway_open(bot, transport.ready))

@@ -28,7 +28,6 @@ from bot.discord.render import EVENT_LIMIT, escape, player_id, player_ref, shown
 from bot.live import LiveMatch
 from bot.ratings import ordinal, standings
 from bot.tournament import event as ev
-from bot.tournament import store
 from bot.tournament.event import Entrant, Event, EventError, named_state
 from bot.tournament.formats import FORMATS, FormatError, format_named
 from bot.tournament.formats.base import Pairing
@@ -120,14 +119,14 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if ctx.guild is None:
             raise Refusal("Events are run in a server: use this command in one.")
         if event_id is not None:
-            found = await store.load(self.runner.engine, event_id)
+            found = await self.runner.stored(event_id)
             if found is None or found.guild != ctx.guild.id:
                 raise Refusal("No such event here.")
             return found
-        open_ones = await store.of_guild(self.runner.engine, ctx.guild.id, open_only=True)
+        open_ones = await self.runner.of_guild(ctx.guild.id, open_only=True)
         if len(open_ones) == 1:
             return open_ones[0]
-        newest = await store.of_guild(self.runner.engine, ctx.guild.id, limit=1) \
+        newest = await self.runner.of_guild(ctx.guild.id, limit=1) \
             if latest and not open_ones else []
         if newest:
             return newest[0]
@@ -178,9 +177,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def create(self, ctx: commands.Context[Any], name: str,
                      game: GameName, format: FormatName,  # type: ignore[valid-type]
                      settings: str | None = None, rated: bool = True,
-                     break_seconds: app_commands.Range[int, 0, 86400] = 60,
-                     cap: app_commands.Range[int, 2, 256] | None = None,
-                     rounds: app_commands.Range[int, 1, 50] | None = None,
+                     break_seconds: commands.Range[int, 0, 86400] = 60,
+                     cap: commands.Range[int, 2, 256] | None = None,
+                     rounds: commands.Range[int, 1, 50] | None = None,
                      feed: discord.TextChannel | None = None) -> None:
         await defer(ctx, ephemeral=True)
         assert ctx.guild is not None and ctx.channel is not None
@@ -385,7 +384,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             raise Refusal("Events are kept per server: use this command in one.")
         who = member or ctx.author
         pid = player_id(who.id)
-        events = await store.of_player(self.runner.engine, ctx.guild.id, pid)
+        events = await self.runner.of_player(ctx.guild.id, pid)
         lines = [f"**{shown(who)}**'s events:"]
         for e in events:
             fmt = self.runner.fmt(e)

@@ -105,6 +105,34 @@ class EventRunner:
         await self._apply(event, note)
         return event, extra
 
+    @staticmethod
+    async def _worked_out(seen: Event, transition: Callable[[Event], tuple[Event, Any]]
+                          ) -> Callable[[Event], tuple[Event, Any]]:
+        """`transition` worked out on `seen` in a thread, before the transaction: a round's
+        pairing can take seconds (a Swiss round of 128 entrants is one weighted matching),
+        and inside `change` it would hold the store's one writer, and every match's moves
+        behind it. The transaction takes the result if the stored event is still `seen`
+        (the same version), and works it out again otherwise (a result stored meanwhile)."""
+        worked = await asyncio.to_thread(transition, seen)
+
+        def stored(event: Event) -> tuple[Event, Any]:
+            return worked if event.version == seen.version else transition(event)
+        return stored
+
+    # --- reading (for front ends: they never open the store themselves) ---------------------
+    async def stored(self, event_id: int) -> Event | None:
+        """The event as stored now (None if there is none)."""
+        return await store.load(self.engine, event_id)
+
+    async def of_guild(self, guild_id: int, *, limit: int = 25,
+                       open_only: bool = False) -> list[Event]:
+        """A server's events, newest first (only those not ended, with `open_only`)."""
+        return await store.of_guild(self.engine, guild_id, limit=limit, open_only=open_only)
+
+    async def of_player(self, guild_id: int, player_id: str) -> list[Event]:
+        """The events a player entered on a server, newest first."""
+        return await store.of_player(self.engine, guild_id, player_id)
+
     async def get(self, event_id: int) -> Event:
         event = await store.load(self.engine, event_id)
         if event is None:
@@ -223,8 +251,8 @@ class EventRunner:
             if not event.undecided(fmt):
                 before = event.status
                 now = self.service.now()
-                event, pairings = await self.change(event_id,
-                                                    lambda e: ev.open_round(e, fmt, now))
+                opened = await self._worked_out(event, lambda e: ev.open_round(e, fmt, now))
+                event, pairings = await self.change(event_id, opened)
                 if pairings:
                     await self._apply(event, round_text(event, fmt, pairings))
                 elif event.status == "ended" and before != "ended":

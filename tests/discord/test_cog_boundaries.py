@@ -1,7 +1,8 @@
 """The Discord side talks to the match service through its facade (bot/facade.py), read from
 the sources: no module of bot/discord but the composition root reaches into the service's
-match table or store, none but the root and the start check imports `bot.store`, and no
-module of bot/ writes a Discord player id by hand (`player_id()` does)."""
+match table or store, none but the root imports the store (`bot.store`, or the events'
+`bot.tournament.store`), and no module of bot/ writes a Discord player id by hand
+(`player_id()` does)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 DISCORD = BOT / "discord"
 #: Where the bot is put together: it builds the service and hands the cogs its facade.
 COMPOSITION_ROOT = {"client.py", "runner.py"}
-#: May import the store: the composition root, and `umpire run --check` (it opens the
-#: database to check it; no cog).
-STORE_IMPORTERS = {"runner.py", "check.py"}
+#: May import the store: the composition root only (`umpire run --check`'s database lines
+#: come from bot/health.py; events are read through the event runner).
+STORE_IMPORTERS = COMPOSITION_ROOT
+STORES = ("bot.store", "bot.tournament.store")
 
 
 def _dotted(node: ast.AST) -> str:
@@ -43,16 +45,16 @@ def reaches_in(source: str) -> list[str]:
 
 
 def store_imports(source: str) -> list[str]:
-    """Imports of `bot.store` (anywhere: module top, a function, `if TYPE_CHECKING`)."""
+    """Imports of the store (anywhere: module top, a function, `if TYPE_CHECKING`)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
             [node.module or ""] if isinstance(node, ast.ImportFrom) else []
         found += [f"line {node.lineno}: {n}" for n in names
-                  if n == "bot.store" or n.startswith("bot.store.")]
-        if isinstance(node, ast.ImportFrom) and node.module == "bot" and \
+                  if n in STORES or n.startswith(tuple(f"{s}." for s in STORES))]
+        if isinstance(node, ast.ImportFrom) and node.module in ("bot", "bot.tournament") and \
                 any(a.name == "store" for a in node.names):
-            found.append(f"line {node.lineno}: from bot import store")
+            found.append(f"line {node.lineno}: from {node.module} import store")
     return found
 
 
@@ -78,7 +80,8 @@ def test_the_checks_catch_what_they_look_for() -> None:
     assert store_imports("from bot.store.guilds import GuildStore")
     assert store_imports("def f():\n    import bot.store.repository")
     assert store_imports("from bot import store")
-    assert not store_imports("from bot.tournament import store\nfrom bot.facade import X")
+    assert store_imports("def f():\n    from bot.tournament import store")
+    assert not store_imports("from bot.tournament import event\nfrom bot.facade import X")
     assert hand_made_ids('pid = f"discord:{user.id}"')
     assert not hand_made_ids('pid = player_id(user.id)\ns = f"{DISCORD_PREFIX}{x}"')
 

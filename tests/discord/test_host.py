@@ -39,7 +39,15 @@ async def test_pause_extend_resume_status_and_abort(world: World) -> None:
         assert (match.clocks[bob_key].limit_at - match.clocks[key].limit_at).total_seconds() >= 59
         status = await fake.slash_command(world.host, world.general, "match status")
         assert "Waiting for alice" in status.response.content and status.response.ephemeral
-        # Prefix form works as well.
+        # Prefix form works as well: a ranged number typed is converted and checked.
+        before = match.clocks[bob_key].limit_at
+        typed = await fake.send_user_message(world.host, room, "!match extend 90")
+        await fake.wait_for(lambda: match.clocks[bob_key].limit_at > before, 10)
+        assert (match.clocks[bob_key].limit_at - before).total_seconds() >= 89
+        typed = await fake.send_user_message(world.host, room, "!match extend 0")
+        await fake.wait_for(lambda: any("seconds must be at least 1, at most 86400; 0 is not."
+                                        in m.content and m.id > typed.id
+                                        for m in bot_posts(world, room)), 10)
         typed = await fake.send_user_message(world.host, world.general, f"!match abort {match.id} cold feet")
         await fake.wait_for(lambda: match.status == "aborted")
         await up.idle(fake)

@@ -36,7 +36,7 @@ async def test_200_matches_in_one_server_never_reach_the_channel_limit(world: Wo
         await up.idle(fake)
         # Ended matches leave the service's memory (only the latest few stay): read the store.
         await fake.wait_for(lambda: len(_log_files(world)) == 200, 60)
-        await wait_archived()
+        await wait_archived(up.bot)
         count = len(world.guild.channel_ids)
         rows = await up.service.repo.match_rows(started)
     assert most < MAX_GUILD_CHANNELS and count < MAX_GUILD_CHANNELS
@@ -139,7 +139,7 @@ async def _closed_at_once(world: World, up: Any) -> tuple[Any, set[int], list[An
     start = len(fake.request_log)
     await up.service.award(match.id, 0, "fast award")
     await up.idle(fake)
-    await wait_archived()
+    await wait_archived(up.bot)
     await fake.settle()
     return match, tables, fake.request_log[start:]
 

@@ -115,7 +115,7 @@ async def test_threads_are_archived_after_the_delay_the_transcript_first(world: 
         tables = _tables(world, match)
         await up.service.award(match.id, 0, "fast award")
         await up.idle(fake)
-        await wait_archived()
+        await wait_archived(up.bot)
         await fake.wait_for(lambda: all(t.archived for t in tables), 10)
         rows = await up.service.repo.match_rows([match.id])
     assert rows[0].transport.get("archived")
@@ -147,7 +147,7 @@ async def test_200_matches_in_threads_mode_never_reach_the_channel_limit(world: 
             await up.service.award(match.id, 0, "fast award")
         await up.idle(fake)
         await fake.wait_for(lambda: len(_log_files(world)) == 200, 60)
-        await wait_archived()
+        await wait_archived(up.bot)
         rows = await up.service.repo.match_rows(started)
         memory = up.transport.memory()
     assert not [e for e in fake.request_log if e.status >= 400]
@@ -346,7 +346,7 @@ async def test_a_match_started_with_channels_keeps_them_when_the_mode_changes(
         for match in (old, new):
             await up.service.award(match.id, 0, "done")
         await up.idle(fake)
-        await wait_archived()
+        await wait_archived(up.bot)
         rows = {r.id: r for r in await up.service.repo.match_rows([old.id, new.id])}
     assert all(r.transport.get("archived") for r in rows.values())
     assert all(fake.channels[rows[old.id].transport[f"table{s}"]].deleted for s in (0, 1))

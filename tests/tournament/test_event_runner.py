@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -211,6 +212,39 @@ async def test_a_failed_event_write_leaves_the_match_running(tmp_path: Path) -> 
             row = (await conn.execute(select(MatchRow).where(MatchRow.id == match_id))).one()
             assert row.status == "active"
             assert not (await conn.execute(select(MatchResultRow))).all()
+
+
+async def test_a_slow_pairing_is_worked_out_beside_the_writer_not_in_it(tmp_path: Path) -> None:
+    """A round's pairing can take seconds (a Swiss round of 128); every match's writes go
+    through the store's one writer, so the pairing must not run inside its transaction."""
+    started, calls = threading.Event(), []
+
+    class SlowPairing(SingleElimination):
+        armed = False
+
+        def next_round(self, state: Any) -> Any:
+            if self.armed:
+                calls.append(time.perf_counter())
+                started.set()
+                time.sleep(3.0)
+            return super().next_round(state)
+
+    fmt = SlowPairing()
+    async for rig in rig_on(tmp_path / "s.db", fmt=lambda name: fmt):
+        event = await rig.event(4)
+        fmt.armed = True
+        for match_id in event.matches.values():
+            await rig.service.award(match_id, 0)
+        assert await asyncio.to_thread(started.wait, 10)
+        await rig.service.repo.writer.run(lambda conn: None)  # another match's write
+        # (3 s or more if the writer, or the event loop, waited for the pairing)
+        assert time.perf_counter() - calls[0] < 1.0
+        for _ in range(100):
+            event = await rig.settle(event.id)
+            if "R2-1" in event.matches:
+                break
+        assert list(rig.running(event)) == ["R2-1"]
+        assert len(calls) == 1  # worked out once: the stored event had not changed
 
 
 async def test_the_break_is_a_stored_deadline_kept_across_a_restart(tmp_path: Path) -> None:
