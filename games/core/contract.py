@@ -26,7 +26,8 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
   decisions (labels, colours, layouts, helper notes, the /rules summary), working from the
   views alone (`games.core.controls`); the Discord layer reads it and nothing else.
 - `quick` (a `Quick`) declares the settings tests and benches use: short matches, matches no
-  host has to attend, decision clocks set to a figure (`Game.quick_settings`).
+  host has to attend, no waits but the clocks, decision clocks set to a figure
+  (`Game.quick_settings`).
 - The rules page is `docs/rules/<slug>.md`, shipped in the game's package
   (`Game.rules_page`).
 """

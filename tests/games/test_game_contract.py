@@ -9,6 +9,7 @@ its page alone.
 
 from __future__ import annotations
 
+import random
 import re
 import runpy
 import subprocess
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from games.core.contract import Controls, Game, Quick
+from games.core.contract import Controls, Game, Prompt, Quick
+from games.core.controls import Asked, Button, Menu, Private
 from games.core.pages import game_package
 from games.registry import all_games, installed_games
 from tests.support.import_graph import modules, runtime_graph
@@ -120,3 +122,49 @@ def test_nothing_outside_the_toy_game_kits_package_its_tests_and_its_page_names_
         except (UnicodeDecodeError, OSError):
             continue  # (not text)
     assert not naming, f"files outside the kit's package and tests name it: {naming}"
+
+
+def _asked(game: Game, state: object, prompt: Prompt, viewer: int | None) -> Asked:
+    return Asked(key=prompt.key, seat=prompt.seat, kind=prompt.kind, choices=prompt.choices,
+                 view=game.view(state, viewer))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_games_controls_submit_what_its_decisions_accept(slug: str) -> None:
+    """Through random matches, each decision's declared controls, built from its audience's
+    view: buttons submit one of its choices, a menu labels every choice, and a private
+    menu's options, as the clicker's text, are legal moves of the clicker."""
+    game = all_games()[slug]
+    controls = type(game).controls
+    kinds: set[type] = set()
+    offered = 0  # private options checked
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.setup(game.load_settings(game.quick_settings()), f"controls-{seed}")
+        for _ in range(300):
+            prompts = game.prompts(state)
+            if not prompts:
+                break
+            for prompt in prompts:
+                asked = _asked(game, state, prompt, prompt.seat if prompt.private else None)
+                rows = controls.rows(asked) if controls.rows is not None else None
+                assert all(len(row) <= 5 for row in rows or [])
+                for control in (c for row in rows or [] for c in row):
+                    kinds.add(type(control))
+                    if isinstance(control, Button):
+                        assert control.choice in prompt.choices, (prompt.kind, control)
+                    elif isinstance(control, Menu):
+                        assert len(control.labels) == len(prompt.choices), prompt.kind
+                    elif isinstance(control, Private) and controls.private_options:
+                        mine = _asked(game, state, prompt, prompt.seat)
+                        for _, value in controls.private_options(mine):
+                            command = game.parse(state, prompt.seat, f"{control.verb} {value}")
+                            game.check(state, prompt.seat, command)
+                            offered += 1
+                if controls.note is not None:
+                    note = controls.note(asked)
+                    assert note is None or note.strip()
+            prompt = rng.choice(prompts)
+            game.submit(state, prompt.seat, game.random_command(state, prompt, rng))
+    assert controls.rows is None or kinds, f"{slug}'s rows were never used"
+    assert controls.private_options is None or offered, f"{slug} never offered privately"
