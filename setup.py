@@ -20,7 +20,9 @@ HERE = Path(__file__).resolve().parent
 # The players' twin comes first: the match twin cimports its classes (players.pxd, copied
 # beside it, declares them), to call the built-in bots' methods in C.
 TWINS = (("games/rps_poker/players.py", "games.rps_poker._players_c"),
-         ("bot/arena/match.py", "bot.arena._match_c"))
+         ("bot/arena/match.py", "bot.arena._match_c"),
+         ("bot/arena/wave.py", "bot.arena._wave_c"),
+         ("bot/arena/hostloop.py", "bot.arena._hostloop_c"))
 
 
 def twin_source(source: Path, module: str, into: Path) -> Path:

@@ -22,7 +22,7 @@ against the fake Discord (tests/fake_discord):
    (the service restarts a clock whose prompt arrived later than its grace).
 
 `--load-only` skips phase 1, `--matches 0` phase 2; `--games` takes a subset; `--scale` runs
-every window (the limits', the fold's, the log's, the pacer's) that many times as long (a test
+every window (the limits', the log's, the pacer's) that many times as long (a test
 of requests per move runs at 0.1). The fake Discord applies Discord's
 rate limits on their real numbers (per-route buckets, 5 messages per 5 s per channel, 50
 requests/s per token: tests/fake_discord/limits.py) unless `--no-limits`; the bot paces
@@ -57,11 +57,10 @@ from typing import Any
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
-from bot.discord.pacing import Pacer
+from bot.discord.pacing import EXEMPT, Pacer, Priority
 from bot.discord.render import user_id_of
 from bot.discord.transport import (
     AUDIENCE_KEYS,
-    FOLD_SECONDS,
     LOG_BATCH_SECONDS,
     LOG_WINDOW_SECONDS,
     DiscordTransport,
@@ -150,6 +149,7 @@ class Figures:
     answered: list[float] = field(default_factory=list)  # typed move -> taken by the umpire (s)
     posting: list[float] = field(default_factory=list)  # a post's REST call, paced (s)
     starts: list[float] = field(default_factory=list)  # /match start -> "started" (s)
+    channels: dict[str, str] = field(default_factory=dict)  # a match's channel -> its kind
     started: float = 0.0
 
 
@@ -211,6 +211,9 @@ class Bench:
         self.figures.starts.append(time.monotonic() - began)
         new = [m for i, m in self.service.matches.items() if i not in before
                and {user_id_of(p) for p in m.players} == {p0.id, p1.id}]
+        for audience, key in AUDIENCE_KEYS.items():
+            if value := new[0].transport.get(key):
+                self.figures.channels[str(value)] = KINDS.get(audience, audience)
         return new[0]
 
     async def seat(self, match: LiveMatch, seat: int, user: User, think: float) -> None:
@@ -277,6 +280,11 @@ async def idle(fake: FakeDiscord, service: MatchService, transport: DiscordTrans
     await fake.settle()
 
 
+def is_global(path: str) -> bool:
+    """Whether a request counts against the token's global limit (not an interaction's)."""
+    return not any(p in path for p in EXEMPT)
+
+
 def route_of(fake: FakeDiscord, start: int) -> Counter[str]:
     return Counter(f"{e.method} {e.route}" for e in fake.request_log[start:])
 
@@ -293,6 +301,19 @@ def posts_by_kind(fake: FakeDiscord, start: int, transport: dict[str, Any]) -> C
         elif e.method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages",
                                                        e.path)):
             out[kinds.get(m.group(1), "other")] += 1
+    return out
+
+
+def requests_by_kind(fake: FakeDiscord, start: int, kinds: dict[str, str]) -> Counter[str]:
+    """The global requests from `start` on by the kind of channel of a match they went to
+    (`kinds`: room, table, log, feed; "other" for another channel, "-" for none) and route."""
+    out: Counter[str] = Counter()
+    for e in fake.request_log[start:]:
+        if not is_global(e.path):
+            continue
+        m = re.match(r"/channels/(\d+)", e.path)
+        kind = kinds.get(m.group(1), "other") if m else "-"
+        out[f"{kind} {e.method} {e.route}"] += 1
     return out
 
 
@@ -318,8 +339,10 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
                       read_mark(str((e.json or {}).get("content", "")))[1] is None)  # result
         play_only = sum(play.values()) - closing - rematch
         moves = bench.figures.moves[game]
+        global_all = sum(1 for e in fake.request_log[begin:] if is_global(e.path))
         out[game] = {
             "moves": moves, "requests": len(fake.request_log) - begin,
+            "global_per_move": round(global_all / max(1, moves), 2),
             "all_per_move": round((len(fake.request_log) - begin) / max(1, moves), 2),
             "play_per_move": round(play_only / max(1, moves), 2),
             "routes": dict(play.most_common()), "fallbacks": bench.figures.fallbacks,
@@ -413,7 +436,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         transport = DiscordTransport(  # the bot's intervals on the same clock as the limits
             log_batch_seconds=args.log_batch_seconds * scale,
-            log_window=LOG_WINDOW_SECONDS * scale, fold_seconds=args.fold_seconds * scale,
+            log_window=LOG_WINDOW_SECONDS * scale, coalesce=not args.no_coalesce,
             pacer=Pacer(window=scale))
         service = MatchService(Repository(engine), transport, bot_think=0.0)
         await fake.start()
@@ -426,16 +449,21 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     games = {} if args.load_only else await per_game(
                         fake, service, transport, servers[0], rng, args.games)
                     progress("phase 1: each game alone" if games else "phase 1 skipped")
-                    say("requests per accepted move (typed moves), all / play only:")
+                    say("requests per accepted move (typed moves), all / play only / global "
+                        "over the match's life (start and close, interactions aside):")
                     for game, row in games.items():
                         say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
-                            f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f}")
+                            f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f} / "
+                            f"{row['global_per_move']:.2f}")
                         say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
                         say("      posts by channel: " + ", ".join(
                             f"{k} {c}" for k, c in row["posts"].items()))
                     mean = statistics.mean(r["play_per_move"] for r in games.values()) \
                         if games else 0.0
                     say(f"  mean play only: {mean:.2f}")
+                    mean_global = statistics.mean(r["global_per_move"] for r in games.values()) \
+                        if games else 0.0
+                    say(f"  mean global over a match's life: {mean_global:.2f}")
                     first429 = sum(1 for e in fake.request_log if e.status == 429)
                     progress(f"phase 2: {args.matches} matches on {args.servers} server(s), "
                              f"{args.minutes} min")
@@ -460,6 +488,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                         f"{percentile(posting, 50):.2f}, p99 {percentile(posting, 99):.2f}, max "
                         f"{max(posting, default=0):.2f} s; the pacer held {pacer.waits} requests "
                         f"for the global limit, {pacer.bucket_waits} for their bucket")
+                    say("  seconds waited for the global limit, by class: " + ", ".join(
+                        f"{p.name.lower()} {pacer.waited[p]:.1f}" for p in Priority))
+                    kinds = requests_by_kind(fake, mark, bench.figures.channels)
+                    say("  global requests by channel kind and route: " + ", ".join(
+                        f"{k} {c}" for k, c in kinds.most_common(12)))
                     routes = route_of(fake, mark)
                     say("  requests by route: " + ", ".join(
                         f"{r} {c}" for r, c in routes.most_common(8)))
@@ -509,6 +542,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "requests_per_move": {g: r["play_per_move"] for g, r in games.items()},
         "requests_per_move_all": {g: r["all_per_move"] for g, r in games.items()},
         "requests_per_move_mean": round(mean, 3),
+        "global_per_move": {g: r["global_per_move"] for g, r in games.items()},
+        "global_per_move_mean": round(mean_global, 3),
         "lag_p99_s": {k: v["p99"] for k, v in lags.items()},
         "lag": lags,
         "rate_limited": len(steady), "rate_limited_load": len(limited),
@@ -534,14 +569,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=4.0, help="mean seconds per move")
     parser.add_argument("--log-batch-seconds", type=float, default=LOG_BATCH_SECONDS,
                         help="the host log's batch interval (the trade: lag against posts)")
-    parser.add_argument("--fold-seconds", type=float, default=FOLD_SECONDS,
-                        help="how long an announcement waits for its channel's next message "
-                             "to share a post (the trade: lag against posts)")
+    parser.add_argument("--no-coalesce", action="store_true",
+                        help="every message its own post, even what queues behind a limit")
     parser.add_argument("--no-limits", action="store_true",
                         help="the fake Discord without its rate limits")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="every window of Discord's limits and of the bot's folding, "
+                        help="every window of Discord's limits and of the bot's "
                              "batching and pacing times this (the tests: 0.1); think time "
                              "and --minutes are not scaled")
     parser.add_argument("--load-only", action="store_true", help="skip phase 1")

@@ -39,9 +39,6 @@ from bot.transport import ChannelHeld, MatchInfo, Transport, TransportError
 log = logging.getLogger(__name__)
 
 Key = tuple[int, str]  # (match id, audience): one channel
-#: An announcement waits at most this many times its `fold_seconds` in all, however long its
-#: match is held by rate limits meanwhile.
-FOLD_MOST = 2
 #: Called once a message is settled: delivered (True), or given up on (False: a permanent
 #: failure, or still failing after its match ended).
 Delivered = Callable[[MatchInfo, StoredMessage, datetime, bool], None]
@@ -157,8 +154,6 @@ class Delivery:
                         while not queue.empty():
                             batch.append(queue.get_nowait()[1])
                     else:
-                        if self._foldable(match, message):
-                            await self._fold(match, queue, batch)
                         await self._join_held(match, queue, batch)
                     await self._send(match, batch)
                 finally:
@@ -201,18 +196,10 @@ class Delivery:
         """Whether the channel has a message queued or being sent."""
         return (match_id, audience) in self._queues
 
-    def _fold_seconds(self, audience: str) -> float:
-        fold = getattr(self.transport, "fold_seconds", None)
-        return float(fold(audience)) if fold is not None else 0.0
-
-    def _foldable(self, match: MatchInfo, message: StoredMessage) -> bool:
-        """An announcement of a move (no decision, no deadline: marked `fold` when composed;
-        never a reminder or a host's notice) of a running match, to a channel whose transport
-        folds: it may wait a moment for the channel's next message."""
-        return self._fold_seconds(message.audience) > 0 and self.alive(match.id) and \
-            self._fresh(message) and bool(message.payload.get("fold")) and \
-            not message.payload.get("prompts") and not message.payload.get("deadlines") and \
-            not self._answering(match, message.audience)
+    def _coalesces(self, audience: str) -> bool:
+        """Whether the transport posts what the channel queues behind a rate limit as one."""
+        coalesces = getattr(self.transport, "coalesces", None)
+        return coalesces is not None and bool(coalesces(audience))
 
     def _fresh(self, message: StoredMessage) -> bool:
         """Whether the message was committed by this process (no earlier try can have posted
@@ -226,77 +213,47 @@ class Delivery:
         answering = getattr(self.transport, "answering", None)
         return answering is not None and bool(answering(match, audience))
 
-    def _held_for(self, match: MatchInfo, audience: str) -> float:
-        """Seconds until the channel may post again by its own rate limit (the transport's
-        `held_for`; 0: now, or not known)."""
+    def _held_for(self, match: MatchInfo, audience: str, batch: list[StoredMessage]) -> float:
+        """Seconds until the channel may post the batch by its own rate limit (the
+        transport's `held_for`; 0: now, or not known)."""
         held = getattr(self.transport, "held_for", None)
-        return float(held(match, audience)) if held is not None else 0.0
-
-    def _match_held(self, match: MatchInfo, audience: str) -> bool:
-        """Whether the channel, or for a table its match's room, is held by its rate limit
-        (the match cannot move on visibly meanwhile)."""
-        return self._held_for(match, audience) > 0 or (
-            audience != "public" and self._held_for(match, "public") > 0)
-
-    async def _fold(self, match: MatchInfo, queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
-                    batch: list[StoredMessage]) -> None:
-        """Wait up to the transport's `fold_seconds` for the channel's next message and take
-        it, and those that come until then up to one that is not an announcement, into
-        `batch` (posted together, as one message). The wait does not count the time the
-        channel, or for a table its match's room, is held by its rate limit (the match cannot
-        move on visibly then), and an announcement taken while it is held waits its own
-        `fold_seconds` in turn; the first waits at most `FOLD_MOST` times `fold_seconds` in
-        all. While nothing is held the first's wait is all (a player's confirmation is not
-        kept longer for a chance of saving a post). What it waits on is the timing of the
-        channel's own messages and of the public room only, so two worlds that post the same
-        there fold the same."""
-        loop = asyncio.get_running_loop()
-        audience = batch[0].audience
-        fold = self._fold_seconds(audience)
-        began = last = loop.time()
-        until, most = began + fold, began + fold * FOLD_MOST
-        while self.alive(match.id):
-            if not queue.empty():
-                nxt = queue.get_nowait()[1]
-                batch.append(nxt)
-                if not self._foldable(match, nxt):
-                    return
-                if self._match_held(match, audience):  # the latest waits too, while held
-                    until = min(most, max(until, loop.time() + fold))
-                continue
-            now = loop.time()
-            if self._match_held(match, audience):
-                until = min(most, until + (now - last))  # the match is held: not counted
-            last = now
-            if now >= until:
-                break
-            await asyncio.sleep(0.05)
-        while not queue.empty():
-            nxt = queue.get_nowait()[1]
-            batch.append(nxt)
-            if not self._foldable(match, nxt):
-                break
+        return float(held(match, audience, batch)) if held is not None else 0.0
 
     async def _join_held(self, match: MatchInfo,
                          queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
                          batch: list[StoredMessage]) -> None:
-        """While the channel's own rate limit holds its next post (the transport knows it
-        from Discord's answers), wait here rather than in the transport; then take every
-        message the channel has queued behind the batch (meanwhile, or already: sent one by
-        one they would have gone out back to back) into it: one post at the moment the first
-        would have gone, one request instead of several. Not a post that answers a click
-        (free, and the click waits for it). Depends on the channel's own posts only."""
+        """Coalescing that waits only when it must. A channel with room in its rate limits
+        posts at once. While the channel's own limit holds its next post (the transport
+        knows it from Discord's answers), or the token's global budget has no slot for it
+        yet (the transport's `turn`, by the post's class), the post waits here rather than
+        in the transport; then it takes every message the channel queued behind it
+        (meanwhile, or already: sent one by one they would have gone out back to back) into
+        it: one post at the moment the first would have gone, one request instead of
+        several. Not a post that answers a click (free, and the click waits for it), nor a
+        resend of an earlier process (`_fresh`). Depends on the channel's own posts and the
+        token's load only, never on a fixed wait."""
         audience = batch[0].audience
-        if self._fold_seconds(audience) <= 0 or not self._fresh(batch[0]):
+        if not self._coalesces(audience) or not self._fresh(batch[0]):
             return  # (a transport that does not fold; a resend is posted on its own: what
             # a channel queues after a message of this process is of this process too)
         while self.alive(match.id) and not self._answering(match, audience):
-            held = self._held_for(match, audience)
+            self._take_queued(queue, batch)  # (a decision queued meanwhile may go at once)
+            held = self._held_for(match, audience, batch)
             if held <= 0:
                 break
             await asyncio.sleep(min(held, 0.05))
         if self._answering(match, audience):
             return
+        self._take_queued(queue, batch)
+        turn = getattr(self.transport, "turn", None)
+        if turn is not None:
+            await turn(match, batch)  # (a slot kept for this post's first request)
+        if not self._answering(match, audience):
+            self._take_queued(queue, batch)
+
+    @staticmethod
+    def _take_queued(queue: asyncio.Queue[tuple[MatchInfo, StoredMessage]],
+                     batch: list[StoredMessage]) -> None:
         while not queue.empty():
             batch.append(queue.get_nowait()[1])
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bot.live import LiveMatch
 from bot.ratings import HistoryLine, Standing, history, standings, unrate_statement
 from bot.store.challenges import ChallengeStore, StoredChallenge
+from bot.store.fence import acting
 from bot.store.guilds import GuildStore, MatchSummary, StoredGuild, matches_of_guild
 from bot.store.models import MatchRow
 from bot.store.repository import StoredMessage, transport_merge
@@ -84,9 +85,21 @@ class UmpireApi:
 
     # --- the store ------------------------------------------------------------------------
     def owns_guild(self, guild_id: int) -> bool:
-        """Whether this process umpires the server now (always, unless sharded)."""
+        """Whether this process umpires the server now (always, unless sharded; then while
+        it owns the server's shard and its lease's deadline has not passed: `acting`)."""
         repo = self.service.repo
-        return repo.shards is None or repo.shard_for({"guild": guild_id}) in repo.shards
+        if repo.shards is None:
+            return True
+        where = {"guild": guild_id}
+        return repo.shard_for(where) in repo.shards and self.acting(where)
+
+    def acting(self, transport: Mapping[str, Any]) -> bool:
+        """Whether this process may act (post, above all) for a match played where
+        `transport` says (or a server: {"guild": id}) now: always, unless sharded; then
+        only while it holds the shard's lease, by the wall clock against the lease's
+        two-thirds deadline (bot/store/fence.py), so a process that lost the shard (a pause,
+        say) never posts for it. Asked right before each post made outside the outbox."""
+        return acting(self.service.repo, dict(transport))
 
     async def guild_matches(self, guild_id: int, limit: int) -> list[MatchSummary]:
         """A server's stored matches, newest first."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -63,10 +63,61 @@ SLOW_TESTS = (
     "tests/games/core/test_information.py::test_the_old_token_search_misses_these_leaks",
     "tests/arena/test_arena.py::test_simple_beats_minimal_valid_over_2000_matches",
     "tests/arena/test_arena.py::test_stronger_bots_beat_simple_over_2000_matches",
+    # (pure code, but long: 20 to 100 s each at load 8, kept out of the quick pure tier)
+    "tests/tournament/test_formats_properties.py::"
+    "test_every_event_finishes_with_one_match_per_player_per_round_and_a_consistent_table",
+    "tests/tournament/test_formats_properties.py::test_swiss_pairs_everyone_each_round_in_large_events",
+    "tests/tournament/test_formats_properties.py::test_round_robin_meets_every_pair_of_places_exactly_once",
+    "tests/tournament/test_dutch_reference.py::"
+    "test_our_swiss_is_the_dutch_system_but_for_the_documented_house_rules",
+    "tests/games/renounce_fate/test_bots.py::test_heuristic_beats_random_clearly_over_200_matches",
+    "tests/games/double_or_nothing/test_bots.py::test_planner_beats_random_clearly_over_200_matches",
+    "tests/games/test_input_bounds.py::"
+    "test_reading_is_linear_in_the_message_length_even_without_the_cap",
 )
+
+
+# The tiers (README, "Tests"): every test is in exactly one, given here by where it lives
+# and what its module starts, so a new test file is placed without a list to keep.
+#: Pure code: the games' rules and the tournament formats (no service, store or Discord).
+PURE = ("tests/games/", "tests/tournament/test_formats_", "tests/tournament/test_seats.py",
+        "tests/tournament/test_dutch_reference.py", "tests/tournament/test_render.py")
+#: The Discord front end on the fake Discord, and the fake itself.
+DISCORD = ("tests/discord/", "tests/fake_discord/")
+#: What a module that starts processes of its own (subprocesses, kills, forks, a
+#: PostgreSQL server) imports or calls; its tests are the process tier.
+PROCESS_SIGNS = ("import subprocess", "from subprocess", "pg_server", "run_process",
+                 "kill_restart", "multiprocessing", "os.fork", "create_subprocess",
+                 "failures_importing_alone")
+_process_modules: dict[str, bool] = {}
+
+
+def tier(nodeid: str, source_of: Callable[[], str], slow: bool, postgres: bool = False) -> str:
+    """The tier of one test: process, pure, discord or service (the rest: the service, the
+    store and the console in this process, and the games' long runs). A slow pure test (a
+    conformance run of hundreds of matches) is in the service tier, so that the pure tier
+    stays quick; a test on PostgreSQL (`postgres`: it runs a server) is in the process tier."""
+    path = nodeid.split("::")[0]
+    if postgres:
+        return "process"
+    if path not in _process_modules:
+        source = source_of()
+        _process_modules[path] = any(sign in source for sign in PROCESS_SIGNS)
+    if _process_modules[path]:
+        return "process"
+    if path.startswith(PURE):
+        return "service" if slow else "pure"
+    if path.startswith(DISCORD):
+        return "discord"
+    return "service"
 
 
 def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
     for item in items:
         if item.nodeid.split("[")[0] in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+        slow = item.get_closest_marker("slow") is not None
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        postgres = "pg_template" in item.fixturenames or "postgresql" in params.values()
+        item.add_marker(getattr(pytest.mark, tier(item.nodeid, item.path.read_text, slow,
+                                                  postgres)))

@@ -5,8 +5,8 @@ When every bot of a tournament starts fresh each match and one at least is a bot
 time: five draft rounds, ten games and the end. For each step and seat, each bot process
 gets one message with a fixed-width record per match where it has that seat (its pending
 notification's card, then the call's cards), and answers with one character per match
-(`pyhost._lockstep`, `host.js`). A built-in bot answers the same records in the worker
-(`_Local`, running `pyhost._lockstep`), and a match between two built-in bots is played at
+(`hostloop.answer_batch`, `host.js`). A built-in bot answers the same records in the worker
+(`_Local`, running `hostloop.answer_batch`), and a match between two built-in bots is played at
 once by `match.play_match`. Seat 0's calls of a step go first, to every bot at
 once (the processes work in parallel), then seat 1's, only in the matches whose seat-0 call
 did not fail: exactly the calls that one call at a time makes, in the same order within
@@ -32,13 +32,11 @@ from collections.abc import Callable, Iterable
 from time import perf_counter
 from typing import Any
 
+from bot.arena.hostloop import answer_batch
 from bot.arena.match import (
-    _BY_CARDS,
-    DRAFT,
-    DRAWN,
+    _DRAFT_BYTES,
+    _GAMES_BYTES,
     GAMES,
-    HAND_SIZE,
-    PLAYER_DECK,
     SIZES,
     Deal,
     Disqualified,
@@ -47,8 +45,8 @@ from bot.arena.match import (
     play_match,
 )
 from bot.arena.process import SLACK, PipeBot, _Invalid, failure_parts
-from bot.arena.pyhost import _lockstep
 from bot.arena.watchdog import Watchdog
+from bot.arena.wave import Wave, deal_bytes
 from games.rps_poker.rules import DRAFT_DEAL, DRAFT_ROUNDS
 
 _DIGITS = "0123456789"
@@ -72,24 +70,17 @@ def batchable(contestants: list[Any]) -> bool:
 
 
 class _Match:
-    """One live match: its bots and deal, each seat's deck (d0, d1) and hand (h0, h1, the
-    cards' two-character names run together), the card each seat is to be notified of next
-    (n0, n1), seat 0's answer in the current step and seat 1's points."""
+    """One live match: its number, bots, and place `w` in its wave (whose `Wave` holds its
+    cards, answers and points)."""
 
-    __slots__ = ("m", "key", "bots", "deal", "live", "d0", "d1", "h0", "h1", "n0", "n1",
-                 "pick0", "s1")
+    __slots__ = ("m", "key", "bots", "live", "w")
 
-    def __init__(self, m: int, a: int, b: int, deal: Deal) -> None:
+    def __init__(self, m: int, a: int, b: int, w: int) -> None:
         self.m = m
         self.key = str(m)
         self.bots = (a, b)
-        self.deal = deal
         self.live = True
-        self.d0: Any = [None] * PLAYER_DECK
-        self.d1: Any = [None] * PLAYER_DECK
-        self.h0 = self.h1 = self.n0 = self.n1 = ""
-        self.pick0 = 0
-        self.s1 = 0
+        self.w = w
 
 
 class _Host:
@@ -101,18 +92,18 @@ class _Host:
         self.index = index
         self.alive = bot.rfd >= 0  # (a process stopped in an earlier chunk stays stopped)
         self.batch: list[_Match] = []
+        self.ws: list[int] = []  # the batch's places in the wave
         self.chars = ""
         self.details: list[str] = []
         self.buf = b""
         self.progress = 0.0
 
-    def send(self, head: str, batch: list[_Match], payload: str) -> None:
+    def send(self, head: str, batch: list[_Match], keys: str, payload: bytes) -> None:
         self.batch = batch
         self.chars = ""
         self.details = []
-        keys = ",".join([mt.key for mt in batch])
         with contextlib.suppress(OSError):  # the process ended: the read says why
-            os.write(self.bot.wfd, f"@{head} {keys} {payload}\n".encode())
+            os.write(self.bot.wfd, b"".join((f"@{head} {keys} ".encode(), payload, b"\n")))
         self.progress = perf_counter()
 
     def due(self) -> bool:
@@ -139,7 +130,7 @@ class _Host:
 
 class _Local:
     """A built-in bot in lockstep: the same records and answers as a bot file's process
-    (`pyhost._lockstep`), run in this worker and timed call by call; a call that never
+    (`hostloop.answer_batch`), run in this worker and timed call by call; a call that never
     returns is stopped by the worker's watchdog (`hung`: the match it was stuck in)."""
 
     names: dict[str, str] = {}
@@ -153,18 +144,18 @@ class _Local:
         self.alive = True
         self.slots: dict[str, Any] = {}
         self.batch: list[_Match] = []
+        self.ws: list[int] = []
         self.chars = ""
         self.details: list[str] = []
         self.hung: _Match | None = None
 
-    def send(self, head: str, batch: list[_Match], payload: str) -> None:
+    def send(self, head: str, batch: list[_Match], keys: str, payload: bytes) -> None:
         self.batch = batch
         pieces: list[str] = []
         beat = self.beat
-        keys = ",".join([mt.key for mt in batch])
         try:
-            _lockstep(f"@{head} {keys} {payload}", self.slots, self.target, self.limit,
-                      pieces.append, Exception, beat)
+            answer_batch(f"@{head} {keys} {payload.decode()}", self.slots, self.target,
+                         self.limit, pieces.append, Exception, beat)
         except KeyboardInterrupt:
             if not beat[1]:  # Ctrl-C, not the watchdog
                 raise
@@ -206,15 +197,18 @@ def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float
     try:
         for start in range(0, len(todo), wave):
             running: dict[int, _Match] = {}
-            deals: dict[int, Deal] = {}
+            deals: dict[int, tuple[Deal, bytes]] = {}
+            cards = Wave(len(todo[start:start + wave]), _DRAFT_BYTES, _GAMES_BYTES)
             for m in todo[start:start + wave]:
                 a, b, deal_no = schedule.match(m)
                 if a in dead or b in dead:
                     emit(m, skipped)
                     continue
-                deal = deals.get(deal_no)
-                if deal is None:
-                    deal = deals[deal_no] = Deal(match_key(seed, deal_no))
+                known = deals.get(deal_no)
+                if known is None:
+                    new = Deal(match_key(seed, deal_no))
+                    known = deals[deal_no] = (new, deal_bytes(new))
+                deal = known[0]
                 if type(hosts[a]) is _Local and type(hosts[b]) is _Local:
                     try:
                         emit(m, play_match(contestants[a].for_match(),
@@ -225,20 +219,24 @@ def play_lockstep(contestants: list[Any], schedule: Any, seed: int, limit: float
                     finally:
                         beat[0] = 0.0
                     continue
-                running[m] = _Match(m, a, b, deal)
-            _play_wave(hosts, running, limit, dead, skipped, emit, disqualify)
+                running[m] = mt = _Match(m, a, b, len(running))
+                cards.deal(mt.w, known[1])
+            _play_wave(hosts, running, cards, limit, dead, skipped, emit, disqualify)
     finally:
         watchdog.stop()
 
 
-def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
-               dead: set[int], skipped: int, emit: Callable[[int, int], None],
+def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], cards: Wave,
+               limit: float, dead: set[int], skipped: int, emit: Callable[[int, int], None],
                disqualify: Callable[[int, int, str], None]) -> None:
-    """Play the wave's matches (`running`) step by step to their end or disqualification."""
+    """Play the wave's matches (`running`, their cards in `cards`) step by step to their
+    end or disqualification."""
+    batches: dict[tuple[int, int], tuple[list[_Match], list[int], str]] = {}
 
     def fail(m: int, bot: int, reason: str, hung: bool = False) -> None:
         """Bot `bot` failed in match m: it leaves the tournament; its later live matches
         are dropped, its earlier ones play on (all of them when its process is stopped)."""
+        batches.clear()  # (each bot's live matches are found again)
         dead.add(bot)
         disqualify(m, bot, reason)
         for other, mt in list(running.items()):
@@ -257,69 +255,54 @@ def _play_wave(hosts: dict[int, Any], running: dict[int, _Match], limit: float,
         seats[1].setdefault(mt.bots[1], []).append(mt)
     for kind, step, size, call, note in STEPS:
         if kind == "s":
-            _end(hosts, running, seats, limit, fail, call, note, emit)
+            _end(hosts, running, cards, seats, limit, fail, call, note, emit)
             break
         n = size or SIZES[step]
-        drawn = DRAWN[step] if kind == "m" else 0
-        judge = _BY_CARDS
         for seat in (0, 1):
-            sent = _send(hosts, seats[seat], kind, step, seat)
+            sent = _send(hosts, seats[seat], cards, batches, kind, step, seat)
             _wait(sent, running, limit, fail, call, note)
             _stopped(sent, running, limit, fail, call, note)
             for host in sent:
                 if not host.alive:
                     continue
-                details = iter(host.details)
-                bot = host.index
-                valid = not host.chars.strip(_DIGITS[:n])  # every answer a valid index
-                if valid and seat == 0:
-                    for mt, ch in zip(host.batch, host.chars, strict=False):
-                        mt.pick0 = _DIGIT[ch]
+                if not host.chars.strip(_DIGITS[:n]):  # every answer a valid index
+                    # (a dropped match is still played through, uncounted)
+                    if seat == 0:
+                        cards.picks(host.ws, host.chars)
+                    else:
+                        cards.plays(kind, step, host.ws, host.chars)
                     host.batch = []
                     continue
+                details = iter(host.details)
+                bot = host.index
                 for mt, ch in zip(host.batch, host.chars, strict=False):
                     i = _DIGIT.get(ch)  # None for "!": a detail follows
-                    if valid:
-                        pass  # (a dropped match is still played through, uncounted)
-                    elif i is None or i >= n:
+                    if i is None or i >= n:
                         if mt.live:
                             fail(mt.m, bot, _reason(_value(next(details)) if i is None else i,
                                                     seat, kind, n, limit).reason)
                         elif i is None:
                             next(details)
-                        continue
                     elif not mt.live:
                         continue
                     elif seat == 0:
-                        mt.pick0 = i
-                        continue
-                    if kind == "d":
-                        _draft(mt, step, mt.pick0, i)
-                    else:  # both plays of game `step` are in: judge, notify, draw (inline)
-                        i0 = mt.pick0 * 2
-                        i += i
-                        h0, h1 = mt.h0, mt.h1
-                        mt.n1 = c0 = h0[i0:i0 + 2]
-                        mt.n0 = c1 = h1[i:i + 2]
-                        mt.s1 += judge[c0][c1][mt.deal.terms[step]]
-                        if drawn:
-                            mt.h0 = h0[:i0] + h0[i0 + 2:] + mt.d0[drawn]
-                            mt.h1 = h1[:i] + h1[i + 2:] + mt.d1[drawn]
-                        else:
-                            mt.h0 = h0[:i0] + h0[i0 + 2:]
-                            mt.h1 = h1[:i] + h1[i + 2:]
+                        cards.set_pick(mt.w, i)
+                    elif kind == "d":
+                        cards.drafted(mt.w, step, i)
+                    else:  # both plays of game `step` are in: judge, notify, draw
+                        cards.played(mt.w, step, i)
                 host.batch = []
     for bot, host in hosts.items():
         if bot in dead and host.alive:
             host.kill()
 
 
-def _end(hosts: dict[int, Any], running: dict[int, _Match],
+def _end(hosts: dict[int, Any], running: dict[int, _Match], cards: Wave,
          seats: tuple[dict[int, list[_Match]], ...], limit: float, fail: Callable[..., None],
          call: str, note: str, emit: Callable[[int, int], None]) -> None:
     """The end of the wave's matches (both seats at once: only failures of the last
     notifications are reported); seat 0's failures count first, as play_match finds them."""
-    sent = _send(hosts, {}, "s", 0, 2, seats)
+    sent = _send(hosts, {}, cards, {}, "s", 0, 2, seats)
     _wait(sent, running, limit, fail, call, note)
     _stopped(sent, running, limit, fail, call, note)
     failures = []
@@ -336,45 +319,44 @@ def _end(hosts: dict[int, Any], running: dict[int, _Match],
             fail(m, bot, _reason(value, seat, "s", 1, limit).reason)
     for mt in list(running.values()):
         del running[mt.m]
-        emit(mt.m, GAMES - mt.s1)
+        emit(mt.m, GAMES - cards.score1(mt.w))
 
 
-def _send(hosts: dict[int, Any], batches: dict[int, list[_Match]], kind: str, step: int,
-          seat: int, seats: tuple[dict[int, list[_Match]], ...] = ()) -> list[_Host]:
-    """Send each bot its records of this step and seat (2: the end, both seats)."""
+def _send(hosts: dict[int, Any], matches_of: dict[int, list[_Match]], cards: Wave,
+          batches: dict[tuple[int, int], tuple[list[_Match], list[int], str]], kind: str,
+          step: int, seat: int, seats: tuple[dict[int, list[_Match]], ...] = ()
+          ) -> list[_Host]:
+    """Send each bot its records of this step and seat (2: the end, both seats). Each bot's
+    live matches in a seat (`batches`) are found once, until a failure drops some."""
     sent = []
     head = f"{kind}{step}" if kind != "s" else "s"
     if seat == 2:
-        ends: dict[int, list[tuple[_Match, str]]] = {}
+        ends: dict[int, list[tuple[_Match, bytes]]] = {}
         for s in (0, 1):
             for bot, matches in seats[s].items():
                 ends.setdefault(bot, []).extend(
-                    (mt, mt.n1 if s else mt.n0) for mt in matches if mt.live)
+                    (mt, cards.notice(mt.w, s)) for mt in matches if mt.live)
         for bot, pairs in ends.items():
             host = hosts[bot]
             if host.alive and pairs:
                 pairs.sort(key=lambda p: p[0].m)
-                host.send(head, [mt for mt, _ in pairs], "".join([n for _, n in pairs]))
+                batch = [mt for mt, _ in pairs]
+                host.send(head, batch, ",".join([mt.key for mt in batch]),
+                          b"".join([n for _, n in pairs]))
                 sent.append(host)
         return sent
-    if kind == "d":
-        _r, _rr, a0, b0, a1, b1, _k0, _k1 = DRAFT[step]
-        a, b = (a0, b0) if seat == 0 else (a1, b1)
-    for bot, matches in batches.items():
+    for bot, matches in matches_of.items():
         host = hosts[bot]
-        batch = [mt for mt in matches if mt.live]
+        known = batches.get((bot, seat))
+        if known is None:
+            batch = [mt for mt in matches if mt.live]
+            known = batches[bot, seat] = (batch, [mt.w for mt in batch],
+                                          ",".join([mt.key for mt in batch]))
+        batch, ws, keys = known
         if not host.alive or not batch:
             continue
-        if kind == "d":
-            if seat == 0:
-                payload = "".join([mt.n0 + mt.deal.full[a] + mt.deal.full[b] for mt in batch])
-            else:
-                payload = "".join([mt.n1 + mt.deal.full[a] + mt.deal.full[b] for mt in batch])
-        elif seat == 0:
-            payload = "".join([mt.n0 + mt.deal.bases[step] + mt.h0 for mt in batch])
-        else:
-            payload = "".join([mt.n1 + mt.deal.bases[step] + mt.h1 for mt in batch])
-        host.send(head, batch, payload)
+        host.ws = ws
+        host.send(head, batch, keys, cards.records(kind, step, seat, ws))
         sent.append(host)
     return sent
 
@@ -452,21 +434,3 @@ def _reason(value: object, seat: int, kind: str, size: int, limit: float) -> Dis
         failure, sentence, _trace = failure_parts(value)
         return Disqualified(seat, sentence if failure == "timeout" else sentence[:300])
     return _bad(seat if kind == "d" else 4 + seat, (0.0, 0.0), limit, value, size)
-
-
-def _draft(mt: _Match, r: int, i0: int, i1: int) -> None:
-    """Both picks of draft round r are in: keep, pass, and note what each seat receives."""
-    _r, rr, _a0, _b0, _a1, _b1, kp0, kp1 = DRAFT[r]
-    full = mt.deal.full
-    k0, q0 = kp0[i0]
-    k1, q1 = kp1[i1]
-    deck0, deck1 = mt.d0, mt.d1
-    deck0[r] = full[k0]
-    deck1[r] = full[k1]
-    deck0[rr] = mt.n0 = full[q1]
-    deck1[rr] = mt.n1 = full[q0]
-    if r == DRAFT_ROUNDS - 1:
-        arrange0, arrange1 = mt.deal.arrange
-        mt.d0, mt.d1 = arrange0(deck0), arrange1(deck1)
-        mt.h0 = "".join(mt.d0[:HAND_SIZE])
-        mt.h1 = "".join(mt.d1[:HAND_SIZE])

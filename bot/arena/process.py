@@ -22,7 +22,7 @@ Answer lines: an integer; "X <text>" for a value that is not an integer (shown a
 failed (an exception's line ends with a tab and its traceback, the bot's frames, as a JSON
 string); the first line after start is "ok <json name>" or "E load\t<sentence>".
 Lockstep mode sends one line per step for many matches ("@<step> <slots> <records>",
-answered by one character per match; `lockstep.py`, `pyhost._lockstep`).
+answered by one character per match; `lockstep.py`, `hostloop.answer_batch`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Speaks the line protocol described in `bot/arena/process.py`: commands on standard input,
 answers on the pipe ANSWER_FD: one call at a time, or in lockstep (`bot/arena/lockstep.py`,
-`_lockstep` below: one line per step for many matches, each with its own instance of the
+`hostloop.answer_batch`: one line per step for many matches, each with its own instance of the
 bot). The bot's own standard input is empty and its output goes wherever the controller
 sent this process's standard output, never into the answers.
 Every call is timed here; a call that returns after the limit is reported as over it (the
@@ -15,12 +15,12 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from operator import itemgetter
 from pathlib import Path
 from time import perf_counter
 from types import FunctionType
 from typing import Any
 
+from bot.arena.hostloop import _failure_line, answer_batch
 from bot.arena.pyload import _INERT, _notice, bot_failure
 
 
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
 
     for raw in commands:
         if raw[:1] == b"@":
-            _lockstep(raw.decode(), lockstep, target, limit, write)
+            answer_batch(raw.decode(), lockstep, target, limit, write)
             continue
         parts = raw.decode().split()
         op = parts[0] if parts else ""
@@ -126,118 +126,6 @@ def main(argv: list[str]) -> int:
         else:
             send(f"E error\tunknown command {op!r}")
     return 0
-
-
-def _sentence(text: str) -> str:
-    """Text fit for one answer line: no line break, no unit separator."""
-    return text.replace("\n", " ").replace("\r", " ").replace("\x1f", " ").replace("\t", " ")
-
-
-def _failure_line(failed: tuple[str, ...]) -> str:
-    """The answer line of a failure: `E <kind>\t<sentence>`, then, for an exception, a tab
-    and its traceback as a JSON string (which holds no line break, tab or unit separator)."""
-    line = f"E {failed[0]}\t{_sentence(failed[1])[:300]}"
-    return line + "\t" + json.dumps(failed[2]) if len(failed) > 2 and failed[2] else line
-
-
-def _lockstep(line: str, slots: dict[str, Any], target: Any, limit: float,
-              write: Callable[[str], Any], catch: type[BaseException] = BaseException,
-              beat: list | None = None) -> None:
-    """One lockstep batch (`bot/arena/lockstep.py`): `@<kind><step> <slots> <records>`, one
-    fixed-width record per slot. Kinds: d0 (a fresh instance, then draft_pick of the
-    record's two cards), d1-d4 (draft_receive of the record's first card, then draft_pick
-    of the next two), m0-m9 (draft_receive (m0) or main_postprocess of the first card, then
-    main_play of the hand after the base card), s (main_postprocess of the card; the end of
-    the match). Answers: one character per slot, a digit for an index 0-9 ("0" for the end
-    of a match), "!" for anything else with its old answer line after a unit separator;
-    written in pieces (a piece every 0.05 s while working, so the controller sees
-    progress). Every call is timed, one clock read per call.
-
-    Also run inside a worker for built-in bots (`lockstep._Local`): then `catch` is
-    Exception (Ctrl-C and the watchdog's interruption must pass), and `beat` gets, before
-    each slot, the time (for the watchdog) and the slot's position in the batch."""
-    head, keys_text, payload = line.rstrip("\n").split(" ")
-    kind, step = head[1], int(head[2:] or 0)
-    keys = keys_text.split(",")
-    width = len(payload) // len(keys)
-    chars: list[str] = []
-    details: list[str] = []
-    last_write = clock = perf_counter()
-    note = 1 if kind == "d" or (kind == "m" and step == 0) else 2  # receive or postprocess
-    hand = _hand(width)
-    for k, key in enumerate(keys):
-        if beat is not None:
-            beat[0], beat[2] = clock, k
-        rec = payload[k * width:(k + 1) * width]
-        where = "__init__"
-        value: Any = None
-        failed = None
-        try:
-            if kind == "d" and step == 0:
-                if isinstance(target, type):
-                    bot = target()
-                    now = perf_counter()
-                    if now - clock > limit:
-                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
-                                             f"__init__: took {now - clock:.3f} s")
-                    clock = now
-                else:
-                    bot = target
-                slots[key] = entry = [bot, _notice(getattr(bot, "draft_receive", None)),
-                                      _notice(getattr(bot, "main_postprocess", None))]
-                where = "draft_pick"
-                if failed is None:
-                    value = bot.draft_pick([rec[:2], rec[2:4]])
-            else:
-                entry = slots.pop(key) if kind == "s" else slots[key]
-                notify = entry[note]
-                if notify is not None:
-                    where = "draft_receive" if note == 1 else "main_postprocess"
-                    notify(rec[:2])
-                    now = perf_counter()
-                    if now - clock > limit:
-                        failed = ("timeout", f"exceeded the time limit of {limit:g} s in "
-                                             f"{where}: took {now - clock:.3f} s")
-                    clock = now
-                if failed is None and kind == "d":
-                    where = "draft_pick"
-                    value = entry[0].draft_pick([rec[2:4], rec[4:6]])
-                elif failed is None and kind == "m":
-                    where = "main_play"
-                    value = entry[0].main_play([*hand(rec)], rec[2:4])
-                else:
-                    value = 0
-        except catch as exc:  # the bot's own failure, reported
-            if failed is None:
-                failed = ("error", *bot_failure(exc, where))
-        now = perf_counter()
-        if failed is None and now - clock > limit and kind != "s":
-            failed = ("timeout", f"exceeded the time limit of {limit:g} s in {where}: "
-                                 f"took {now - clock:.3f} s")
-        clock = now
-        if failed is None and type(value) is int and 0 <= value <= 9:
-            chars.append(_DIGITS[value])
-        else:
-            chars.append("!")
-            details.append(_failure_line(failed) if failed else
-                           str(value) if type(value) is int else
-                           "X " + " ".join(repr(value).split())[:200])
-        if now - last_write > 0.05:  # show progress: not hung
-            write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
-            chars.clear()
-            details.clear()
-            last_write = now
-    write("".join(chars) + "".join("\x1f" + d for d in details) + "\n")
-
-
-_DIGITS = "0123456789"
-
-
-def _hand(width: int) -> Callable[[str], tuple[str, ...]]:
-    """The hand's cards of a main_play record (after the notification and the base)."""
-    if width <= 6:
-        return lambda rec: (rec[4:6],) if width == 6 else ()
-    return itemgetter(*(slice(i, i + 2) for i in range(4, width, 2)))
 
 
 if __name__ == "__main__":

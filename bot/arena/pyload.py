@@ -119,7 +119,9 @@ def _notice(method: Any) -> Any:
 COMPILED_SOURCES: dict[type, type] = {}
 
 
-_HARNESS = frozenset(str(Path(__file__).with_name(n)) for n in ("pyhost.py", "pyload.py"))
+_HARNESS = frozenset(str(Path(__file__).with_name(n))
+                     for n in ("pyhost.py", "pyload.py", "hostloop.py"))
+_HARNESS_TWIN = "_hostloop_c.py"  # (its frames are named by the file it was compiled from)
 
 
 def bot_failure(exc: BaseException, where: str) -> tuple[str, str]:
@@ -136,7 +138,8 @@ def _location(exc: BaseException) -> tuple[str, str]:
     import traceback  # (only on a failure: the host's start stays light)
 
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if f.filename not in _HARNESS and "importlib._bootstrap" not in f.filename]
+              if f.filename not in _HARNESS and "importlib._bootstrap" not in f.filename
+              and Path(f.filename).name != _HARNESS_TWIN]
     if not frames:
         return "", ""
     last = ([f for f in frames if not _library(f.filename)] or frames)[-1]

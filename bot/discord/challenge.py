@@ -30,6 +30,7 @@ from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
 from bot.discord.gate import POST, GatedItem, Need, Pace, Who, requires
 from bot.discord.launch import launch
 from bot.discord.render import player_id, player_ref, shown, user_id_of
+from bot.discord.sharding import LostShard, may_post
 from bot.facade import StoredChallenge
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
@@ -358,6 +359,8 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
     view.add_item(RematchButton(match.id))
     try:
         channel = client.get_channel(int(room)) or await client.fetch_channel(int(room))
+        if not may_post(client, match.transport):  # (sharded: the shard was lost meanwhile)
+            return
         await channel.send(  # type: ignore[union-attr]
             f"🔁 Match #{match.id} is over. Another one? Every player presses Rematch.",
             view=view, allowed_mentions=discord.AllowedMentions.none())
@@ -408,6 +411,8 @@ class ChallengeCog(commands.Cog, name="Challenge"):
         channel = ctx.channel
         if not isinstance(channel, discord.abc.Messageable):
             raise Refusal("Use /challenge in a text channel.")
+        if not may_post(self.bot, {"guild": ctx.guild.id}):
+            raise LostShard()
         posted = await channel.send(
             f"⚔️ {shown(ctx.author)} challenges {member.mention} to a friendly match of "
             f"{get_game(game).title}. {shown(member)}: Accept or Decline? (The advantage "

@@ -22,7 +22,7 @@ from bot.discord.guild import GuildConfig
 from bot.discord.keeper import Keeper
 from bot.discord.match_index import MatchIndex
 from bot.discord.routing import Routing
-from bot.discord.sharding import answer_only_owned
+from bot.discord.sharding import ShardContext, answer_only_owned
 from bot.discord.transport import DiscordTransport
 from bot.facade import UmpireApi
 from bot.umpire import MatchService
@@ -106,6 +106,11 @@ class UmpireBot(commands.Bot):
         transport.keeper = self.keeper
         if settings.shards.enabled:  # answer only the servers of the shards owned
             answer_only_owned(self, self.owns_guild)
+
+    async def get_context(self, origin: Any, /, *, cls: Any = ShardContext) -> Any:
+        """Commands' contexts: their replies are posted only while this process umpires
+        the server (bot/discord/sharding.py)."""
+        return await super().get_context(origin, cls=cls)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process umpires the server now (always, unless sharded)."""

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.discord.errors import Refusal, answer_error
 from bot.discord.gate import POST, READ, Who, requires
 from bot.discord.render import player_id, render_plain, shown
+from bot.discord.sharding import LostShard, may_post
 from bot.ratings import ordinal
 from bot.status import RUNNING
 from games.registry import all_games, get_game
@@ -100,6 +101,8 @@ class CommunityCog(commands.Cog, name="Community"):
         if live is None or ctx.guild is None or live.transport.get("guild") != ctx.guild.id \
                 or place is None or place.seat is not None:
             raise Refusal("Use /board in the game room of a match.")
+        if not may_post(self.bot, live.transport):
+            raise LostShard()
         posted = await ctx.channel.send(embed=board_embed(live), allowed_mentions=NONE)
         if ctx.interaction is not None:  # the slash command's own (private) answer
             await ctx.send(f"Board posted: {posted.jump_url}", ephemeral=True)

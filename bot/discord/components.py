@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.answer import answering, wait_for_post
+from bot.discord.answer import acknowledged, answering, wait_for_post
 from bot.discord.games import STYLES, hooks_for
 from bot.discord.gate import GatedItem
 from bot.discord.render import player_id
@@ -247,15 +247,17 @@ class OrderedSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return out
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        await ack(interaction)
         values = self.item.values
         labels = {o.value: o.label for o in self.item.options}
         if not values or values[0] in self.picked:
+            await ack(interaction)
             await tell(interaction, "Pick one of the options.")
             return
         picked = [*self.picked, values[0]]
         so_far = ", then ".join(labels.get(v, v) for v in picked)
         if len(picked) < self.count:
+            bot: UmpireBot = interaction.client  # type: ignore[assignment]
+            await acknowledged(bot, interaction, self.match_id)  # (the last pick's move follows)
             rest = [(o.label, o.value) for o in self.item.options if o.value not in picked]
             view = discord.ui.View(timeout=None)
             n = len(picked) + 1
@@ -292,9 +294,9 @@ class MultiSelect(GatedItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return out
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        await ack(interaction)
         values = list(self.item.values)
         if not values:
+            await ack(interaction)
             await tell(interaction, "Pick from the options.")
             return
         labels = {o.value: o.label for o in self.item.options}
@@ -319,8 +321,8 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["match"]), match["key"], match["verb"], item.label or "?")
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        await ack(interaction)
         bot: UmpireBot = interaction.client  # type: ignore[assignment]
+        await acknowledged(bot, interaction, self.match_id)  # (the menu's move follows it)
         live = bot.api.live(self.match_id)  # (the gate checked the clicker's seat)
         hooks = hooks_for(live.game.slug) if live is not None else None
         if live is None or hooks is None:
@@ -345,42 +347,49 @@ DYNAMIC_ITEMS = (ChoiceButton, ChoiceSelect, OrderedSelect, MultiSelect, Private
 async def choose(interaction: discord.Interaction[Any], match_id: int, key: str,
                  index: int) -> None:
     """A click on a choice: refuse it if stale or not the clicker's, else submit its text.
-    In the clicker's own table, the table's next post is the click's response
-    (bot/discord/answer.py); otherwise the click is acknowledged at once."""
+    The click is answered in its interaction where it may be (bot/discord/answer.py);
+    otherwise it is acknowledged at once."""
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
-    async with answering(bot, interaction, match_id) as answer:
-        try:
-            refusal, accepted = await bot.routing.submit_choice(
-                interaction.user.id, interaction.channel_id, match_id, key, index,
-                interaction.guild_id)
-        except Exception:
-            log.exception("choice %s/%s/%s failed", match_id, key, index)
-            refusal, accepted = ("Something went wrong on the umpire's side; type your move "
-                                 "instead.", False)
-        if accepted:
-            await wait_for_post(bot, answer, match_id)
-    if not accepted:
-        await tell(interaction, refusal)
+    await _submit(interaction, match_id, f"choice {match_id}/{key}/{index}",
+                  lambda: bot.routing.submit_choice(interaction.user.id, interaction.channel_id,
+                                                    match_id, key, index, interaction.guild_id))
 
 
 async def submit_text(interaction: discord.Interaction[Any], match_id: int, key: str, text: str,
                       *, done: str) -> None:
-    """A menu's text for decision `key`: submitted as typed where the menu is; on a private
-    (ephemeral) menu, success replaces the menu with `done`."""
-    await ack(interaction)
+    """A menu's text for decision `key`: submitted as typed where the menu is. A menu on a
+    message of the channel is answered like a choice; on a private (ephemeral) menu, success
+    replaces the menu with `done` (the posts that follow answer the click that opened it)."""
     bot: UmpireBot = interaction.client  # type: ignore[assignment]
-    try:
-        refusal, accepted = await bot.routing.submit_text(interaction.user.id, interaction.channel_id,
-                                                  match_id, key, text, interaction.guild_id)
-    except Exception:
-        log.exception("menu %s/%s failed", match_id, key)
-        refusal, accepted = "Something went wrong on the umpire's side; type your move instead.", False
     message = interaction.message
     ephemeral = message is not None and message.flags.ephemeral
+    accepted = await _submit(
+        interaction, match_id, f"menu {match_id}/{key}",
+        lambda: bot.routing.submit_text(interaction.user.id, interaction.channel_id, match_id,
+                                        key, text, interaction.guild_id))
     if accepted and ephemeral:
         await interaction.edit_original_response(content=done, view=None)
-    elif not accepted:
+
+
+async def _submit(interaction: discord.Interaction[Any], match_id: int, what: str,
+                  submit: Callable[[], Awaitable[tuple[str, bool]]]) -> bool:
+    """Submit a click's move while it may be answered by its channel's next post; tell the
+    clicker privately why it was refused. Whether it was accepted."""
+    bot: UmpireBot = interaction.client  # type: ignore[assignment]
+    async with answering(bot, interaction, match_id) as answer:
+        try:
+            refusal, accepted = await submit()
+        except Exception:
+            log.exception("%s failed", what)
+            refusal, accepted = ("Something went wrong on the umpire's side; type your move "
+                                 "instead.", False)
+        if accepted:
+            await wait_for_post(bot, answer, match_id)
+        elif answer is not None:
+            answer.stop()  # nothing follows from a refused click
+    if not accepted:
         await tell(interaction, refusal)
+    return accepted
 
 
 async def ack(interaction: discord.Interaction[Any]) -> None:

@@ -80,7 +80,7 @@ class GameHooks:
         note = self.controls.note
         return None if note is None else note(asked(ctx))
 
-    def private_options(self, live: LiveMatch, prompt: Prompt, seat: int) -> list[Option]:
+    def private_options(self, live: LiveMatch, prompt: Prompt, seat: int | None) -> list[Option]:
         """The options of a private menu, from the clicker's own view."""
         options = self.controls.private_options
         if options is None:

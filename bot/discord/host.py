@@ -22,6 +22,7 @@ from bot.discord.help import bot_choices, match_choices
 from bot.discord.launch import launch
 from bot.discord.options import validate_settings
 from bot.discord.render import REASON_LIMIT, escape, player_id, player_ref, shown
+from bot.discord.sharding import may_post
 from bot.feed import with_feed
 from bot.live import LiveMatch
 from bot.status import RUNNING
@@ -341,6 +342,8 @@ async def post_in_room(bot: commands.Bot, live: LiveMatch, text: str) -> None:
         return
     try:
         channel = bot.get_channel(int(room)) or await bot.fetch_channel(int(room))
+        if not may_post(bot, live.transport):  # (sharded: the shard was lost meanwhile)
+            return
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
     except (discord.HTTPException, AttributeError) as exc:
         log.warning("could not post in the room of match %s: %s", live.id, exc)

@@ -33,6 +33,7 @@ from discord.ext import commands
 from bot.discord.channels import HIDDEN, SEE_AND_WRITE, _bot_overwrite
 from bot.discord.errors import Refusal
 from bot.discord.keeper import record_thread
+from bot.discord.sharding import LostShard, may_post
 from bot.status import RUNNING
 from bot.transport import MatchInfo
 
@@ -72,6 +73,8 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
             problem = await bot.transport.hosts_only(host_log)
             if problem is not None:
                 raise Refusal(f"{problem} Nothing was deleted.")
+            if not may_post(bot, data):  # (sharded: the shard was lost meanwhile)
+                raise LostShard()
             await host_log.send(
                 f"🗄 Match #{match_id} ({live.game.title}, {' vs '.join(live.names)}): the "
                 "transcript, posted before its channels are removed.",
@@ -309,7 +312,7 @@ async def _repost(bot: UmpireBot, live: Any, guild: discord.Guild, audience: str
     await bot.service.repost(live.id, audience, gone_at, note=REMADE)
     with contextlib.suppress(discord.HTTPException):
         log_ch = guild.get_channel(int(live.transport.get("log") or 0))
-        if isinstance(log_ch, discord.TextChannel):
+        if isinstance(log_ch, discord.TextChannel) and may_post(bot, live.transport):
             await log_ch.send(f"♻️ Match #{live.id}: {old_name} was deleted; I made it again "
                               f"({new.mention}) and posted its open decisions there.",
                               allowed_mentions=discord.AllowedMentions.none())

@@ -14,12 +14,15 @@ import discord
 from discord.ext import commands
 
 from bot.discord.gate import REPLY, Who, requires
+from bot.discord.pacing import Priority, sending
 from bot.discord.render import player_id
+from bot.discord.sharding import may_post
 from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
+    from bot.discord.routing import Place
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +60,10 @@ class PlayCog(commands.Cog, name="Play"):
                                  "applied. Please try again (the hosts can see the bot's log).")
         if reply.accepted or reply.ignored or not reply.message:
             return
+        with sending(Priority.PROMPT, message.guild.id):  # a refusal: ahead of announcements
+            await self._refuse(message, place, reply)
+
+    async def _refuse(self, message: discord.Message, place: Place, reply: Reply) -> None:
         match = self.bot.api.live(place.match_id)
         seat = match.seat_of(player_id(message.author.id)) if match is not None else None
         if place.seat is not None and place.seat == seat:
@@ -195,6 +202,8 @@ class PlayCog(commands.Cog, name="Play"):
         if reply.delete:
             head = (f"I deleted your message in {where}. " if deleted else
                     f"I could not delete your message in {where}; delete it yourself. ")
+        if match is not None and not may_post(self.bot, match.transport):
+            return
         try:
             await target.send(f"{head}{reply.message}",  # never a ping
                               allowed_mentions=discord.AllowedMentions.none())

@@ -55,11 +55,11 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
-from bot.discord.answer import Answer
+from bot.discord.answer import FOLLOW_SECONDS, Answer, Answers
 from bot.discord.components import build_view, notes_for
 from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
-from bot.discord.pacing import Pacer, bucket_key
+from bot.discord.pacing import SENDING, Pacer, Priority, Sending, bucket_key, sending
 from bot.discord.render import LIMIT, escape, render, seat_mentions, split, user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.facade import StoredMessage
@@ -79,9 +79,11 @@ HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per chann
 #: A verdict of who reads a channel is recomputed after this long even without an event.
 VERDICT_SECONDS = 10.0
 
-#: An announcement (no decision, no deadline) to a room or table waits this long for the
-#: channel's next message, and is posted in the same message as it (one request, not two).
-FOLD_SECONDS = 3.0
+#: The audiences whose messages queued behind a rate limit are folded into one post
+#: (Delivery asks `coalesces`; the host log is batched instead).
+COALESCED = ("public", "seat0", "seat1", "feed")
+#: An announcement leaves this many of its channel's posts per window to decisions.
+ANNOUNCE_RESERVE = 1
 #: A server's host log takes a batch at most once per this many seconds (a shorter interval
 #: shows entries sooner but posts more: at 1 s a match played alone took 0.1 to 0.2 more
 #: requests per move)...
@@ -151,11 +153,32 @@ def folded(messages: list[StoredMessage]) -> StoredMessage:
     return replace(first, text="\n".join(m.text for m in messages), payload=payload)
 
 
+def priority_of(messages: list[StoredMessage]) -> Priority:
+    """A post's class at the global limit: a decision's prompt or a deadline first, then an
+    announcement to a room or a table, then the spectator feed (and the host log)."""
+    if any(m.payload.get("prompts") or m.payload.get("deadlines") for m in messages):
+        return Priority.PROMPT
+    return Priority.LOG if all(m.audience in ("feed", "umpire") for m in messages) else \
+        Priority.ROOM
+
+
+def server_of(match: MatchInfo) -> int:
+    return int(match.transport.get("guild") or 0)
+
+
 def log_nonce(message_ids: list[int]) -> str:
     """A batch's nonce, the same for the same entries (a post's own gets `.<part>`: at most
     25 characters in all, as Discord allows)."""
     digest = hashlib.sha256(",".join(map(str, message_ids)).encode()).hexdigest()
     return f"L{digest[:20]}"
+
+
+def _asks_a_person(match: MatchInfo, message: StoredMessage) -> bool:
+    """Whether a message asks a player (not a built-in bot) for a decision: the last post a
+    click's follow-ups carry (bot/discord/answer.py)."""
+    seats = [p.get("seat") for p in message.payload.get("prompts") or ()]
+    return any(isinstance(s, int) and 0 <= s < len(match.players) and
+               match.players[s].bot is None for s in seats)
 
 
 def channel_for(transport: dict[str, Any], audience: str) -> int | None:
@@ -201,10 +224,12 @@ class DiscordTransport:
 
     def __init__(self, *, log_batch_seconds: float = LOG_BATCH_SECONDS,
                  log_window: float = LOG_WINDOW_SECONDS,
-                 fold_seconds: float = FOLD_SECONDS, pacer: Pacer | None = None) -> None:
+                 coalesce: bool = True, pacer: Pacer | None = None,
+                 follow_seconds: float = FOLLOW_SECONDS) -> None:
         self.log_batch_seconds = log_batch_seconds
         self.log_window = log_window
-        self.fold = fold_seconds
+        #: Whether what a room or table queues behind a rate limit goes as one post.
+        self.coalesce = coalesce
         #: Every REST request of the client waits for Discord's global limit (pacing.py).
         self.pacer = pacer or Pacer()
         #: Host log channel -> entries waiting for its next batch, in order of arrival.
@@ -239,9 +264,8 @@ class DiscordTransport:
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
         self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
-        #: channel id -> a click there waiting for the channel's next post (bot/discord/answer.py)
-        self._answers: dict[int, Answer] = {}
-        self.answered = 0  # posts that went out as a click's response (for tests and the bench)
+        #: Per channel, the click answering its posts (bot/discord/answer.py).
+        self.answers = Answers(follow_seconds)
         #: The channel keeper (bot/discord/keeper.py), told of a secret post that landed in
         #: a channel opened meanwhile; and the private channels being posted to right now.
         self.keeper: Any = None
@@ -252,6 +276,10 @@ class DiscordTransport:
         self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
+        with sending(priority_of([message]), server_of(match)):
+            await self._send(match, message)
+
+    async def _send(self, match: MatchInfo, message: StoredMessage) -> None:
         await self.ready.wait()
         client = self.client
         assert client is not None
@@ -302,9 +330,10 @@ class DiscordTransport:
                 continue
             items = view if (last and view is not None) else discord.utils.MISSING
             notes = embeds if (last and embeds) else discord.utils.MISSING
-            if i == 0 and not check:
-                answered = await self._answer(channel_id, mark(part, str(nonce)), items,
-                                              notes, mentions)
+            if not check:
+                answered = await self.answers.deliver(
+                    channel_id, mark(part, str(nonce)), items, notes, mentions,
+                    asks=last and _asks_a_person(match, message))
                 if answered is not None:
                     if answered:
                         self._posted.pop(channel_id, None)
@@ -365,73 +394,53 @@ class DiscordTransport:
         except Exception as exc:  # kept in memory: closing stores it with `closed`
             log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
 
-    # --- a click answered with its table's next post (bot/discord/answer.py) -------------------
-    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int) -> Answer | None:
-        """Let the channel's next post answer this click (None: another click there is
-        waiting already, and this one is acknowledged as before)."""
-        if channel_id in self._answers:
-            return None
-        answer = self._answers[channel_id] = Answer(interaction, channel_id)
-        return answer
+    # --- a click answered in its interaction (bot/discord/answer.py) -----------------------
+    def open_answer(self, interaction: discord.Interaction[Any], channel_id: int, *,
+                    respond: bool = True) -> Answer | None:
+        """Let the channel's posts answer this click (`Answers.open`)."""
+        return self.answers.open(interaction, channel_id, respond=respond)
 
     def close_answer(self, answer: Answer) -> None:
-        if self._answers.get(answer.channel_id) is answer:
-            del self._answers[answer.channel_id]
+        self.answers.close(answer)
 
     def answering(self, match: MatchInfo, audience: str) -> bool:
-        """Whether a click waits for this channel's next post (Delivery then posts it at
-        once, not held back to be folded with a later one)."""
+        """Whether a click waits for this channel's next post as its response (Delivery then
+        posts it at once, not held back to be folded with a later one)."""
         channel_id = channel_for(match.transport, audience)
-        answer = self._answers.get(channel_id) if channel_id is not None else None
-        return answer is not None and answer.open
-
-    async def _answer(self, channel_id: int, content: str, view: Any, embeds: Any,
-                      mentions: discord.AllowedMentions) -> bool | None:
-        """Post as the response of a click waiting in the channel: True when posted, None when
-        no click waits (or its time is up), False when the response failed and Discord may
-        still have taken it (a 5xx, a timeout). A response refused outright is as if no
-        click waited: the post goes out normally."""
-        answer = self._answers.get(channel_id)
-        interaction = answer.claim() if answer is not None else None
-        if answer is None or interaction is None:
-            return None
-        try:
-            await interaction.response.send_message(content=content, view=view, embeds=embeds,
-                                                    allowed_mentions=mentions)
-        except (discord.NotFound, discord.Forbidden, discord.InteractionResponded) as exc:
-            log.info("a click's response was refused (%s): posted normally", exc)
-            return None
-        except discord.HTTPException as exc:
-            if exc.status < 500:
-                log.info("a click's response was refused (%s): posted normally", exc)
-                return None
-            log.warning("a click's response failed (%s): looked for, then posted", exc)
-            return False
-        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-            log.warning("a click's response failed (%r): looked for, then posted", exc)
-            return False
-        finally:
-            answer.answered()
-        self.answered += 1
-        return True
+        return channel_id is not None and self.answers.waiting(channel_id)
 
     # --- the host log, batched per server -------------------------------------------------
     def batches(self, audience: str) -> bool:
         """Whether `send_many` takes this audience's messages together (the host log)."""
         return audience == "umpire" and self.log_batch_seconds > 0
 
-    def fold_seconds(self, audience: str) -> float:
-        """How long an announcement to `audience` waits to be folded into the next message
-        of its channel (Delivery asks; the host log is batched instead)."""
-        return self.fold if audience in ("public", "seat0", "seat1", "feed") else 0.0
+    def coalesces(self, audience: str) -> bool:
+        """Whether what `audience`'s channel queues behind a rate limit (its own bucket, or
+        the token's global budget) is posted as one (Delivery asks; the log is batched)."""
+        return self.coalesce and audience in COALESCED
 
-    def held_for(self, match: MatchInfo, audience: str) -> float:
-        """Seconds until the channel's messages bucket takes a post again (0: now, or not
-        known; Delivery takes what the channel queues meanwhile into the same post)."""
+    async def turn(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
+        """Return once the token's global budget has a slot for the post of `messages`, by
+        its class (`priority_of`), and keep that slot for it: Delivery takes into the post
+        what its channel queued meanwhile (at once when the budget has room)."""
+        if self.client is not None and messages and \
+                channel_for(match.transport, messages[0].audience) is not None:
+            await self.pacer.turn(priority_of(messages), server_of(match))
+
+    def held_for(self, match: MatchInfo, audience: str,
+                 messages: list[StoredMessage] | None = None) -> float:
+        """Seconds until the channel's messages bucket takes the post of `messages` again
+        (0: now, or not known; Delivery takes what the channel queues meanwhile into the
+        same post). The bucket's last request of its window is kept for a decision: an
+        announcement waits for the reset when only one is left (`ANNOUNCE_RESERVE`), so a
+        prompt never waits behind one that took it."""
         channel_id = channel_for(match.transport, audience)
         if channel_id is None or self.client is None:
             return 0.0
-        return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"))
+        reserve = ANNOUNCE_RESERVE if messages and \
+            priority_of(messages) is not Priority.PROMPT else 0
+        return self.pacer.held_for(bucket_key("POST", f"/channels/{channel_id}/messages"),
+                                   reserve)
 
     async def batch_due(self, match: MatchInfo, written: datetime | None = None) -> None:
         """Return just before the match's host log takes its next batch (at once when the
@@ -538,7 +547,14 @@ class DiscordTransport:
 
     async def _flush_log(self, channel_id: int) -> None:
         """Post the channel's pending entries, at most one batch per `log_batch_seconds`
-        and within the window's budget of posts."""
+        and within the window's budget of posts (after prompts and announcements, when the
+        global budget is short: this task's own class)."""
+        pending = self._log_pending.get(channel_id)
+        server = server_of(pending[0].match) if pending else 0
+        with sending(Priority.LOG, server):
+            await self._flush_log_batches(channel_id)
+
+    async def _flush_log_batches(self, channel_id: int) -> None:
         try:
             while self._log_pending.get(channel_id):
                 # read again while waiting: an older entry handed over meanwhile brings a
@@ -586,7 +602,7 @@ class DiscordTransport:
         self.posting.add(channel_id)
         try:
             for i, post in enumerate(posts):
-                await self._post_log_part(channel_id, post, f"{nonce}.{i}")
+                await self._post_log_part(channel_id, post, f"{nonce}.{i}", first=i == 0)
         except (ChannelHeld, TransportError) as exc:
             error = exc
             self._log_doubtful.update(  # (some may be posted)
@@ -635,9 +651,12 @@ class DiscordTransport:
                 high = mid - 1
         return entries[:low], entries[low:]
 
-    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str) -> None:
+    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str,
+                             first: bool = False) -> None:
         """One post of a batch; its nonce (from the batch's entries) makes a retry of the
-        same batch within Discord's nonce window return the first post."""
+        same batch within Discord's nonce window return the first post. The batch's time is
+        when its first post went (it may wait in line for the global budget, after prompts
+        and announcements: counted from the batch's start, the next batch came early)."""
         embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
                   for p in pieces[1:]]
         with handle_message_parameters(
@@ -645,6 +664,8 @@ class DiscordTransport:
                 allowed_mentions=discord.AllowedMentions.none()) as params:
             params.payload["enforce_nonce"] = True  # type: ignore[index]
             await self._post(channel_id, params, f"the host log <#{channel_id}>")
+        if first:
+            self._log_last[channel_id] = time.monotonic()
         # counted at its batch's time: a batch's posts go out together and reach Discord's
         # bucket in one window; counted at each post's own time, the next batch, 5 s on,
         # found the window still holding them, took one post and left the rest for later
@@ -913,6 +934,7 @@ class DiscordTransport:
         match's transport data) so that a restart does not do it again."""
         from bot.discord.channels import lock_match_channels
 
+        SENDING.set(Sending(Priority.LOG, server_of(match)))  # (this task's own context)
         playing = frozenset(
             uid for m in (self.api.held() if self.api else ())
             if m.id != match.id and m.status not in ENDED

@@ -17,7 +17,7 @@ from bot.service.bots import BotRunner
 from bot.service.clocks import ClockKeeper
 from bot.service.table import MatchTable
 from bot.status import LIVE, ClockStatus, MatchStatus
-from bot.store.fence import FencedOut, fenced
+from bot.store.fence import FencedOut, acting, fenced
 from bot.store.models import MatchRow
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
@@ -83,8 +83,7 @@ class Resumer:
         """Whether this process may act on the match now: always, unless sharded; then only
         while it holds the lease of the match's shard, by the wall clock against the lease's
         two-thirds deadline (bot/store/fence.py; a deadline passed loses the shard)."""
-        fence = getattr(self.repo, "fence", None)
-        return fence is None or fence.live(self.repo.shard_for(match.transport))
+        return acting(self.repo, match.transport)
 
     def conflicted(self, match: LiveMatch) -> None:
         """A write of the match conflicted with its stored log: read it back (`reload`)

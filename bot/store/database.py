@@ -178,19 +178,24 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 async def reconnecting(attempt: Callable[[], Awaitable[T]],
                        wait: float = UNREACHABLE_WAIT_SECONDS) -> T:
     """`attempt()`, tried again on a new connection while the server cannot be reached,
-    for `wait` seconds at most; then `StoreUnavailable`. A write is retried only when it
+    for `wait` seconds at most (and once more when the first try alone took that long);
+    then `StoreUnavailable`. A write is retried only when it
     was not stored: the server aborts what it was running when it shuts down, and a
     retried write that was stored after all is refused by the tables' unique keys."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     pause = _FIRST_PAUSE
+    tries = 0
     while True:
+        tries += 1
         try:
             return await attempt()
         except Exception as exc:
             if not unreachable(exc):
                 raise
             left = deadline - loop.time()
+            if left <= 0 and tries == 1:  # the one try outlasted the wait (the process was
+                left = _FIRST_PAUSE       # paused, say): once more, on a new connection
             if left <= 0:
                 raise StoreUnavailable(f"the database server cannot be reached: "
                                        f"{type(exc).__name__}: {exc}") from exc

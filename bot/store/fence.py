@@ -12,6 +12,11 @@ takeover, which updates the row, waits for the write and reads what it stored. A
 fence refuses stores nothing (`FencedOut`), its shard is dropped at once (`on_lost`) and it
 is never retried.
 
+A transaction is begun only before the deadline (`admit`), and a process paused in the
+middle of one cannot hold a takeover up: a sharded process's PostgreSQL sessions end a
+transaction left idle for a third of the lease (`bound_idle_transactions`), so the locks
+of a transaction begun before the two-thirds deadline are gone when the lease expires.
+
 `live` is the check before acting: a timer, a bot's move or a delivery of the shard runs only
 while the wall clock is before the shard's two-thirds deadline. After a pause (a stopped
 process, a frozen machine) every callback that was due runs at once, the keeper's renewal
@@ -21,15 +26,19 @@ renewal may answer later.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, false, or_, select, update
+from sqlalchemy import and_, event, false, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.models import MatchRow, OutboxRow, ShardLeaseRow
+
+log = logging.getLogger(__name__)
 
 #: A write's fence: (shard, the lease generation its writer held).
 Stamp = tuple[int, int]
@@ -67,9 +76,11 @@ class Fence:
         self.holds[shard] = Hold(generation, valid_until)
 
     def extend(self, shard: int, valid_until: datetime) -> None:
+        """A renewal made at `valid_until` minus two thirds of the lease: later only (a
+        renewal answered after a newer take or renewal leaves that one's deadline)."""
         hold = self.holds.get(shard)
         if hold is not None:
-            hold.valid_until = valid_until
+            hold.valid_until = max(hold.valid_until, valid_until)
 
     def release(self, shards: Iterable[int]) -> None:
         for shard in shards:
@@ -81,8 +92,11 @@ class Fence:
         hold = self.holds.get(shard)
         if hold is None:
             return False
-        if self.now() < hold.valid_until:
+        now = self.now()
+        if now < hold.valid_until:
             return True
+        log.warning("shard %d: %.2f s past its lease's deadline (no renewal in time)", shard,
+                    (now - hold.valid_until).total_seconds())
         self.lost({shard})
         return False
 
@@ -109,6 +123,16 @@ class Fence:
         """shard -> generation, of the shards live now."""
         return {s: h.generation for s, h in list(self.holds.items()) if self.live(s)}
 
+    def admit(self, stamps: set[Stamp]) -> None:
+        """Before a batch is sent to the store: `FencedOut` for the stamps of shards not
+        live here now at their generation (a deadline passed while the write queued: its
+        transaction is not begun, so none holds a lock past the deadline)."""
+        refused = {(s, g) for s, g in stamps
+                   if not self.live(s) or self.holds[s].generation != g}
+        if refused:
+            raise FencedOut(refused, "not held here at its generation (lost, or its deadline "
+                            "passed)")
+
     # --- in the write's transaction ----------------------------------------------------
     def check(self, conn: Connection, stamps: set[Stamp]) -> None:
         """In `conn`'s transaction: lock the lease rows of `stamps` for share and raise
@@ -116,6 +140,7 @@ class Fence:
         generation (the transaction then stores nothing)."""
         if not stamps:
             return
+        self.admit(stamps)
         rows = conn.execute(select(ShardLeaseRow.shard, ShardLeaseRow.generation)
                             .where(ShardLeaseRow.shard.in_(sorted({s for s, _ in stamps})),
                                    ShardLeaseRow.owner == self.owner)
@@ -139,12 +164,40 @@ class Fence:
                 .values(delivered_at=at, attempts=OutboxRow.attempts + 1))
 
 
+def bound_idle_transactions(engine: AsyncEngine, seconds: float) -> None:
+    """PostgreSQL: every session of `engine` ends a transaction left idle in the middle for
+    `seconds` (the server's `idle_in_transaction_session_timeout`: it rolls the transaction
+    back and closes the session, which frees its locks). So a process paused inside a
+    transaction (the lease row locked for share by `check`, match rows by its writes) holds
+    no takeover up for longer. Set on each connection the first time the pool hands it out
+    (connections opened before the call included); a transaction cut this way stored
+    nothing, and its write is tried again on a new connection, where the fence decides."""
+    if engine.dialect.name != "postgresql":
+        return
+    ms = max(1, round(seconds * 1000))
+
+    def bound(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.info.get("idle_in_transaction_ms") != ms:
+            dbapi_connection.run_async(lambda driver: driver.execute(
+                f"SET idle_in_transaction_session_timeout = {ms}"))
+            record.info["idle_in_transaction_ms"] = ms
+
+    event.listen(engine.sync_engine, "checkout", bound)
+
+
 def fenced(repo: Any, write: Any, transport: dict[str, Any]) -> Any:
     """`repo.stamp(write, transport)` when the store is sharded (it has a fence); the write
     unchanged otherwise (also for a stand-in store without fencing)."""
     if getattr(repo, "fence", None) is not None:
         repo.stamp(write, transport)
     return write
+
+
+def acting(repo: Any, transport: dict[str, Any]) -> bool:
+    """Whether this process may act for a match played where `transport` says: always when
+    the store has no fence (not sharded); else while `Fence.live` for the match's shard."""
+    fence = getattr(repo, "fence", None)
+    return fence is None or fence.live(repo.shard_for(transport))
 
 
 def stamps_of(writes: Iterable[Any]) -> set[Stamp]:

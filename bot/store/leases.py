@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, case, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -101,15 +102,22 @@ class Leases:
             return None
 
     async def renew(self, shards: Iterable[int], now: datetime) -> set[int]:
-        """Extend our leases of `shards` by the TTL; return the shards still ours."""
+        """Extend our leases of `shards` to `now` plus the TTL; return the shards still ours.
+        One autocommitted statement (no BEGIN and COMMIT to wait for: a renewal is the
+        shard's heartbeat, and a slow one costs the shard). Renewals may overlap: neither
+        the expiry nor the last renewal ever moves back (a renewal answered late, after a
+        newer one, leaves the newer one's)."""
         wanted = sorted(shards)
         if not wanted:
             return set()
-        async with self.engine.begin() as conn:
+        until = now + self.ttl
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             rows = await conn.execute(
                 update(ShardLeaseRow)
                 .where(ShardLeaseRow.shard.in_(wanted), ShardLeaseRow.owner == self.owner)
-                .values(expires_at=now + self.ttl, heartbeat_at=now)
+                .values(expires_at=_later(ShardLeaseRow.expires_at, until),
+                        heartbeat_at=_later(ShardLeaseRow.heartbeat_at, now))
                 .returning(ShardLeaseRow.shard))
             return {int(s) for s in rows.scalars()}
 
@@ -128,17 +136,22 @@ class Leases:
     async def takeable(self, shards: Iterable[int], now: datetime) -> list[int]:
         """Which of `shards` another process held and no longer holds (its lease expired or
         was released): those a process may take over. A shard handed back to the process
-        that asked for it is left to that process (for a TTL: it may have died since)."""
+        that asked for it is left to that process (for a TTL: it may have died since).
+        A lease still ours is takeable too: the caller asks only about shards it does not
+        hold, so that is one it dropped (its deadline passed) and nobody took since; left
+        alone, nobody would ever take it again."""
         wanted = sorted(shards)
         if not wanted:
             return []
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ShardLeaseRow.shard).where(
-                    ShardLeaseRow.shard.in_(wanted), ShardLeaseRow.owner != self.owner,
-                    ShardLeaseRow.expires_at <= now, ShardLeaseRow.heartbeat_at.is_not(None),
-                    ShardLeaseRow.wanted_by.is_(None) | (ShardLeaseRow.wanted_by == self.owner)
-                    | (ShardLeaseRow.expires_at <= now - self.ttl))
+                    ShardLeaseRow.shard.in_(wanted),
+                    (ShardLeaseRow.owner == self.owner) | and_(
+                        ShardLeaseRow.expires_at <= now, ShardLeaseRow.heartbeat_at.is_not(None),
+                        ShardLeaseRow.wanted_by.is_(None)
+                        | (ShardLeaseRow.wanted_by == self.owner)
+                        | (ShardLeaseRow.expires_at <= now - self.ttl)))
                 .order_by(ShardLeaseRow.shard))
             return [int(s) for s in rows.scalars()]
 
@@ -174,6 +187,11 @@ class Leases:
             rows = (await conn.execute(select(ShardLeaseRow.shard, ShardLeaseRow.owner,
                                               ShardLeaseRow.expires_at))).all()
             return {int(r.shard): (r.owner, r.expires_at) for r in rows}
+
+
+def _later(column: Any, value: datetime) -> Any:
+    """`value`, unless the column already holds a later time (NULL: `value`)."""
+    return case((column > value, column), else_=value)
 
 
 def _insert_ignore(conn: Connection, values: dict[str, object]):  # type: ignore[no-untyped-def]

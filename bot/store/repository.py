@@ -147,13 +147,20 @@ class StoredMessage:
     delivered_at: datetime | None = None
 
 
-def transport_merge(match_id: int, changes: dict[str, Any]) -> Callable[[Connection], dict[str, Any]]:
+def transport_merge(match_id: int, changes: dict[str, Any], fence: Fence | None = None,
+                    *, replace: bool = False) -> Callable[[Connection], dict[str, Any]]:
     """A statement setting some keys of a match's transport data (read and written in the
-    caller's transaction, e.g. `MatchWrite.also`); it returns the merged data."""
+    caller's transaction, e.g. `MatchWrite.also`); it returns the merged data. `replace`:
+    the data becomes `changes` alone. With a `fence` (a transaction of its own, sharded),
+    it is stored only while the match's shard is held here at the generation held now
+    (`FencedOut` otherwise; a write it rides in carries its own fence)."""
     def merge(conn: Connection) -> dict[str, Any]:
-        stored = conn.execute(select(MatchRow.transport).where(
-            MatchRow.id == match_id)).scalar_one_or_none() or {}
-        merged = {**stored, **changes}
+        row = conn.execute(select(MatchRow.transport, MatchRow.shard).where(
+            MatchRow.id == match_id)).one_or_none()
+        if fence is not None and row is not None:
+            fence.check(conn, {(int(row.shard), fence.token(int(row.shard)))})
+        merged = dict(changes) if replace else {**((row.transport if row else None) or {}),
+                                                **changes}
         conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(transport=merged))
         return merged
     return merge
@@ -321,13 +328,8 @@ class Repository:
         """Store several writes in one transaction (e.g. clock shifts on start); sharded,
         each fenced (`stamp`): one the fence refuses refuses them all (`FencedOut`)."""
         if writes:
-            try:
-                await self.writer.run(
-                    lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
-            except FencedOut as exc:
-                if self.fence is not None:
-                    self.fence.refused(exc.stamps)
-                raise
+            await self._fenced_run(
+                lambda conn: self._apply_writes(conn, [(w, now) for w in writes]))
 
     def _apply_writes(self, conn: Connection,
                       items: list[tuple[MatchWrite, datetime]]) -> list[list[int]]:
@@ -539,13 +541,23 @@ class Repository:
         return [MatchRow(**r._mapping) for r in rows]
 
     async def set_transport(self, match_id: int, transport: dict[str, Any]) -> None:
-        await self.writer.run(lambda conn: conn.execute(
-            update(MatchRow).where(MatchRow.id == match_id).values(transport=transport)))
+        """Replace a match's transport data (sharded: fenced, as `merge_transport`)."""
+        await self._fenced_run(transport_merge(match_id, transport, self.fence, replace=True))
 
     async def merge_transport(self, match_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         """Set some keys of a match's transport data, read and written in one transaction
-        (two writers of different keys never undo each other); returns the merged data."""
-        return await self.writer.run(transport_merge(match_id, changes))
+        (two writers of different keys never undo each other); returns the merged data.
+        Sharded, stored only under the lease of the match's shard held here now, checked in
+        the same transaction (`FencedOut` otherwise, and the shard is lost here)."""
+        return await self._fenced_run(transport_merge(match_id, changes, self.fence))
+
+    async def _fenced_run(self, fn: Callable[[Connection], R]) -> R:
+        try:
+            return await self.writer.run(fn)
+        except FencedOut as exc:
+            if self.fence is not None:
+                self.fence.refused(exc.stamps)
+            raise
 
     # --- the record ---------------------------------------------------------------------
     @_reading

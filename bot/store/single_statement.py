@@ -175,6 +175,8 @@ class SingleStatementWrites:
         marks = extra.data if extra is not None else None
         fence = self.fence()
         stamps = sorted(stamps_of(w for w, _ in items))
+        if fence is not None:
+            fence.admit(set(stamps))
         fencing = NO_FENCE if fence is None else (stamps, fence.owner, fence.held())
         args = arguments(items, marks, fencing)
         driver = await self._driver()

@@ -7,6 +7,7 @@ single statement and the transaction)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -230,5 +231,123 @@ async def test_a_write_refused_under_an_older_hold_leaves_the_lease_taken_since(
     assert lost == [] and fence.holds[1].generation == 2, "the newer hold was dropped"
     await repo.commit(repo.stamp(_step(match_id, 1, T0), {"guild": guild_of(1, 0)}), T0)
     assert [a[1] for a in (await _table(repo.engine))["actions"]] == [1]
+    await repo.close()
+    await repo.engine.dispose()
+
+
+async def test_a_process_paused_inside_a_transaction_holds_no_takeover_up(pg_url: str):
+    """The owner is paused in the middle of a multi-statement transaction, after the fence
+    locked its lease row for share (its event loop frozen by a statement of the
+    transaction, as SIGSTOP would freeze the process; the server sees the same idle
+    transaction). Once the lease expired another process takes it over while the owner is
+    still paused: the server ended the idle transaction a third of the lease in, so the
+    takeover does not wait for the pause to end. Resumed, the owner's write is refused and
+    stored nothing."""
+    import threading
+    import time
+
+    register_duel()
+    ttl = timedelta(seconds=3)
+    engine = create_engine(pg_url)
+    service = MatchService(Repository(engine, shard_count=2, shards=set()), RecordingTransport())
+    await service.start()
+    keeper = ShardKeeper(service, Leases(engine, "a", ttl), shard_count=2, preferred={1},
+                         renew_seconds=3600)  # no renewal: the lease expires one TTL after
+    await keeper.start()
+    repo = service.repo
+    match_id = await _match(repo, 1, datetime.now(UTC))
+    expires = (await keeper.leases.owners())[1][1]
+    pause = ttl.total_seconds() * 1.5
+    took_over: dict[str, Any] = {}
+
+    def other_process() -> None:
+        async def take() -> None:
+            theirs = create_engine(pg_url)
+            await asyncio.sleep(max(0.0, (expires - datetime.now(UTC)).total_seconds()) + 0.05)
+            taken = await Leases(theirs, "b", ttl).take(1, datetime.now(UTC),
+                                                        only_if_held_before=True)
+            took_over.update(at=time.monotonic(), taken=taken)
+            await theirs.dispose()
+        asyncio.run(take())
+
+    paused: list[float] = []
+
+    def pause_here(conn: Any) -> None:  # (a statement of the transaction, after the fence)
+        if not paused:
+            paused.append(time.monotonic())
+            time.sleep(pause)  # the whole process stops: no loop, no renewal, no statement
+            paused.append(time.monotonic())
+
+    thread = threading.Thread(target=other_process)
+    thread.start()
+    write = repo.stamp(MatchWrite(match_id, 0, match_fields={"status": "paused"},
+                                  also=[pause_here]), {"guild": guild_of(1, 0)})
+    try:
+        with pytest.raises(FencedOut):  # (a transaction: a match field changes)
+            await repo.commit(write, datetime.now(UTC))
+    finally:
+        thread.join()
+    assert len(paused) == 2 and "taken" in took_over
+    taken = took_over["taken"]
+    assert taken is not None and taken.generation == 2, "the other process could not take it"
+    assert took_over["at"] < paused[1], "the takeover waited for the paused transaction"
+    async with engine.connect() as conn:
+        status = (await conn.execute(text(f"SELECT status FROM matches WHERE id = {match_id}"))
+                  ).scalar_one()
+    assert status != "paused", "the paused process's write was stored"
+    assert keeper.owned == set()
+    await keeper.stop()
+    await service.stop()
+    await engine.dispose()
+
+
+async def test_no_write_is_sent_to_the_store_past_the_deadline(db_url: str):
+    """A write stamped in time but still queued when the deadline passed (nobody took the
+    lease; the row still names this process) is refused before its transaction or statement
+    begins, so that no lock of a stale holder is taken after its deadline."""
+    clock = Clock()
+    repo, fence, lost = await _fenced_repo(db_url, clock)
+    match_id = await _match(repo, 1, clock())
+    before = await _table(repo.engine)
+    plain = repo.stamp(_step(match_id, 1, T0), {"guild": guild_of(1, 0)})
+    ending = repo.stamp(_step(match_id, 1, T0, match_fields={"status": "finished"}),
+                        {"guild": guild_of(1, 0)})
+    clock.at = T0 + TTL * 2 / 3 + timedelta(seconds=1)
+    for write in (plain, ending):  # (PostgreSQL: the single statement, then a transaction)
+        with pytest.raises(FencedOut):
+            await repo.commit(write, clock())
+    assert lost == [{1}]
+    assert await _table(repo.engine) == before
+    await repo.close()
+    await repo.engine.dispose()
+
+
+async def test_transport_data_is_stored_only_under_the_lease(db_url: str):
+    """The Discord front end's channel data of a match (`merge_transport`, `set_transport`)
+    is fenced like every other write: after another process took the shard, a write of the
+    old holder (which still believes it holds generation 1) stores nothing and loses the
+    shard here; while the shard is held, it is stored."""
+    clock = Clock()
+    repo, fence, lost = await _fenced_repo(db_url, clock)
+    ours, gone = await _match(repo, 0, clock()), await _match(repo, 1, clock())
+    assert await repo.merge_transport(ours, {"room": 7}) == {"guild": guild_of(0, 0),
+                                                              "room": 7}
+    await repo.set_transport(ours, {"guild": guild_of(0, 0), "room": 8})
+    assert await Leases(repo.engine, "b", TTL).take(1, T0 + TTL * 2) is not None
+
+    async def transports() -> dict[int, Any]:
+        async with repo.engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT id, transport FROM matches"))).all()
+        return {r[0]: r[1] if isinstance(r[1], dict) else json.loads(r[1]) for r in rows}
+
+    before = await transports()
+    assert before[ours] == {"guild": guild_of(0, 0), "room": 8}
+    with pytest.raises(FencedOut):
+        await repo.merge_transport(gone, {"room": 9})
+    assert lost == [{1}], "the shard was not lost at once"
+    fence.hold(1, 1, clock() + TTL)  # (as if it still believed so: set_transport too)
+    with pytest.raises(FencedOut):
+        await repo.set_transport(gone, {"room": 9})
+    assert await transports() == before, "a fenced-out transport write was stored"
     await repo.close()
     await repo.engine.dispose()

@@ -257,6 +257,72 @@ async def test_a_process_that_cannot_renew_in_time_stops_umpiring_the_shard(pg_u
     await engine.dispose()
 
 
+async def test_a_shard_dropped_here_and_taken_by_nobody_is_taken_again(url: str):
+    """A shard taken over from a dead process (not this one's by preference) is dropped
+    when its deadline passes without a renewal (a pause); nobody else takes it: the next
+    round takes it again, at a new generation, and resumes its matches (left alone, the
+    lease would name this process for ever and nobody would umpire the shard)."""
+    register_duel()
+    clock = Clock()
+    engine = create_engine(url)
+    service = MatchService(Repository(engine, shard_count=2, shards=set()), RecordingTransport(),
+                           bot_think=0.02, now=clock)
+    await service.start()
+    dead = Leases(engine, "dead", TTL)
+    assert await dead.take(1, clock.at) is not None
+    keeper = ShardKeeper(service, Leases(engine, "me", TTL), shard_count=2, preferred={0},
+                         renew_seconds=3600)  # rounds by hand
+    await keeper.start()
+    clock.at += TTL + timedelta(seconds=1)  # the dead one's lease expires
+    await keeper.tick()
+    assert keeper.owned == {0, 1} and keeper.fence.holds[1].generation == 2
+    clock.at += TTL * 2 / 3 + timedelta(seconds=1)  # a pause: past both deadlines
+    await keeper.tick()  # dropped, then taken again (nobody else holds them)
+    await keeper.tick()
+    assert keeper.owned == {0, 1}, "a shard dropped here was never taken again"
+    assert keeper.fence.holds[1].generation > 2
+    await keeper.stop()
+    await service.stop()
+    await keeper.release()
+    await engine.dispose()
+
+
+async def test_renewals_go_on_while_an_adoption_holds_the_keeper_s_round_up(url: str):
+    """The renewals have a task and a timer of their own: while the round is stuck in a
+    slow adoption (here: one that waits until let go), the leases held are renewed on time
+    and their deadlines move on, so a busy process never drops its own shards."""
+    register_duel()
+    engine = create_engine(url)
+    service = MatchService(Repository(engine, shard_count=2, shards=set()), RecordingTransport(),
+                           bot_think=0.02)
+    await service.start()
+    keeper = ShardKeeper(service, Leases(engine, "me", TTL), shard_count=2, preferred={0, 1},
+                         renew_seconds=0.05)
+    adopting, let_go = asyncio.Event(), asyncio.Event()
+    adopt = service.adopt
+
+    async def slow_adopt(shards: set[int]) -> None:
+        await adopt(shards)
+        if 1 in shards:  # shard 0 is held, shard 1's adoption does not end
+            adopting.set()
+            await let_go.wait()
+
+    service.adopt = slow_adopt  # type: ignore[method-assign]
+    starting = asyncio.create_task(keeper.start())
+    await asyncio.wait_for(adopting.wait(), 10)
+    first = keeper.fence.holds[0].valid_until
+    renewed = keeper.renewals
+    await asyncio.sleep(0.6)
+    assert keeper.renewals >= renewed + 3, "no renewal while the adoption went on"
+    assert keeper.fence.holds[0].valid_until > first, "the deadline did not move"
+    let_go.set()
+    await starting
+    await keeper.stop()
+    await service.stop()
+    await keeper.release()
+    await engine.dispose()
+
+
 async def test_a_restarted_process_gets_its_shard_back_from_the_one_that_took_it_over(
         pg_url: str):
     """Process A took shard 1 over while its process was down; the process for shard 1
@@ -315,7 +381,7 @@ def _start(url: str, shard: int, tmp: Path, *args: str) -> subprocess.Popen[str]
     return proc
 
 
-WORKER_TTL = 3.0  # (2/3 of it between renewals: at a load of 12 on 2 cores, 2 s was too short)
+WORKER_TTL = 2.0  # (renewals on their own timer: a busy round does not delay them)
 
 
 async def _deadlines(url: str) -> dict[int, datetime]:

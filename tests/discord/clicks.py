@@ -8,11 +8,11 @@ from tests.fake_discord.models import FLAG_EPHEMERAL
 
 
 def accepted(inter: Any) -> bool:
-    """The click was taken: acknowledged without a visible change (type 6), or, in the
-    clicker's own table, answered with the table's next post (type 4, not ephemeral:
-    bot/discord/answer.py). A refusal is an ephemeral answer to the clicker alone."""
+    """The click was taken: acknowledged without a visible change (type 6), or answered with
+    its channel's next post (type 4, not ephemeral: bot/discord/answer.py), its follow-ups
+    the channel's posts after it. A refusal is an ephemeral answer to the clicker alone."""
     response = inter.response
-    if response is None or inter.followups:
+    if response is None or any(m.flags & FLAG_EPHEMERAL for m in inter.followups):
         return False
     return response.type == 6 or (response.type == 4 and
                                   not int(response.data.get("flags") or 0) & FLAG_EPHEMERAL)

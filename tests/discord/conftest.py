@@ -13,18 +13,18 @@ import pytest
 import sqlalchemy as sa
 
 from bot.config import DiscordSettings, Settings
+from bot.discord.answer import FOLLOW_SECONDS
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark, strip_marks
 from bot.discord.pacing import Pacer
 from bot.discord.render import render
+from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
 from bot.discord.transport import (
-    FOLD_SECONDS,
     LOG_WINDOW_SECONDS,
     DiscordTransport,
     channel_for,
     parts_of,
 )
-from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository
@@ -42,12 +42,11 @@ from tests.fake_discord.server import FakeDiscord
 HOST_ROLE = "Umpire Host"
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")  # where a batched host log entry begins
 #: The bot's defaults, on the fake's scaled clock: the host log batched per server and
-#: announcements folded into the next post, as in production, with every interval
-#: `TEST_SCALE` times as long as the bot's own (as Discord's rate limits in the fake: see
-#: tests/fake_discord/fixtures.py). A test that needs one off says so (`umpire(world,
-#: fold_seconds=0)`); tests/discord/test_log_batch.py runs the bot's own 5 s.
+#: what a channel queues behind a rate limit folded into one post, as in production, with
+#: every interval `TEST_SCALE` times as long as the bot's own (as Discord's rate limits in
+#: the fake: see tests/fake_discord/fixtures.py). A test that needs one off says so
+#: (`umpire(world, coalesce=False)`); tests/discord/test_log_batch.py runs the bot's own 5 s.
 LOG_BATCH_SECONDS = BOT_LOG_BATCH_SECONDS * TEST_SCALE
-FOLD = FOLD_SECONDS * TEST_SCALE
 
 
 @dataclass
@@ -103,15 +102,17 @@ async def umpire(world: World, *, drain: bool = True, **discord: Any) -> AsyncIt
     """The service on the world's SQLite file and the bot connected to the fake. The gate's
     cooldowns (posts and reads, typed replies) are off unless a test sets them
     (tests/discord/test_gate.py, test_room_chat.py, test_community_safety.py);
-    `fold_seconds` and `log_batch_seconds` set the transport's (scaled defaults above)."""
+    `coalesce`, `log_batch_seconds` and `follow_seconds` (how long a click's follow-ups
+    may go on: bot/discord/answer.py) set the transport's (scaled defaults above)."""
     discord.setdefault("read_cooldown_seconds", 0)
     discord.setdefault("refusal_cooldown_seconds", 0)
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
     transport = DiscordTransport(
         log_batch_seconds=discord.pop("log_batch_seconds", LOG_BATCH_SECONDS),
         log_window=LOG_WINDOW_SECONDS * TEST_SCALE,
-        fold_seconds=discord.pop("fold_seconds", FOLD),
-        pacer=Pacer(window=TEST_SCALE))  # the global limit on the fake's scale
+        coalesce=discord.pop("coalesce", True),
+        pacer=Pacer(window=TEST_SCALE),  # the global limit on the fake's scale
+        follow_seconds=discord.pop("follow_seconds", FOLLOW_SECONDS * TEST_SCALE))
     service = MatchService(Repository(engine), transport, bot_think=0.0, heartbeat_seconds=0.05)
     try:
         await service.start()

@@ -19,8 +19,11 @@ from tests.discord.conftest import (
     assert_channels_match_outbox,
     bot_posts,
     channel_of,
+    next_decision,
     start_rps,
+    start_vs_bot,
     umpire,
+    with_key,
 )
 
 
@@ -72,7 +75,7 @@ async def test_a_click_in_the_own_table_is_answered_with_the_tables_next_post(
         assert read_mark(answered.content)[1] == str(outbox[-1].id)  # the outbox's post
         assert bot_posts(world, table0)[-1].id == answered.id
         assert posts_to(world, table0, start) == []  # no post of its own
-        assert up.transport.answered == 1
+        assert up.transport.answers.responses == 1
         await assert_channels_match_outbox(world, up, match)  # each message exactly once
 
 
@@ -81,7 +84,7 @@ async def test_a_refused_response_is_posted_by_the_outbox(world: World) -> None:
     once, and the move stands."""
     async with umpire(world) as up:
         match, table0, start, _ = await alice_clicks(world, up, too_late=True)
-        assert up.transport.answered == 0
+        assert up.transport.answers.responses == 0
         assert len(posts_to(world, table0, start)) == 1
         await assert_channels_match_outbox(world, up, match)
 
@@ -103,43 +106,169 @@ async def test_a_response_taken_but_unanswered_is_not_posted_again(
         await assert_channels_match_outbox(world, up, match)
 
 
-async def test_only_a_click_in_the_clickers_own_table_is_answered_with_a_post(
+async def test_only_a_player_whose_channel_it_is_has_its_posts_answer_the_click(
         world: World) -> None:
-    """The response lands where the click was made: only the table's own player may have
-    the table's next post as the answer to their click (a host reads tables too, the
-    opponent must never get it, the room is everyone's)."""
+    """The response lands where the click was made: a table's posts answer only its own
+    player's clicks (a host reads tables too, the opponent must never get them), the room's
+    any player's (it is everyone's); never a host's or a spectator's, never a click on a
+    private menu (its response would be private), never one of another match."""
     async with umpire(world) as up:
         match = await start_rps(world, up)
         table0 = channel_of(world, match, "seat0")
         room = channel_of(world, match, "public")
 
-        def click(user: Any, channel: Any, match_id: int = match.id) -> Any:
+        def click(user: Any, channel: Any, match_id: int = match.id,
+                  ephemeral: bool = False) -> Any:
             interaction = SimpleNamespace(
                 channel_id=channel.id, user=SimpleNamespace(id=user.id),
+                message=SimpleNamespace(flags=SimpleNamespace(ephemeral=ephemeral)),
                 response=SimpleNamespace(is_done=lambda: False))
             found = answer_module._open(up.bot, interaction, match_id)  # type: ignore[arg-type]
             if found is not None:
+                found.stop()
+                found.state = answer_module.SETTLED
                 up.transport.close_answer(found)
             return found
 
         assert click(world.alice, table0) is not None
         assert click(world.bob, table0) is None
         assert click(world.host, table0) is None
-        assert click(world.alice, room) is None
+        assert click(world.alice, room) is not None
+        assert click(world.bob, room) is not None
+        assert click(world.host, room) is None
+        assert click(world.eve, room) is None
+        assert click(world.alice, table0, ephemeral=True) is None
+        assert click(world.alice, room, ephemeral=True) is None
         assert click(world.alice, table0, match.id + 1) is None
-        assert not up.transport._answers
+        assert not len(up.transport.answers)
 
 
 async def test_an_announcement_a_click_waits_for_is_not_held_back_to_be_folded(
         world: World) -> None:
-    """The first chooser's confirmation is an announcement, which the outbox may hold for
-    a few seconds to fold into the table's next post; a click waiting for it takes it at
-    once instead (free, and the click is answered well within Discord's 3 s)."""
+    """The first chooser's confirmation is an announcement, which the outbox may hold while
+    its table is rate limited, to fold it into the table's next post; a click waiting for it
+    takes it at once instead (free, and the click is answered well within Discord's 3 s)."""
     fake = world.fake
-    async with umpire(world, fold_seconds=3.0) as up:
+    async with umpire(world) as up:
         match = await start_rps(world, up)
         message, button = table_button(world, match, 0)
         click = await fake.click_button(world.alice, message, button)
         assert click.response.type == 4 and "You keep" in click.response.data["content"]
         assert click.acked_after is not None and click.acked_after < 3.0
         await up.idle(fake)
+
+
+async def room_click_with_followups(world: World, up: Any) -> tuple[Any, Any, Any, int]:
+    """Alice plays Devil's Deal against the dealer by the room's buttons (her first option)
+    until a click of hers is answered with more than one post: (match, room, click, the
+    request log's length before it), once everything is delivered."""
+    fake = world.fake
+    match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-buttons",
+                               settings="starting_chips=12 break_seconds=0")
+    room = channel_of(world, match, "public")
+    for _ in range(20):
+        prompt = await next_decision(world, up, match, 0)
+        assert prompt is not None and not prompt.private, prompt
+        message = with_key(world, room, prompt.key)
+        button = next(c["custom_id"] for c in message.iter_components() if c["type"] == 2)
+        start = len(fake.request_log)
+        click = await fake.click_button(world.alice, message, button)
+        await fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+        await up.idle(fake)
+        if click.followups:
+            return match, room, click, start
+    raise AssertionError("no click had follow-ups")
+
+
+async def test_a_click_in_the_room_is_answered_with_what_follows_there(world: World) -> None:
+    """The room's next post is the click's response, the room's posts after it (the dealer's
+    reply, her next decision) its follow-ups, up to the one asking her: no post of its own
+    in the room; a post for her table stays an ordinary post."""
+    async with umpire(world) as up:
+        match, room, click, start = await room_click_with_followups(world, up)
+        assert click.response.type == 4 and click.original.channel_id == room.id
+        assert all(m.channel_id == room.id and not m.ephemeral for m in click.followups)
+        assert posts_to(world, room, start) == []
+        last = click.followups[-1]
+        assert last.iter_components() and f"<@{world.alice.id}>" in last.content  # asks her
+        assert up.transport.answers.followups >= len(click.followups)
+        await assert_channels_match_outbox(world, up, match)
+
+
+async def test_a_refused_follow_up_is_posted_normally(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord refuses the follow-up (an interaction token it no longer knows): the post
+    goes out as an ordinary one, once."""
+    real = discord.Webhook.send
+    tried: list[str] = []
+
+    async def refused(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if read_mark(str(kwargs.get("content")))[1] is None:  # not an outbox post
+            return await real(self, *args, **kwargs)
+        tried.append(str(kwargs.get("content")))
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                               {"code": 10015, "message": "Unknown Webhook"})
+    monkeypatch.setattr(discord.Webhook, "send", refused)
+    async with umpire(world) as up:
+        match = await start_vs_bot(world, up, "devils-deal", "dealer", seed="dd-buttons",
+                                   settings="starting_chips=12 break_seconds=0")
+        room = channel_of(world, match, "public")
+        for _ in range(4):  # (her first decisions: the starter, refills, divisions)
+            prompt = await next_decision(world, up, match, 0)
+            assert prompt is not None
+            if prompt.private:
+                break
+            message = with_key(world, room, prompt.key)
+            button = next(c["custom_id"] for c in message.iter_components() if c["type"] == 2)
+            await world.fake.click_button(world.alice, message, button)
+            await world.fake.wait_for(lambda p=prompt: not match.prompt_pending(p.key), 10)
+        await up.idle(world.fake)
+        assert tried and up.transport.answers.followups == 0
+        await assert_channels_match_outbox(world, up, match)  # each post exactly once
+
+
+async def test_a_follow_up_taken_but_unanswered_is_not_posted_again(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord took the follow-up but its answer was lost: the post is looked for in the
+    room by its marker before it is posted, found, not posted twice."""
+    real = discord.Webhook.send
+
+    async def lost(self: Any, *args: Any, **kwargs: Any) -> Any:
+        sent = await real(self, *args, **kwargs)
+        if read_mark(str(kwargs.get("content")))[1] is None:  # not an outbox post
+            return sent
+        raise aiohttp.ClientOSError("connection reset after Discord accepted")
+    monkeypatch.setattr(discord.Webhook, "send", lost)
+    async with umpire(world) as up:
+        match, room, click, start = await room_click_with_followups(world, up)
+        assert up.transport.skipped >= 1
+        await assert_channels_match_outbox(world, up, match)
+
+
+async def test_a_click_in_a_table_leaves_no_trace_elsewhere(world: World) -> None:
+    """Both players pick in their tables by clicks: everything in the room and in the other
+    player's table is an ordinary post (what typed moves give), never a response or
+    follow-up of a click made in a table."""
+    fake = world.fake
+    async with umpire(world) as up:
+        match = await start_rps(world, up)
+        for seat, user in ((0, world.alice), (1, world.bob), (0, world.alice)):
+            message, button = table_button(world, match, seat)
+            seq = match.seq
+            await fake.click_button(user, message, button)
+            await fake.wait_for(lambda s=seq: match.seq != s, 10)
+            await up.idle(fake)
+        assert up.transport.answers.responses == 3
+        room = channel_of(world, match, "public")
+        tables = [channel_of(world, match, f"seat{s}") for s in (0, 1)]
+        clicked_in = {i.channel.id: i for i in fake.interactions.values() if i.message}
+        for channel in (room, *tables):
+            for post in bot_posts(world, channel):
+                meta = post.interaction_metadata
+                if meta is None:
+                    continue
+                inter = next(i for i in fake.interactions.values() if str(i.id) == meta["id"])
+                assert inter.channel.id == channel.id, (channel.name, post.content)
+        assert room.id not in clicked_in
+        assert not any(p.interaction_metadata for p in bot_posts(world, room))
+        await assert_channels_match_outbox(world, up, match)

@@ -1,42 +1,49 @@
-"""Folding under rate limits (issue 33): a post that its channel's own rate limit holds takes
-what the channel queues meanwhile (one request, not several, and no later than the first
-would have gone), and an announcement's fold wait does not count the time its match's room
-is held, up to `FOLD_MOST` times the wait. Delivery alone, on a transport that says which
-channels are held, under fast-forwarded loop time."""
+"""Coalescing that waits only when it must (issue 40): a channel with room in its rate limits
+posts at once, with no fixed wait; what queues behind a limit (the channel's own bucket, or
+the token's global budget) is folded into the post that waits, one request at the moment the
+first could have gone. Delivery with the bot's own transport policy (`DiscordTransport`: which
+audiences coalesce), its posts recorded and its limits simulated, under fast-forwarded loop
+time."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.clock import loop_clock
-from bot.delivery import FOLD_MOST, Delivery
-from bot.discord.transport import folded
+from bot.delivery import Delivery
+from bot.discord.pacing import Pacer, bucket_key
+from bot.discord.transport import DiscordTransport, folded
 from bot.store.repository import StoredMessage
 from bot.transport import MatchInfo
 from tests.support.memory_repo import MemoryRepository
 
 pytestmark = pytest.mark.looptime
 
-FOLD = 1.0
 INFO = MatchInfo(id=1, game="x", players=(), transport={})
 
 
-class HeldTransport:
-    """Posts recorded as (loop time, audience, texts); `held[audience]` is the loop time until
-    which that channel's rate limit holds its posts."""
+class HeldTransport(DiscordTransport):
+    """The bot's transport with its posts recorded as (loop time, audience, texts):
+    `held[audience]` is the loop time until which that channel's own rate limit holds its
+    posts, `global_until` the loop time from which the token's global budget has a slot."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.held: dict[str, float] = {}
+        self.global_until = 0.0
         self.posts: list[tuple[float, str, list[str]]] = []
 
-    def fold_seconds(self, audience: str) -> float:
-        return FOLD if audience != "umpire" else 0.0
-
-    def held_for(self, match: MatchInfo, audience: str) -> float:
+    def held_for(self, match: MatchInfo, audience: str,
+                 messages: list[StoredMessage] | None = None) -> float:
         return max(0.0, self.held.get(audience, 0.0) - asyncio.get_running_loop().time())
+
+    async def turn(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
+        await asyncio.sleep(max(0.0, self.global_until - asyncio.get_running_loop().time()))
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
         self.posts.append((asyncio.get_running_loop().time(), message.audience,
@@ -65,17 +72,48 @@ async def setup() -> tuple[HeldTransport, Delivery, Outbox, float]:
     return transport, delivery, Outbox(delivery), asyncio.get_running_loop().time()
 
 
+def timeline(transport: HeldTransport, start: float) -> list[tuple[float, list[str]]]:
+    return [(round(t - start, 1), texts) for t, _, texts in transport.posts]
+
+
+async def test_an_announcement_with_budget_is_posted_at_once() -> None:
+    """Nothing held: the table's announcement goes at once, not after a fold wait (the old
+    3 s), and the decision after it goes on its own when it comes."""
+    transport, delivery, outbox, start = await setup()
+    outbox.add("seat0", "you kept your hand", announcement=True)
+    await asyncio.sleep(0.8)
+    outbox.add("seat0", "your decision")
+    await asyncio.wait_for(delivery.drain(), 10)
+    assert timeline(transport, start) == [(0.0, ["you kept your hand"]),
+                                          (0.8, ["your decision"])]
+    await delivery.stop()
+
+
 async def test_a_held_channel_posts_what_it_queued_meanwhile_at_once() -> None:
     transport, delivery, outbox, start = await setup()
     transport.held["public"] = start + 3.0  # the room's 5 posts of its window are spent
-    outbox.add("public", "A")  # decisions: never held back to fold, but the limit holds them
+    outbox.add("public", "A")
     await asyncio.sleep(1)
-    outbox.add("public", "B")
+    outbox.add("public", "B", announcement=True)
     await asyncio.sleep(1)
     outbox.add("public", "C")
     await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(3.0, ["A", "B", "C"])]  # one request, when A could first have gone anyway
+    assert timeline(transport, start) == [(3.0, ["A", "B", "C"])]  # one request, when A
+    await delivery.stop()  # could first have gone anyway
+
+
+async def test_posts_queued_behind_the_global_budget_are_folded_into_one() -> None:
+    """The token's global budget has no slot for 2 s (other servers' posts): the room's
+    decision waits for its slot and takes what the room queued meanwhile."""
+    transport, delivery, outbox, start = await setup()
+    transport.global_until = start + 2.0
+    outbox.add("public", "A")
+    await asyncio.sleep(0.5)
+    outbox.add("public", "B", announcement=True)
+    await asyncio.sleep(0.5)
+    outbox.add("public", "C")
+    await asyncio.wait_for(delivery.drain(), 10)
+    assert timeline(transport, start) == [(2.0, ["A", "B", "C"])]
     await delivery.stop()
 
 
@@ -85,52 +123,35 @@ async def test_a_channel_not_held_posts_a_decision_at_once() -> None:
     await asyncio.sleep(1)
     outbox.add("public", "B")
     await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(0.0, ["A"]), (1.0, ["B"])]
+    assert timeline(transport, start) == [(0.0, ["A"]), (1.0, ["B"])]
     await delivery.stop()
 
 
-async def test_a_table_announcement_waits_out_its_rooms_hold() -> None:
-    """The room is held for 0.8 s: the table's announcement (fold wait 1 s) still waits for
-    the table's next message 1.5 s later, then goes with it."""
+async def test_a_table_announcement_does_not_wait_for_its_held_room() -> None:
+    """Only the channel's own limits count: a held room keeps no table post back."""
     transport, delivery, outbox, start = await setup()
-    transport.held["public"] = start + 0.8
+    transport.held["public"] = start + 100
     outbox.add("seat0", "your pool", announcement=True)
-    await asyncio.sleep(1.5)
-    outbox.add("seat0", "your decision")
     await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), a, texts) for t, a, texts in transport.posts] == \
-        [(pytest.approx(1.5, abs=0.1), "seat0", ["your pool", "your decision"])]
+    assert timeline(transport, start) == [(0.0, ["your pool"])]
     await delivery.stop()
 
 
-async def test_an_announcement_waits_at_most_fold_most_times_its_wait() -> None:
+async def test_a_resend_of_an_earlier_process_is_posted_on_its_own() -> None:
+    """A message committed before this process started may have been posted by it: it goes
+    alone (the transport looks for it in its channel), never merged with what follows."""
     transport, delivery, outbox, start = await setup()
-    transport.held["public"] = start + 100  # a room held for long
-    outbox.add("seat0", "your pool", announcement=True)
-    await asyncio.sleep(10)
-    outbox.add("seat0", "your decision")
+    transport.held["public"] = start + 2.0
+    delivery.enqueue(INFO, StoredMessage(
+        id=99, match_id=1, seq=99, audience="public", text="resent", payload={"fold": True},
+        created_at=outbox.now() - timedelta(seconds=30)))
+    outbox.add("public", "new")
     await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(pytest.approx(FOLD * FOLD_MOST, abs=0.1), ["your pool"]), (10.0, ["your decision"])]
-    await delivery.stop()
-
-
-async def test_a_room_announcement_does_not_wait_for_a_held_table() -> None:
-    """The room's fold depends on the room alone: a held table (a player's secret traffic)
-    changes nothing there."""
-    transport, delivery, outbox, start = await setup()
-    transport.held["seat1"] = start + 100
-    outbox.add("public", "bob has chosen", announcement=True)
-    await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == \
-        [(FOLD, ["bob has chosen"])]
+    assert [texts for _, _, texts in transport.posts] == [["resent"], ["new"]]
     await delivery.stop()
 
 
 async def test_the_pacer_knows_how_long_a_spent_bucket_holds() -> None:
-    from bot.discord.pacing import Pacer
-
     pacer = Pacer()
     key = "POST /channels/1/messages"
     assert pacer.held_for(key) == 0.0  # never used: not known to be held
@@ -148,51 +169,24 @@ async def test_the_pacer_knows_how_long_a_spent_bucket_holds() -> None:
     assert pacer.held_for(key) == 0.0  # reset
 
 
-async def test_announcements_in_a_row_wait_no_longer_than_the_first_while_nothing_is_held(
-        ) -> None:
-    """Nothing held: the first announcement's wait is all; the second, 0.8 s later, goes
-    with it at 1 s, and the decision at 1.6 s on its own."""
-    transport, delivery, outbox, start = await setup()
-    outbox.add("seat0", "you kept your hand", announcement=True)
-    await asyncio.sleep(0.8)
-    outbox.add("seat0", "your tanks now", announcement=True)
-    await asyncio.sleep(0.8)
-    outbox.add("seat0", "your decision")
-    await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == [
-        (pytest.approx(1.0, abs=0.1), ["you kept your hand", "your tanks now"]),
-        (pytest.approx(1.6, abs=0.1), ["your decision"])]
-    await delivery.stop()
+async def test_the_last_post_of_a_channels_window_is_kept_for_a_decision() -> None:
+    """One post left in the room's window: an announcement waits for the reset (and takes
+    what queues meanwhile), a decision takes it."""
+    transport = DiscordTransport()
+    transport.client = SimpleNamespace()  # type: ignore[assignment]
+    key = bucket_key("POST", "/channels/5/messages")
+    await transport.pacer.take(key)
+    transport.pacer.answered(key, {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "1",
+                                   "X-RateLimit-Reset-After": "2.0"})
+    info = MatchInfo(id=1, game="x", players=(), transport={"room": 5})
+    now = loop_clock()()
 
+    def message(payload: dict[str, Any]) -> StoredMessage:
+        return StoredMessage(id=1, match_id=1, seq=1, audience="public", text="t",
+                             payload=payload, created_at=now)
 
-async def test_an_announcement_taken_while_the_room_is_held_waits_in_turn() -> None:
-    """The room is held from 0.7 s to 1.0 s; the second announcement, taken at 0.8 s while
-    it is held, waits its own second: the decision at 1.7 s joins them."""
-    transport, delivery, outbox, start = await setup()
-    outbox.add("seat0", "you kept your hand", announcement=True)
-    await asyncio.sleep(0.7)
-    transport.held["public"] = start + 1.0
-    await asyncio.sleep(0.1)
-    outbox.add("seat0", "your tanks now", announcement=True)
-    await asyncio.sleep(0.9)
-    outbox.add("seat0", "your decision")
-    await asyncio.wait_for(delivery.drain(), 10)
-    assert [(round(t - start, 1), texts) for t, _, texts in transport.posts] == [
-        (pytest.approx(1.7, abs=0.15), ["you kept your hand", "your tanks now", "your decision"])]
-    await delivery.stop()
-
-
-async def test_a_resend_of_an_earlier_process_is_posted_on_its_own() -> None:
-    """A message committed before this process started may have been posted by it: it goes
-    alone (the transport looks for it in its channel), never merged with what follows."""
-    from datetime import timedelta
-
-    transport, delivery, outbox, start = await setup()
-    transport.held["public"] = start + 2.0
-    delivery.enqueue(INFO, StoredMessage(
-        id=99, match_id=1, seq=99, audience="public", text="resent", payload={"fold": True},
-        created_at=outbox.now() - timedelta(seconds=30)))
-    outbox.add("public", "new")
-    await asyncio.wait_for(delivery.drain(), 10)
-    assert [texts for _, _, texts in transport.posts] == [["resent"], ["new"]]
-    await delivery.stop()
+    announcement = message({"fold": True})
+    decision = message({"prompts": [{"key": "k", "seat": 0, "kind": "k", "choices": []}]})
+    assert transport.held_for(info, "public", [announcement]) == pytest.approx(2.0, abs=0.01)
+    assert transport.held_for(info, "public", [announcement, decision]) == 0.0
+    assert transport.held_for(info, "public", [decision]) == 0.0

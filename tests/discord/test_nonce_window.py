@@ -35,7 +35,7 @@ from tests.discord.conftest import unmark as _unmark
 
 def umpire(world: World, **options: Any) -> Any:
     """The bot posting each outbox message as its own post (no folding, no log batches)."""
-    return umpire_with_defaults(world, fold_seconds=0, log_batch_seconds=0, **options)
+    return umpire_with_defaults(world, coalesce=False, log_batch_seconds=0, **options)
 
 
 async def test_a_restart_after_the_nonce_window_posts_nothing_twice_and_loses_nothing(

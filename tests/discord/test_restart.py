@@ -24,7 +24,7 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
     """(Each outbox message its own post, so that the posts can be counted: no folding, no
     host log batches.)"""
     fake = world.fake
-    one_by_one = {"fold_seconds": 0, "log_batch_seconds": 0}
+    one_by_one = {"coalesce": False, "log_batch_seconds": 0}
     async with umpire(world, drain=False, **one_by_one) as up:
         match = await start_rps(world, up)
         match_id = match.id
@@ -91,7 +91,7 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
     """(Counted per action, in the outbox's order: no folding into a later action's post, no
     host log batches; tests/discord/test_fold.py and test_log_batch.py have those.)"""
     fake = world.fake
-    async with umpire(world, fold_seconds=0, log_batch_seconds=0) as up:
+    async with umpire(world, coalesce=False, log_batch_seconds=0) as up:
         match = await start_rps(world, up)
         for seat in (0, 1, 0, 1):
             start = len(fake.requests)

@@ -4,46 +4,62 @@ input is another process's), and starts answering a server as soon as it takes i
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
 
 from bot.config import DiscordSettings, Settings, ShardSettings
 from bot.discord.client import UmpireBot
 from bot.discord.transport import DiscordTransport
 from bot.store.database import create_engine
+from bot.store.fence import Fence
 from bot.store.leases import shard_of
 from bot.store.repository import Repository
 from bot.umpire import MatchService
-from tests.discord.conftest import World, channel_of, start_rps, umpire
+from tests.discord.conftest import Umpire, World, channel_of, start_rps, umpire
 from tests.fake_discord.harness import running_client
 
 
-async def test_a_sharded_process_answers_only_servers_of_the_shards_it_owns(world: World):
-    fake = world.fake
-    shard = shard_of(world.guild.id, 2)
+@contextlib.asynccontextmanager
+async def sharded(world: World, shards: set[int]) -> AsyncIterator[Umpire]:
+    """A sharded process (two shards) owning `shards`, connected to the fake."""
     engine = create_engine(f"sqlite+aiosqlite:///{world.db}")
     transport = DiscordTransport()
-    repo = Repository(engine, shard_count=2, shards={1 - shard})  # another process's server
+    repo = Repository(engine, shard_count=2, shards=shards)
     service = MatchService(repo, transport, bot_think=0.0, heartbeat_seconds=0.05)
     settings = Settings(discord=DiscordSettings(token="fake-bot-token"),
                         shards=ShardSettings(count=2))
     try:
         await service.start()
         bot = UmpireBot(service, settings, transport)
-        async with running_client(bot, fake):
-            ignored = await fake.slash_command(world.alice, world.general, "help", wait=False)
-            await asyncio.sleep(0.3)
-            await fake.settle()
-            assert not ignored.responded, "answered a server of a shard it does not own"
-            before = len(fake.messages(world.general))
-            await fake.send_user_message(world.alice, world.general, "!help")
-            await asyncio.sleep(0.3)
-            await fake.settle()
-            assert len(fake.messages(world.general)) == before + 1  # only alice's own message
-            await service.adopt({shard})  # the shard is taken (over): its server is answered
-            answered = await fake.slash_command(world.alice, world.general, "help")
-            assert answered.responded
+        async with running_client(bot, world.fake):
+            yield Umpire(service, bot, transport)
     finally:
         await service.stop()
         await engine.dispose()
+
+
+
+async def test_a_sharded_process_answers_only_servers_of_the_shards_it_owns(world: World):
+    fake = world.fake
+    shard = shard_of(world.guild.id, 2)
+    async with sharded(world, {1 - shard}) as up:  # another process's server
+        service = up.service
+        ignored = await fake.slash_command(world.alice, world.general, "help", wait=False)
+        await asyncio.sleep(0.3)
+        await fake.settle()
+        assert not ignored.responded, "answered a server of a shard it does not own"
+        before = len(fake.messages(world.general))
+        await fake.send_user_message(world.alice, world.general, "!help")
+        await asyncio.sleep(0.3)
+        await fake.settle()
+        assert len(fake.messages(world.general)) == before + 1  # only alice's own message
+        await service.adopt({shard})  # the shard is taken (over): its server is answered
+        answered = await fake.slash_command(world.alice, world.general, "help")
+        assert answered.responded
 
 
 async def test_a_taken_over_match_is_played_on_from_its_channels(world: World):
@@ -79,3 +95,84 @@ async def test_a_taken_over_match_is_played_on_from_its_channels(world: World):
     finally:
         await service.stop()
         await engine.dispose()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.at = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def _holding(up: Umpire, shard: int) -> tuple[Fence, _Clock]:
+    """The service's store fenced as a sharded process's is: `shard` held for a minute."""
+    clock = _Clock()
+    fence = Fence("me", clock)
+    fence.hold(shard, 1, clock() + timedelta(seconds=60))
+    up.service.repo.fence = fence
+    return fence, clock
+
+
+async def test_a_process_past_its_lease_deadline_takes_no_command_in(world: World):
+    """The deadline decides at the gate too: once two thirds of the lease passed without a
+    renewal (a pause), a command of the shard's server is ignored, though the process
+    still counts the shard as its own (its drop not yet run)."""
+    fake = world.fake
+    shard = shard_of(world.guild.id, 2)
+    async with sharded(world, {shard}) as up:
+        fence, clock = _holding(up, shard)
+        fence.on_lost = lambda shards: None  # (the keeper's drop: not under test)
+        assert (await fake.slash_command(world.alice, world.general, "help")).responded
+        clock.at += timedelta(seconds=61)
+        late = await fake.slash_command(world.alice, world.general, "help", wait=False)
+        await asyncio.sleep(0.3)
+        await fake.settle()
+        assert not late.responded, "answered a command past the lease's deadline"
+
+
+async def test_a_command_s_reply_is_not_posted_once_the_shard_is_lost(
+        world: World, monkeypatch: pytest.MonkeyPatch):
+    """A command taken in while the shard was held, whose lease's deadline passes while it
+    runs (a pause in the middle): its reply is not posted (`ShardContext`)."""
+    import bot.discord.help as help_module
+
+    fake = world.fake
+    async with umpire(world) as up:
+        _, clock = _holding(up, 0)
+        made = help_module.help_text
+
+        def paused_meanwhile(*args: Any) -> str:
+            clock.at += timedelta(seconds=61)
+            return made(*args)
+
+        monkeypatch.setattr(help_module, "help_text", paused_meanwhile)
+        asked = await fake.slash_command(world.alice, world.general, "help", wait=False)
+        await asyncio.sleep(0.5)
+        await fake.settle()
+        assert not asked.finished, "the reply was posted after the shard was lost"
+        up.service.repo.fence = None
+
+
+async def test_posts_outside_the_outbox_wait_for_the_lease(world: World):
+    """Posts the front end makes itself (a line in an ended match's room, the Rematch
+    offer) are made only while the match's shard is held here: none once it is lost."""
+    from bot.discord.challenge import offer_rematch
+    from bot.discord.host import post_in_room
+
+    fake = world.fake
+    async with umpire(world) as up:
+        live = await start_rps(world, up)
+        await up.idle(fake)
+        room = channel_of(world, live, "public")
+        fence, clock = _holding(up, 0)
+        before = len(fake.messages(room))
+        await post_in_room(up.bot, live, "a host's line")
+        assert len(fake.messages(room)) == before + 1  # (held: posted)
+        fence.on_lost = lambda shards: None
+        clock.at += timedelta(seconds=61)  # the deadline passed: the shard is lost here
+        await post_in_room(up.bot, live, "a stale line")
+        await offer_rematch(up.bot, live, up.bot.api)
+        await fake.settle()
+        assert len(fake.messages(room)) == before + 1, "posted for a shard lost here"
+        up.service.repo.fence = None

@@ -1,0 +1,183 @@
+"""Every game played to its end one move at a time by two members who click wherever the
+umpire offers a button or menu (and type only where it offers none; Devil's Deal and Decoder
+against their built-in bot), through the fake Discord with its rate limits: the requests the
+bot's global rate limit counts (all but interaction callbacks and follow-ups, as on
+Discord), per accepted move over the match's whole life, start and close included (issue 40).
+
+A click is answered in its interaction: its channel's next post as the response, what
+follows there as follow-ups (bot/discord/answer.py). The bound is per game and leaves out
+the host log, which posts on its own timer whatever the players click (about one batch a
+move at this pace: tests/discord/test_log_batch.py); the figure with it is printed.
+Measured 2026-12-02, load 9 on two cores, without the log / with it:
+
+| game | clicks acknowledged, table's next post only | answered in the interaction |
+| RPS Poker | 2.00 / 3.04 | 1.57 / 2.61 |
+| Devil's Deal | 1.67 / 2.00 | 0.83 / 1.17 |
+| Decoder | 1.05 / 1.68 | 0.42 / 1.01 |
+| Renounce Fate | 1.84 / 2.69 | 1.31 / 2.16 |
+| Double or Nothing | 2.33 / 3.04 | 1.33 / 2.04 |
+
+What is left: a table move the room must learn of ("has chosen": a post of its own), a
+table's post that follows another channel's move, the start and close (8 to 12 requests).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bench.discord import typed_move
+from bot.discord.transport import channel_for
+from bot.live import LiveMatch
+from games.core.contract import Prompt
+from games.registry import PREFERRED_ORDER
+from tests.discord.conftest import (
+    Umpire,
+    World,
+    assert_channels_match_outbox,
+    bot_posts,
+    channel_of,
+    start_match,
+    start_vs_bot,
+    umpire,
+)
+from tests.fake_discord.server import FakeDiscord
+
+pytestmark = pytest.mark.slow  # about 5 s a game on a quiet machine
+
+#: Global requests per accepted move, the host log left out: each below the figure before
+#: clicks were answered in the interaction, with room for timing (the moves are random, and
+#: a follow-up depends on how soon the posts come: RPS Poker's only gain is its tables'
+#: posts that follow the other player's pick within the window, 1.57 to 1.82 here).
+MOST_PER_MOVE = {"rps-poker": 1.95, "devils-deal": 1.3, "decoder": 0.75,
+                 "renounce-fate": 1.6, "double-or-nothing": 1.8}
+#: Each game's opponent (a built-in bot where two random players would take hundreds of
+#: moves) and settings that keep the match short (the game's own rules otherwise).
+OPPONENT = {"devils-deal": "dealer", "decoder": "deducer"}
+SETTINGS = {
+    "rps-poker": "",
+    "devils-deal": "starting_chips=12 break_seconds=0",
+    "decoder": "time_bank=60 lock_when_ready=true fix_seconds=0",
+    "renounce-fate": "starting_chips=6 break_seconds=0",
+    "double-or-nothing": "target=3 hand_size=6",
+}
+EXEMPT = ("/interactions/", "/webhooks/")  # outside the global limit, as on Discord
+
+
+def global_requests(fake: FakeDiscord, start: int, match: LiveMatch) -> Counter[str]:
+    """The requests from `start` on that the global limit counts, by where they went: the
+    posts to the room, the tables and the host log, and the rest (a match's start and close:
+    its channels, their permissions)."""
+    kinds = {str(channel_for(match.transport, a)): a for a in ("public", "seat0", "seat1",
+                                                                "umpire")}
+    out: Counter[str] = Counter()
+    for e in fake.request_log[start:]:
+        if e.path.startswith(EXEMPT) or "/interactions/" in e.path:
+            continue
+        found = re.fullmatch(r"/channels/(\d+)/messages", e.path)
+        out[kinds.get(found.group(1), "other") if found and e.method == "POST" else "other"] += 1
+    return out
+
+
+def component_message(world: World, channel: Any, key: str) -> Any | None:
+    """The bot's latest message in `channel` with a component for decision `key`."""
+    return next((m for m in reversed(bot_posts(world, channel))
+                 if any(str(c.get("custom_id", "")).endswith(f":{key}")
+                        for c in m.iter_components())), None)
+
+
+async def click_move(world: World, user: Any, message: Any, key: str,
+                     rng: random.Random) -> bool:
+    """Make the decision with one of the message's components (a random one, a random
+    option): whether the umpire took it."""
+    fake = world.fake
+    items = [c for c in message.iter_components()
+             if str(c.get("custom_id", "")).endswith(f":{key}")]
+    if not items:  # (a private menu with nothing to choose: "type your move")
+        return False
+    item = rng.choice(items)
+    custom_id = str(item["custom_id"])
+    if item["type"] == 2:  # a button
+        inter = await fake.click_button(user, message, custom_id)
+        if custom_id.startswith("ump:p:"):  # a private menu of the player's own options
+            await fake.wait_for(lambda: inter.answer is not None, 10)
+            return await click_move(world, user, inter.answer, key, rng)
+        return not _refused(inter)
+    options = [o["value"] for o in item["options"]]
+    if custom_id.startswith("ump:o:"):  # picks in order, each next menu private
+        inter = await fake.select(user, message, custom_id, [options[0]])
+        if inter.answer is not None and inter.answer.ephemeral and \
+                inter.answer.iter_components():
+            return await click_move(world, user, inter.answer, key, rng)
+        return not _refused(inter)
+    count = int(item.get("min_values") or 1)
+    inter = await fake.select(user, message, custom_id, rng.sample(options, count))
+    return not _refused(inter)
+
+
+def _refused(inter: Any) -> bool:
+    return any(m.ephemeral and "Submitted" not in m.content for m in inter.followups)
+
+
+async def play_one_move(world: World, up: Umpire, match: LiveMatch, prompt: Prompt,
+                        rng: random.Random) -> bool:
+    """One move for `prompt`: clicked if its message has a component, else typed. Whether
+    the umpire took it (a decision may refuse a repeat: Decoder's second "ready")."""
+    users = (world.alice, world.bob)
+    user = users[prompt.seat]
+    channel = channel_of(world, match, f"seat{prompt.seat}" if prompt.private else "public")
+    message = component_message(world, channel, prompt.key)
+    seq = match.seq
+    if message is None or not await click_move(world, user, message, prompt.key, rng):
+        text = typed_move(match, prompt, rng)
+        if text is None:
+            return False
+        await world.fake.send_user_message(user, channel, text)
+    await world.fake.wait_for(lambda: match.seq != seq or match.status != "active", 10)
+    return True
+
+
+async def play_by_clicks(world: World, up: Umpire,
+                         game: str) -> tuple[Counter[str], int, LiveMatch]:
+    """(global requests by where, accepted moves, the match) of one match played to its
+    end."""
+    fake = world.fake
+    rng = random.Random(f"clicks-{game}")
+    start = len(fake.request_log)
+    options = {"seed": f"clicks-{game}", **({"settings": SETTINGS[game]} if SETTINGS[game]
+                                            else {})}
+    match = await (start_vs_bot(world, up, game, OPPONENT[game], **options)
+                   if game in OPPONENT else start_match(world, up, game, **options))
+    for _ in range(600):
+        await fake.wait_for(lambda: match.status != "active" or bool(match.prompts), 10)
+        if match.status != "active":
+            break
+        await up.idle(fake)
+        if match.status != "active" or not match.prompts:
+            continue
+        for prompt in list(match.prompts):
+            if await play_one_move(world, up, match, prompt, rng):
+                break
+    assert match.status == "finished", (match.status, match.prompts, match.seq)
+    await fake.wait_for(lambda: bool(match.transport.get("closed")), 10)
+    await up.idle(fake)
+    moves = len(await up.service.repo.actions(match.id))
+    return global_requests(fake, start, match), moves, match
+
+
+@pytest.mark.parametrize("game", PREFERRED_ORDER)
+async def test_every_game_clicked_to_its_end_within_the_budget(world: World, game: str) -> None:
+    async with umpire(world) as up:
+        requests, moves, match = await play_by_clicks(world, up, game)
+        await assert_channels_match_outbox(world, up, match)  # each post exactly once
+        total = sum(requests.values())
+        answers = up.transport.answers
+        print(f"\n{game}: {total} global requests, {moves} moves, {total / moves:.2f} per move "
+              f"({dict(requests)}); {answers.responses} responses, "
+              f"{answers.followups} follow-ups")
+        per_move = (total - requests["umpire"]) / moves
+        assert per_move <= MOST_PER_MOVE[game], (game, dict(requests), moves)
