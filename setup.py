@@ -46,7 +46,7 @@ def twin_source(source: Path, module: str, into: Path) -> Path:
 def rules_pages(into: Path) -> list[Path]:
     """Copy each docs/rules/<slug>.md to games/<slug with underscores>/rules.md under `into`
     (a build's folder): an installed package has no docs/, and /rules reads the page there
-    (bot.discord.games.rules_page). docs/rules stays the one source."""
+    (`Game.rules_page`, games/core/pages.py). docs/rules stays the one source."""
     written = []
     for page in sorted((HERE / "docs" / "rules").glob("*.md")):
         package = into / "games" / page.stem.replace("-", "_")

@@ -71,19 +71,17 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService
 from games.core import IllegalMove, ParseError, Prompt
+from games.registry import all_games, installed_games
 from tests.fake_discord.harness import running_client
 from tests.fake_discord.models import Channel, Guild, User
 from tests.fake_discord.server import FakeDiscord
 
-GAMES = {  # game -> settings for /match start (no pause between rounds)
-    "rps-poker": None,
-    "devils-deal": "break_seconds=0",
-    # no host locks setup here: both ready locks it; the prompt fix's window (a deliberate
-    # wait of 3 s before a typed move is taken, a rule) is off so lag measures the bot alone
-    "decoder": "lock_when_ready=true fix_seconds=0",
-    "renounce-fate": "break_seconds=0",
-    "double-or-nothing": None,
-}
+#: Every game -> its settings for /match start (JSON; None: the defaults), as the game
+#: declares them (`Game.quick_settings`): no host attends (Decoder's setup locks once both
+#: are ready), and no wait but the clocks (no pause between rounds; the prompt fix's window,
+#: a deliberate wait of 3 s before a typed move is taken, is off) so lag measures the bot.
+GAMES = {slug: json.dumps(settings) if (settings := all_games()[slug].quick_settings(
+    short=False, waits=False)) else None for slug in installed_games()}
 KINDS = {"public": "room", "seat0": "table", "seat1": "table", "umpire": "log"}
 #: Routes of closing a match's channels, left out of "play only".
 CLOSING = re.compile(r"^(PUT|DELETE|PATCH) /channels/\{channel_id\}(/permissions/.*)?$")

@@ -64,14 +64,6 @@ from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
 from games.registry import all_games, installed_games
 
-#: Settings that make matches short (a load test wants many of them to end), per game.
-SHORT = {
-    "devils-deal": {"starting_chips": 6},
-    "renounce-fate": {"starting_chips": 6},
-    "double-or-nothing": {"target": 1, "hand_size": 6},
-    "decoder": {"lock_when_ready": True},  # bots have no host to lock setup (house option)
-}
-
 
 def log(text: str) -> None:
     print(f"[bench.service] {text}", file=sys.stderr, flush=True)
@@ -86,26 +78,10 @@ class NullTransport:
 
 
 def timed_settings(slug: str, seconds: float, *, short: bool) -> dict[str, Any]:
-    """Every decision timer of the game at `seconds`, breaks between rounds at 0 (they
-    would only add idle time), reminders off; `short`: the SHORT settings too."""
-    model = all_games()[slug].settings_model
-    out: dict[str, Any] = dict(SHORT.get(slug, {})) if short else {}
-    for name in model.model_fields:
-        if name in ("break_seconds", "fix_seconds"):  # (a break, and the prompt fix's
-            out[name] = 0                             # window: no decision timers)
-        elif name.endswith("_seconds") or name.endswith("_time"):
-            out[name] = seconds
-        elif name == "reminders":
-            out[name] = ()
-        elif name == "time_bank":
-            out[name] = int(seconds)
-        elif name == "bank_step":
-            out[name] = 1
-    if slug == "decoder":
-        out["max_seconds"] = 300
-        out["lock_when_ready"] = True  # no host locks setup in these matches (house option)
-    model(**out)  # refuse a setting the game does not accept here, not in the middle
-    return out
+    """Every decision timer of the game at `seconds` and nothing else timed (no breaks, no
+    fix window, no reminders), a match no host attends; `short`: a short match too. The game
+    declares them (`Game.quick_settings`)."""
+    return all_games()[slug].quick_settings(seconds, short=short)
 
 
 def _players(i: int) -> list[PlayerRef]:

@@ -180,12 +180,10 @@ def status_words(service: MatchService, match: LiveMatch, seat: int) -> str:
 
 def rules_pages(slug: str, width: int, height: int,
                 names: tuple[str, str] | None = None) -> list[str]:
-    """The game's whole rules page (bot.discord.games.rules_page), wrapped to `width` and cut
-    into pages of at most `height` lines, each cut at a blank line where one is near; the
-    page's seat names ({P0}, {P1}) as the match's players' `names`."""
-    from bot.discord.games import rules_page
-
-    body = rules_page(slug)
+    """The game's whole rules page (`Game.rules_page`), wrapped to `width` and cut into pages
+    of at most `height` lines, each cut at a blank line where one is near; the page's seat
+    names ({P0}, {P1}) as the match's players' `names`."""
+    body = get_game(slug).rules_page()
     if body is None:
         return [f"No rules page is installed for {slug}."]
     lines = reflow(render_names(body, list(names)) if names else body, width)

@@ -18,8 +18,9 @@ Items (custom ids):
   hook), so a public decision over a secret (a letter of your hand) needs no typing and
   leaks nothing; the menu submits `<verb> <value>`.
 
-Games choose their own layout with the `components` hook (`bot/discord/games/`); without
-one, a prompt gets one row: buttons for a few short choices, else a select menu (<= 25).
+Games declare their own layout as plain controls (`Controls.rows`, `games.core.controls`),
+each of which becomes one of these items (`component`); without one, a prompt gets one row:
+buttons for a few short choices, else a select menu (<= 25).
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.answer import acknowledged, answering, wait_for_post
-from bot.discord.games import hooks_for
+from bot.discord.games import STYLES, hooks_for
 from bot.discord.gate import GatedItem
 from bot.discord.render import player_id
+from games.core.controls import Button, Control, InOrder, Menu, Private, Several
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -112,9 +114,9 @@ def build_view(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
         if len(_select_id(match_id, key)) > 70:  # room for the longest custom id prefix
             continue
         ctx = PromptContext(match_id, prompt, pending(live, key))
-        rows = _safely(hooks.components, ctx) if hooks.components is not None else None
-        if rows is None:
-            rows = default_rows(ctx, game)
+        declared = _safely(hooks.rows, ctx)
+        rows = default_rows(ctx, game) if declared is None else \
+            [[component(ctx, control) for control in row] for row in declared]
         rows = [r for r in rows if r]
         if used + len(rows) > MAX_ROWS:
             continue
@@ -141,6 +143,23 @@ def notes_for(match_id: int, game: str, prompts: Sequence[dict[str, Any]],
     if status:
         out.append(status)
     return out
+
+
+def component(ctx: PromptContext, control: Control) -> discord.ui.Item[Any]:
+    """The component for one of a game's declared controls (`games.core.controls`)."""
+    match control:
+        case Button(choice=choice, label=label, tone=tone):
+            return ctx.button(choice, label or None, STYLES[tone])
+        case Menu(labels=labels, placeholder=placeholder):
+            return ChoiceSelect(ctx.match_id, ctx.key, labels, placeholder=placeholder)
+        case InOrder(count=count, options=options, placeholder=placeholder):
+            return OrderedSelect(ctx.match_id, ctx.key, count, options, placeholder=placeholder)
+        case Several(verb=verb, options=options, count=count, placeholder=placeholder):
+            return MultiSelect(ctx.match_id, ctx.key, verb, options, count=count,
+                               placeholder=placeholder)
+        case Private(verb=verb, label=label, tone=tone):
+            return PrivateButton(ctx.match_id, ctx.key, verb, label, style=STYLES[tone])
+    raise TypeError(f"not a control: {control!r}")
 
 
 def _safely(hook: Any, *args: Any) -> Any:
@@ -306,7 +325,7 @@ class PrivateButton(GatedItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await acknowledged(bot, interaction, self.match_id)  # (the menu's move follows it)
         live = bot.api.live(self.match_id)  # (the gate checked the clicker's seat)
         hooks = hooks_for(live.game.slug) if live is not None else None
-        if live is None or hooks is None or hooks.private_options is None:
+        if live is None or hooks is None:
             await tell(interaction, "Type your move instead.")
             return
         seat = live.seat_of(player_id(interaction.user.id))

@@ -1,4 +1,5 @@
-"""`/rules <game>`: a rules summary for anyone (per-game text from bot/discord/games/)."""
+"""`/rules <game>`: a rules summary for anyone (the game's declared summary, then the start of
+its rules page: `bot.discord.games`)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from games.core.contract import (
     Bot,
     BotFactory,
     Command,
+    Controls,
     Event,
     Game,
     IllegalMove,
@@ -14,6 +15,7 @@ from games.core.contract import (
     Outcome,
     ParseError,
     Prompt,
+    Quick,
     Reveals,
     Secret,
     Timeout,
@@ -22,7 +24,7 @@ from games.core.contract import (
 from games.core.replay import replay
 
 __all__ = [
-    "Audience", "Bot", "BotFactory", "CardStyle", "Chance", "Command", "Event", "Game",
-    "IllegalMove", "OnTimeout", "Outcome", "ParseError", "Prompt", "Reveals", "Secret", "Suit",
+    "Audience", "Bot", "BotFactory", "CardStyle", "Chance", "Command", "Controls", "Event", "Game",
+    "IllegalMove", "OnTimeout", "Outcome", "ParseError", "Prompt", "Quick", "Reveals", "Secret", "Suit",
     "Timeout", "replay", "seat_name", "seed_commitment",
 ]

@@ -22,6 +22,14 @@ a pydantic state. The runtime (bot/) only ever talks to games through this modul
 - `reveals` (a `Reveals`) declares what the game shows of its secrets beyond the game room,
   and when: nothing while the match runs (the spectator feed shows what both players may
   know), what the rules kept from each player once it is over (`games.core.feed`).
+- `controls` (a `Controls`) declares how a front end with buttons and menus presents the
+  decisions (labels, colours, layouts, helper notes, the /rules summary), working from the
+  views alone (`games.core.controls`); the Discord layer reads it and nothing else.
+- `quick` (a `Quick`) declares the settings tests and benches use: short matches, matches no
+  host has to attend, no waits but the clocks, decision clocks set to a figure
+  (`Game.quick_settings`).
+- The rules page is `docs/rules/<slug>.md`, shipped in the game's package
+  (`Game.rules_page`).
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ from typing import (
 )
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.core.controls import Asked, Control, Option, Tone
+from games.core.pages import rules_page
 
 if TYPE_CHECKING:
     from games.core.parsing import DecisionWords, MoveWords
@@ -203,6 +214,72 @@ class Reveals(BaseModel):
     text: Callable[[Any], str] = Field(exclude=True)
 
 
+def _same(choice: str) -> str:
+    return choice
+
+
+def _primary(choice: str) -> Tone:
+    return Tone.PRIMARY
+
+
+class Controls(BaseModel):
+    """How a front end with buttons and menus (the Discord layer) presents the game's
+    decisions. Every field has a default: without any, a decision with a few short choices
+    gets a row of buttons, one with more a menu (at most 25), and anything else is typed.
+
+    The hooks receive an `Asked` (games.core.controls): the decision's public facts and the
+    view of the audience the message goes to, never the state, so what they show is what
+    that audience may know already."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # A few lines at the top of /rules, before the start of the rules page: the game in
+    # one breath, and where each kind of decision is made.
+    summary: str = ""
+    # The label of a choice's button or menu option (the choice's text is what it submits):
+    # "keep 🪨7" shows as "🪨7".
+    label: Callable[[str], str] = Field(default=_same, exclude=True)
+    # A choice's button colour, by what it does (fold is a danger, call a go-ahead).
+    tone: Callable[[str], Tone] = Field(default=_primary, exclude=True)
+    # Up to this many choices, each label at most `short_label` characters, become buttons;
+    # more become a menu (buttons are one click, a menu two).
+    max_buttons: int = 5
+    short_label: int = 25
+    # Rows of controls for one decision (at most five a row), or None for the default
+    # buttons or menu: a layout the game knows better (bets by amount, a menu of the cards
+    # that can be played, a button answered privately).
+    rows: Callable[[Asked], list[list[Control]] | None] | None = Field(None, exclude=True)
+    # A helper note shown under one decision's message (the exact forms to type, a sum
+    # helper), or None. It goes to the decision's audience; its view holds what it may say.
+    note: Callable[[Asked], str | None] | None = Field(None, exclude=True)
+    # The options a `Private` control shows to the clicker alone; `Asked.view` is the
+    # clicker's own view (their hand), since the menu goes to them alone.
+    private_options: Callable[[Asked], list[Option]] | None = Field(None, exclude=True)
+
+
+class Quick(BaseModel):
+    """The settings tests and benches use (`Game.quick_settings`), declared by the game that
+    knows which of its settings make a match short and which are clocks, so that no test or
+    bench keeps a list of games' settings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # Settings that make a match short (few chips, a low target): a load test or a bot
+    # match in a test wants many matches to end within its budget.
+    short: Mapping[str, Any] = Field(default_factory=dict)
+    # What a match needs to go on with no host attending (bots on both seats): Decoder's
+    # setup locks once both players are ready. Part of every quick setting.
+    unattended: Mapping[str, Any] = Field(default_factory=dict)
+    # The waits the rules put in besides the decision clocks, taken out (the break between
+    # rounds, the prompt fix's window): a bench measures the runtime, not the rules' pauses.
+    no_waits: Mapping[str, Any] = Field(default_factory=dict)
+    # The settings that put every decision clock at the given seconds and remind of none, for
+    # a bench that sets the clocks or a test that must see none of them run out. {} for an
+    # untimed game.
+    clocks: Callable[[float], Mapping[str, Any]] = Field(default=lambda seconds: {},
+                                                         exclude=True)
+
+
 class Command(BaseModel):
     """Base of every typed decision. Subclasses add `type: Literal[...]` and their fields.
 
@@ -330,6 +407,10 @@ class Game(ABC, Generic[StateT]):
     #: What the game shows of its secrets beyond the room, and when (`Reveals`). None: it
     #: shows nothing but the room, ever (a game with secrets declares its reveals).
     reveals: ClassVar[Reveals | None] = None
+    #: How a front end with buttons and menus presents the decisions (`Controls`).
+    controls: ClassVar[Controls] = Controls()
+    #: The settings tests and benches use (`Quick`, `quick_settings`).
+    quick: ClassVar[Quick] = Quick()
 
     def check(self, state: StateT, seat: int, command: Command) -> None:
         """Raise IllegalMove if `seat` may not make `command` now. Never changes the state."""
@@ -515,6 +596,25 @@ class Game(ABC, Generic[StateT]):
             adapter = TypeAdapter(union)
             cls._adapter = adapter
         return adapter
+
+    def quick_settings(self, clock: float | None = None, *, short: bool = True,
+                       waits: bool = True) -> dict[str, Any]:
+        """Settings for tests and benches (`quick`): a match no host has to attend; `short`:
+        a short one; `clock`: every decision clock at that many seconds and nothing else
+        timed; `waits` False: no waits but the clocks (`no_waits`; implied by `clock`).
+        Checked against the settings model here, not in the middle of a run."""
+        declared = type(self).quick
+        out = {**(declared.short if short else {}), **declared.unattended}
+        if clock is not None or not waits:
+            out.update(declared.no_waits)
+        if clock is not None:
+            out.update(declared.clocks(clock))
+        self.settings_model(**out)
+        return out
+
+    def rules_page(self) -> str | None:
+        """The game's whole rules page (Markdown; `games.core.pages`), None if it has none."""
+        return rules_page(self.slug, type(self).__module__)
 
     def load_command(self, data: Mapping[str, Any]) -> Command:
         return self.command_adapter().validate_python(data)

@@ -14,7 +14,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.contract import BotFactory, Command, Event, Game, Outcome, Prompt, Reveals, Secret
+from games.core.contract import (
+    BotFactory,
+    Command,
+    Event,
+    Game,
+    Outcome,
+    Prompt,
+    Quick,
+    Reveals,
+    Secret,
+)
 from games.core.parsing import DecisionWords, MoveWords
 from games.decoder import (
     audit,
@@ -34,6 +44,7 @@ from games.decoder import prompts as prompting
 from games.decoder.bots import BOTS, letter_frequency, random_legal
 from games.decoder.checks import ADVICES, CHECKS, KIND_COMMANDS
 from games.decoder.commands import COMMAND_TYPES
+from games.decoder.controls import CONTROLS
 from games.decoder.prompts import GAME_REMINDERS, LOSE_TEXT, pending
 from games.decoder.settings import DecoderSettings
 from games.decoder.state import DecoderState
@@ -62,6 +73,10 @@ APPLY: dict[str, Callable[[DecoderState, int, Any, list[Event]], None]] = {
 class DecoderGame(Game[DecoderState]):
     slug = "decoder"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
+    controls = CONTROLS  # (games.core.controls)
+    quick = Quick(unattended={"lock_when_ready": True}, no_waits={"fix_seconds": 0}, clocks=lambda s: {
+        "tuning_time": s, "setup_time": s, "turn_time": s, "response_time": s,
+        "time_bank": int(s), "bank_step": 1})
     title = "Decoder"
     settings_model = DecoderSettings
     state_model = DecoderState

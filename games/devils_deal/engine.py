@@ -22,6 +22,7 @@ from games.core.contract import (
     Game,
     Outcome,
     Prompt,
+    Quick,
     Reveals,
     Secret,
     say,
@@ -39,6 +40,7 @@ from games.devils_deal.cards import (
 )
 from games.devils_deal.checks import CHECKS, KIND_COMMANDS, REFUSALS
 from games.devils_deal.commands import COMMAND_TYPES
+from games.devils_deal.controls import CONTROLS
 from games.devils_deal.settings import DevilsDealSettings
 from games.devils_deal.state import LOG_KEEP, DevilsDealState, Phase
 from games.devils_deal.text import p
@@ -48,6 +50,10 @@ from games.devils_deal.views import DevilsDealView, build_view
 class DevilsDeal(Game[DevilsDealState]):
     slug = "devils-deal"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
+    controls = CONTROLS  # (games.core.controls)
+    quick = Quick(short={"starting_chips": 6}, no_waits={"break_seconds": 0}, clocks=lambda s: {
+        f"{name}_seconds": s for name in ("starter_choice", "refill_offer", "refill_division",
+                                          "take", "private_cards", "bet")})
     title = "Devil's Deal"
     settings_model = DevilsDealSettings
     state_model = DevilsDealState

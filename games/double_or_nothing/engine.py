@@ -24,6 +24,7 @@ from games.core.contract import (
     IllegalMove,
     Outcome,
     Prompt,
+    Quick,
     Reveals,
     Secret,
     say,
@@ -34,6 +35,7 @@ from games.double_or_nothing import prompts as prompting
 from games.double_or_nothing.bots import BOTS, random_move
 from games.double_or_nothing.checks import CHECKS, KIND_COMMANDS, waiting_text
 from games.double_or_nothing.commands import COMMAND_TYPES, AwardBout
+from games.double_or_nothing.controls import CONTROLS
 from games.double_or_nothing.rules import JOKER, hand_line
 from games.double_or_nothing.settings import DoubleOrNothingSettings
 from games.double_or_nothing.state import LOG_KEEP, DoubleOrNothingState, Phase
@@ -44,6 +46,9 @@ from games.double_or_nothing.views import build_view
 class DoubleOrNothing(Game[DoubleOrNothingState]):
     slug = "double-or-nothing"
     reveals = Reveals(at_end=feed.AT_END, never=feed.NEVER, text=feed.reveal)  # (games.core.feed)
+    controls = CONTROLS  # (games.core.controls)
+    quick = Quick(short={"target": 1, "hand_size": 6}, clocks=lambda s: {
+        "first_move_seconds": s, "move_seconds": s, "starter_seconds": s})
     title = "Double or Nothing"
     settings_model = DoubleOrNothingSettings
     state_model = DoubleOrNothingState

@@ -25,6 +25,7 @@ from games.core.contract import (
     Game,
     Outcome,
     Prompt,
+    Quick,
     Reveals,
     Secret,
     say,
@@ -35,6 +36,7 @@ from games.renounce_fate import prompts as prompting
 from games.renounce_fate.cards import DECK, render_all, sort_cards
 from games.renounce_fate.checks import CHECKS, KIND_COMMANDS, REFUSALS
 from games.renounce_fate.commands import COMMAND_TYPES
+from games.renounce_fate.controls import CONTROLS
 from games.renounce_fate.random_play import random_from_view
 from games.renounce_fate.settings import RenounceFateSettings
 from games.renounce_fate.state import LOG_KEEP, Phase, Pick, RenounceFateState
@@ -47,6 +49,9 @@ HIDDEN_CHECKED = 6  # unshown hands of the last three folded rounds
 class RenounceFate(Game[RenounceFateState]):
     slug = "renounce-fate"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
+    controls = CONTROLS  # (games.core.controls)
+    quick = Quick(short={"starting_chips": 6}, no_waits={"break_seconds": 0}, clocks=lambda s: {
+        "bet_seconds": s, "renounce_seconds": s, "starter_choice_seconds": s})
     title = "Renounce Fate"
     settings_model = RenounceFateSettings
     state_model = RenounceFateState

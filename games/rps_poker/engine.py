@@ -22,6 +22,7 @@ from games.core import (
     OnTimeout,
     Outcome,
     Prompt,
+    Quick,
     Reveals,
     Secret,
     Timeout,
@@ -33,6 +34,7 @@ from games.rps_poker.bots import BOTS
 from games.rps_poker.cards import CARDS, render
 from games.rps_poker.checks import CHECKS, KIND_COMMANDS, REFUSALS
 from games.rps_poker.commands import Keep, Play
+from games.rps_poker.controls import CONTROLS
 from games.rps_poker.settings import RpsSettings
 from games.rps_poker.state import Phase, RpsState
 from games.rps_poker.twin import make_twin
@@ -42,6 +44,8 @@ from games.rps_poker.views import RpsView, build_view, describe_view
 class RpsPoker(Game[RpsState]):
     slug = "rps-poker"
     reveals = Reveals(at_end=feed.AT_END, text=feed.reveal)  # (games.core.feed)
+    controls = CONTROLS  # (games.core.controls)
+    quick = Quick(clocks=lambda s: {"decision_seconds": s, "reminders": ()})
     title = "Turn-based RPS Poker"
     settings_model = RpsSettings
     state_model = RpsState

@@ -21,14 +21,10 @@ from bot.store.database import create_engine
 from bot.store.repository import ENDED_STATUSES, MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
-from games.registry import installed_games
+from games.registry import all_games, installed_games
 from tests.bot.crash_worker import _append, store_url
 
 GAMES = tuple(installed_games())
-#: Short settings per game, so that bot matches end within the test's budget.
-QUICK: dict[str, dict[str, object]] = {"double-or-nothing": {"target": 2},
-                                       # bots have no host to lock setup (house option)
-                                       "decoder": {"lock_when_ready": True}}
 
 
 class TimedTransport:
@@ -72,10 +68,10 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
             for i in range(per_game):
                 await service.start_match(game, [PlayerRef(f"{game}{i}a", "A", bot="random"),
                                                  PlayerRef(f"{game}{i}b", "B", bot="random")],
-                                          settings=QUICK.get(game), seed=f"kill-{game}-{i}")
+                                          settings=all_games()[game].quick_settings(), seed=f"kill-{game}-{i}")
             await service.start_match(game, [PlayerRef(f"{game}-h", "Human"),
                                              PlayerRef(f"{game}-bot", "Bot", bot="random")],
-                                      settings=QUICK.get(game), seed=f"clock-{game}")
+                                      settings=all_games()[game].quick_settings(), seed=f"clock-{game}")
     # READY and how long ago the clocks were shifted (that part of the start is charged)
     print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
           flush=True)

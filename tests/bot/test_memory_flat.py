@@ -18,7 +18,7 @@ import pytest
 from bot.store.repository import MatchWrite, StoredMatch, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
-from games.registry import installed_games
+from games.registry import all_games, installed_games
 from tests.support.register import register_duel
 
 PER_MATCH_BOUND = 1024  # bytes of growth allowed per finished match (found: +37-40 KB before)
@@ -112,21 +112,15 @@ async def _run() -> tuple[int, int, MatchService, NullTransport]:
 
 
 GAMES = installed_games()
-# short matches (the load bench's SHORT settings); bots answer at once, so timers never fire
-SHORT: dict[str, dict[str, Any]] = {
-    "devils-deal": {"starting_chips": 6},
-    "renounce-fate": {"starting_chips": 6},
-    "double-or-nothing": {"target": 1, "hand_size": 6},
-    "decoder": {"lock_when_ready": True},  # bots have no host to lock setup (house option)
-}
 WAVE = 50  # finished matches per wave: more than `keep_ended` (lowered below), so each wave retires as many
 
 
 async def _play_game(service: MatchService, game: str, first: int) -> None:
-    for batch in range(first, first + WAVE, 50):
+    for batch in range(first, first + WAVE, 50):  # short matches (the game's quick
+        # settings); bots answer at once, so timers never fire
         started = [await service.start_match(
             game, [PlayerRef(f"a{i}", "A", bot="random"), PlayerRef(f"b{i}", "B", bot="random")],
-            settings=SHORT.get(game, {}), seed=f"{game}{i}") for i in range(batch, batch + 50)]
+            settings=all_games()[game].quick_settings(), seed=f"{game}{i}") for i in range(batch, batch + 50)]
         await service.wait_finished([m.id for m in started], timeout=120)
         await service.delivery.drain()
         for _ in range(3):

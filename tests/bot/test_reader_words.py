@@ -17,9 +17,9 @@ from bot.discord.render import render, render_plain
 from bot.messages import as_sentence, compose, decision_label, prompt_line, reminder_times
 from bot.store.repository import ClockData
 from bot.transport import PlayerRef, render_text
-from games.registry import all_games
+from games.registry import all_games, installed_games
 
-GAMES = [slug for slug in all_games() if slug != "duel"]  # (a test-only game)
+GAMES = installed_games()  # (not the test suite's toy games)
 PLAYERS = (PlayerRef(id="a", name="Ann"), PlayerRef(id="b", name="Bob"))
 LEFT = re.compile(r"\{P\d+\}|\{until:")
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

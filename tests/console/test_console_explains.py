@@ -16,11 +16,11 @@ from unicodedata import east_asian_width
 import pytest
 
 from bot.console.play import help_text, rules_pages, rules_text, run_play
-from bot.discord.games import RULES_DIR
-from games.registry import all_games
+from games.core.pages import RULES_DIR
+from games.registry import all_games, installed_games
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = [slug for slug in all_games() if slug != "duel"]  # (a test-only game)
+GAMES = installed_games()  # (not the test suite's toy games)
 
 
 def _columns(line: str) -> int:
@@ -86,8 +86,9 @@ def test_an_installed_package_reads_the_rules_page(tmp_path: Path, monkeypatch) 
     command.run()
     assert (lib / "games/decoder/rules.md").is_file() and not (tmp_path / "docs").exists()
     read = subprocess.run(
-        [sys.executable, "-c", "from bot.discord.games import RULES_DIR, rules_page; "
-         "assert not RULES_DIR.exists(), RULES_DIR; print(rules_page('decoder'))"],
+        [sys.executable, "-c", "from games.core.pages import RULES_DIR; "
+         "from games.registry import get_game; "
+         "assert not RULES_DIR.exists(), RULES_DIR; print(get_game('decoder').rules_page())"],
         cwd=tmp_path, env={"PYTHONPATH": str(lib), "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, timeout=120)
     assert read.returncode == 0, read.stderr

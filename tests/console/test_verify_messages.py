@@ -9,10 +9,10 @@ import copy
 import pytest
 
 from bot.console.records import RecordError, verify
-from games.registry import all_games
+from games.registry import installed_games
 from tests.support.demo_records import demo_records
 
-GAMES = [slug for slug in all_games() if slug != "duel"]  # (a test-only game)
+GAMES = installed_games()  # (not the test suite's toy games)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord.games.devils_deal import sum_helper
 from games.devils_deal.cards import number, render
+from games.devils_deal.controls import sum_helper
 from games.devils_deal.partition import best_division, best_takes
 from games.devils_deal.rules import pair_options
 from tests.discord.clicks import accepted

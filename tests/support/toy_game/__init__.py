@@ -4,6 +4,13 @@
 time; the higher pick wins the round (a tie scores nothing). Optional time bank: with
 `bank_seconds` > 0 every pick draws on the seat's bank and running out loses the match,
 charged in 5 s steps; without it, a timeout picks a random unused number.
+
+Two games of these rules. `DUEL` ("duel") declares nothing beyond the rules: the runtime's
+tests see what any game gets by default (default buttons, no notes, no reveals). `DUEL_KIT`
+("duel-kit") is the same rules shipped as a sixth game would be: its controls, reveals and
+quick settings declared on its `Game`, its rules page (`rules.md`) in this package. The
+test suite registers both (tests/support/register.py); nothing else names them, which is
+what tests/games/test_game_contract.py shows.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from games.core import (
     Audience,
     Chance,
     Command,
+    Controls,
     Event,
     Game,
     IllegalMove,
@@ -25,9 +33,12 @@ from games.core import (
     Outcome,
     ParseError,
     Prompt,
+    Quick,
+    Reveals,
     Secret,
     Timeout,
 )
+from games.core.controls import Asked, Tone
 from games.core.parsing import integers
 
 
@@ -206,4 +217,42 @@ class Duel(Game[DuelState]):
         return {"highest": Highest}
 
 
+def _label(choice: str) -> str:
+    """"pick 7" shows as "7" on its button."""
+    return choice.removeprefix("pick ")
+
+
+def _tone(choice: str) -> Tone:
+    return Tone.SUCCESS if choice.endswith(("8", "9")) else Tone.PRIMARY
+
+
+def _note(asked: Asked) -> str | None:
+    """What the picker has left, from the view its table channel may show (the seat's own:
+    a spectator's view of a public pick has no free numbers, so nothing is said there)."""
+    free = getattr(asked.view, "free", None)
+    if asked.kind != "pick" or not free:
+        return None
+    return f"Still yours to pick: {' '.join(map(str, free))}."
+
+
+def _reveal(state: DuelState) -> str:
+    pending = [f"{{P{seat}}} n{pick}" for seat, pick in enumerate(state.picks)
+               if pick is not None]
+    return ("🔓 Picks of the unfinished round: " + ", ".join(pending) + "." if pending
+            else "🔓 Nothing was hidden when the match ended.")
+
+
+class DuelKit(Duel):
+    """Duel as a sixth game ships: every declaration of the contract, its page beside it."""
+
+    slug = "duel-kit"
+    title = "Duel Kit (test game)"
+    reveals = Reveals(at_end="the picks of a round the hosts ended midway", text=_reveal)
+    controls = Controls(
+        summary="**Duel Kit** in one breath: both pick a number at once; the higher wins the round.",
+        label=_label, tone=_tone, max_buttons=9, short_label=2, note=_note)
+    quick = Quick(short={"rounds": 1}, clocks=lambda seconds: {"pick_seconds": seconds})
+
+
 DUEL = Duel()
+DUEL_KIT = DuelKit()

@@ -1,12 +1,12 @@
-"""Devil's Deal on Discord.
+"""How Devil's Deal's decisions are presented with buttons and menus (`contract.Controls`).
 
 - Refill offer, starter, take: the game's choices as buttons (yes green, no grey).
 - Division: a sum helper under the prompt: the 12 cards grouped by number with their total,
   and for each pile sum the most cards a division can take (every pile but the set-aside
   one), best first; the division itself is typed.
-- Private cards (table channel): a select menu of the player's legal cards (distinct pool
-  cards other than the community card) for the card revealed first; picking one answers with
-  a private menu for the card revealed second; the pair is submitted as `R7 B3` (R7 first).
+- Private cards (table channel): a menu of the player's legal cards (distinct pool cards
+  other than the community card) for the card revealed first; picking one answers with a
+  private menu for the card revealed second; the pair is submitted as `R7 B3` (R7 first).
 - Bets: Call N (green), Raise N for the game's few amounts (the largest marked max), Fold
   (red); any other amount is typed (`raise 4`).
 """
@@ -14,25 +14,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import discord
-
-from bot.discord.components import OrderedSelect, PromptContext, Style
-from bot.discord.games import GameHooks
+from games.core.contract import Controls
+from games.core.controls import Asked, Control, InOrder, Tone, bet_rows
 from games.devils_deal.cards import number, render
 from games.devils_deal.partition import best_takes
 from games.devils_deal.rules import private_card_options
+from games.devils_deal.views import DevilsDealView
 
 TOP_SUMS = 6
+LABELS = {"yes": "Yes, refill", "no": "No", "me": "I start", "opponent": "Opponent starts",
+          "nothing": "Take nothing", "done": "Lock in (done)", "fold": "Fold"}
 
 
-def _label(choice: str) -> str:
+def label(choice: str) -> str:
     verb, _, rest = choice.partition(" ")
-    labels = {"yes": "Yes, refill", "no": "No", "me": "I start", "opponent": "Opponent starts",
-              "nothing": "Take nothing", "done": "Lock in (done)", "fold": "Fold"}
-    if choice in labels:
-        return labels[choice]
+    if choice in LABELS:
+        return LABELS[choice]
     if verb == "take" and rest:
         return f"Take {render(rest)}"
     if verb in ("call", "raise") and rest:
@@ -40,50 +38,32 @@ def _label(choice: str) -> str:
     return choice
 
 
-def _style(choice: str) -> discord.ButtonStyle:
+def tone(choice: str) -> Tone:
     if choice in ("yes", "me") or choice.startswith(("call", "take")):
-        return Style.success
+        return Tone.SUCCESS
     if choice == "fold":
-        return Style.danger
+        return Tone.DANGER
     if choice in ("no", "nothing", "opponent"):
-        return Style.secondary
-    return Style.primary
+        return Tone.SECONDARY
+    return Tone.PRIMARY
 
 
-def _bet_rows(ctx: PromptContext) -> list[list[Any]]:
-    choices = ctx.choices
-    raises = [c for c in choices if c.startswith("raise ")]
-    buttons = []
-    for c in choices:
-        label = _label(c)
-        if raises and c == raises[-1] and len(raises) > 1:
-            label += " (max)"
-        buttons.append(ctx.button(c, label, _style(c)))
-    calls_folds = [b for b, c in zip(buttons, choices, strict=True) if not c.startswith("raise")]
-    raise_buttons = [b for b, c in zip(buttons, choices, strict=True) if c.startswith("raise")]
-    return [row for row in (calls_folds, raise_buttons[:5]) if row]
-
-
-def _private_rows(ctx: PromptContext) -> list[list[Any]]:
-    live = ctx.live
-    if live is None:  # a stale decision: no menu
+def _private_rows(asked: Asked) -> list[list[Control]]:
+    view = asked.view
+    if not isinstance(view, DevilsDealView) or view.my_pool is None:  # stale: no menu
         return []
-    state = live.state
-    seat = int(ctx.prompt["seat"])
-    cards = private_card_options(state.pools[seat], state.community or "")  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
+    cards = private_card_options(view.my_pool, view.community or "")
     if len(cards) < 2:
         return []
-    options = [(render(c), c) for c in cards]
-    return [[OrderedSelect(ctx.match_id, ctx.key, 2, options,
-                           placeholder="Card 1 (revealed first)…")]]
+    return [[InOrder(2, tuple((render(c), c) for c in cards),
+                     placeholder="Card 1 (revealed first)…")]]
 
 
-def components(ctx: PromptContext) -> list[list[Any]] | None:
-    kind = ctx.prompt.get("kind")
-    if kind == "bet":
-        return _bet_rows(ctx)
-    if kind == "private_cards":
-        return _private_rows(ctx)
+def rows(asked: Asked) -> list[list[Control]] | None:
+    if asked.kind == "bet":
+        return bet_rows(asked.choices, label, tone)
+    if asked.kind == "private_cards":
+        return _private_rows(asked)
     return None
 
 
@@ -121,29 +101,27 @@ def _ranges(values: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def note(ctx: PromptContext) -> str | None:
-    kind = ctx.prompt.get("kind")
-    live = ctx.live
-    if kind == "division" and live is not None and live.state.refill is not None:  # type: ignore[attr-defined]  # (this game's state; typed BaseModel)
-        return sum_helper(live.state.refill.offered)  # type: ignore[attr-defined]  # (this game's state)
-    if kind == "private_cards" and live is not None:
+def note(asked: Asked) -> str | None:
+    view = asked.view
+    if asked.kind == "division" and isinstance(view, DevilsDealView) and view.offered:
+        return sum_helper(view.offered)
+    if asked.kind == "private_cards" and view is not None:
         return ("Pick the card revealed first in the menu, then the second in the menu that "
                 "only you see; or type both, first card first (e.g. `R7 B3`).")
-    if kind == "bet":
+    if asked.kind == "bet":
         return "Other raises: type `raise N` (N chips on top of the call)."
     return None
 
 
-HOOKS = GameHooks(
-    slug="devils-deal",
+CONTROLS = Controls(
     summary=(
         "**Devil's Deal** in one breath: refill your pool by dividing random cards into piles "
         "of equal sum, then play 3-card poker with two betting phases; the first player who "
         "cannot go on loses. Public decisions (refills, takes, bets) go in the game room, your "
         "private cards in your table channel."
     ),
-    label=_label,
-    style=_style,
-    components=components,
+    label=label,
+    tone=tone,
+    rows=rows,
     note=note,
 )
