@@ -56,8 +56,15 @@ class Background:
         return tasks
 
     async def later(self, work: Awaitable[None]) -> None:
-        """`work` after `STORE_RETRY_SECONDS`: a clock write the store could not take."""
-        await asyncio.sleep(STORE_RETRY_SECONDS)
+        """`work` after `STORE_RETRY_SECONDS`: a clock write the store could not take. Cancelled
+        while it waits (the match's shard dropped, the service stopping), `work` is closed
+        unrun (not left for the collector to warn of as never awaited)."""
+        try:
+            await asyncio.sleep(STORE_RETRY_SECONDS)
+        except BaseException:
+            if isinstance(work, Coroutine):
+                work.close()
+            raise
         await work
 
 
