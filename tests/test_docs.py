@@ -165,6 +165,16 @@ def test_architecture_names_every_game_package_and_every_bot_package() -> None:
     assert not missing, f"docs/architecture.md's layers do not name: {missing}"
 
 
+def test_architecture_maps_every_module_of_bot() -> None:
+    """Each module of bot/ is named, as a word, in the layers or the module map."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    mapped = set(re.findall(r"[a-z_]+", _section(text, "Layers") + _section(text, "Module map")))
+    modules = sorted({p.stem for p in (ROOT / "bot").rglob("*.py") if p.stem != "__init__"})
+    assert len(modules) > 100
+    missing = [m for m in modules if m not in mapped]
+    assert not missing, f"docs/architecture.md's module map does not name: {missing}"
+
+
 def test_architecture_keeps_its_figures_in_the_bench_page() -> None:
     """Dated runs live in docs/bench.md; architecture.md may name a date only to point there."""
     dated = [line.strip() for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines()
