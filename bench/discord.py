@@ -58,13 +58,12 @@ from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark
 from bot.discord.pacing import EXEMPT, Pacer, Priority
+from bot.discord.places import AUDIENCE_KEYS, channel_for
 from bot.discord.render import user_id_of
 from bot.discord.transport import (
-    AUDIENCE_KEYS,
     LOG_BATCH_SECONDS,
     LOG_WINDOW_SECONDS,
     DiscordTransport,
-    channel_for,
 )
 from bot.live import LiveMatch
 from bot.store.database import create_engine

@@ -3,8 +3,8 @@ inside functions alike (only those under `if TYPE_CHECKING:` are left out). An i
 into a function still ties the two modules together; it only hides the circle from the
 start-up order (tests/bot/test_import_graph.py checks that order).
 
-The circles that remain are listed by name below, each with its reason: the test fails on
-any other, and on a listed one that is gone (the list only shrinks).
+Circles that would remain are listed by name below, each with its reason (none now): the
+test fails on any other, and on a listed one that is gone (the list only shrinks).
 """
 
 from __future__ import annotations
@@ -13,29 +13,11 @@ from functools import cache
 
 from tests.support.import_graph import ROOT, circles, modules, runtime_graph
 
-#: The discord transport closes a match's channels itself (locking them, offering the
-#: rematch, archiving: it imports channels, challenge and lifecycle inside functions), and
-#: the keeper reads the transport's audience keys. These circles go when the end of a
-#: match's channels becomes a service of its own that listens for a match's end (issue 44,
-#: the transport split). Each is spelled from its alphabetically first module, in import
-#: order.
-TRANSPORT_CLOSES_CHANNELS: frozenset[tuple[str, ...]] = frozenset({
-    ("bot.discord.challenge", "bot.discord.channels", "bot.discord.keeper",
-     "bot.discord.transport"),
-    ("bot.discord.challenge", "bot.discord.launch", "bot.discord.channels",
-     "bot.discord.keeper", "bot.discord.transport"),
-    ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport"),
-    ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport",
-     "bot.discord.feed", "bot.discord.launch"),
-    ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport",
-     "bot.discord.lifecycle"),
-    ("bot.discord.client", "bot.discord.keeper", "bot.discord.transport",
-     "bot.discord.lifecycle"),
-    ("bot.discord.client", "bot.discord.transport", "bot.discord.lifecycle"),
-    ("bot.discord.keeper", "bot.discord.transport", "bot.discord.lifecycle"),
-})
-
-KNOWN_CIRCLES = TRANSPORT_CLOSES_CHANNELS
+#: None is left: the end of a match's channels is its own service (bot/discord/closing.py)
+#: and the audiences' channel keys their own module (places.py), so the transport imports
+#: none of channels, challenge and lifecycle. A circle found later is listed here, each with
+#: its reason, or broken.
+KNOWN_CIRCLES: frozenset[tuple[str, ...]] = frozenset()
 
 
 @cache

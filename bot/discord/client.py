@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord.archives import Archives
+from bot.discord.closing import MatchClosing
 from bot.discord.cogs import EXTENSIONS
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import answer_error
@@ -101,6 +102,9 @@ class UmpireBot(commands.Bot):
         transport.attach(self, self.api)
         #: Each match's channel work under way: its lock, scheduled archives, starts.
         self.archives = Archives()
+        #: The end of a match's channels: read-only, the Rematch offer, the archive.
+        self.closing = MatchClosing(self, transport, self.api)
+        transport.closing = self.closing
         #: Puts back the channels the bot made when someone changes them (keeper.py).
         self.keeper = Keeper(self)
         transport.keeper = self.keeper
@@ -154,7 +158,7 @@ class UmpireBot(commands.Bot):
         log.info("umpire ready as %s in %d guild(s)", self.user, len(self.guilds))
         for guild in self.guilds:  # (what changed while the bot was away)
             self.keeper.keep(guild.id)
-        closed = await self.transport.close_ended()
+        closed = await self.closing.close_ended()
         if closed:
             log.info("closed the channels of %d match(es) that ended while they were open", closed)
 
@@ -178,4 +182,4 @@ class UmpireBot(commands.Bot):
         the channels of their ended matches left open."""
         self.routing.index_matches()
         if self.transport.ready.is_set():
-            await self.transport.close_ended()
+            await self.closing.close_ended()

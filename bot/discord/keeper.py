@@ -311,12 +311,12 @@ class Keeper:
         wanted = _wanted(spec.get("overwrites") or {})
         if how == "table":
             audience = f"seat{int(spec['seat'])}"
-            intended = await transport.intended(match, audience, guild)
+            intended = await transport.privacy.intended(match, audience, guild)
             wanted = _hosts_now(wanted, spec.get("hosts"), intended.host_role_id, SEE_AND_WRITE)
             place = Place.of(channel)
             guard, exact = VIEW, True
         else:  # the room of threads mode: Manage Threads there reads every table thread
-            intended = await transport.intended(match, "umpire", guild)
+            intended = await transport.privacy.intended(match, "umpire", guild)
             place = Place.future_private_thread(channel, {guild.me.id})
             audience, guard, exact = "public", MANAGE_THREADS, False
         new = repaired(channel, wanted, intended, guard=guard, exact=exact)
@@ -344,8 +344,8 @@ class Keeper:
             return None
         transport = self.bot.transport
         audience = f"seat{seat}"
-        intended = await transport.intended(match, audience, guild)
-        members = await transport.thread_members(thread)
+        intended = await transport.privacy.intended(match, audience, guild)
+        members = await transport.privacy.thread_members(thread)
         extra = [uid for uid in sorted(members) if uid != guild.me.id and
                  not ((m := guild.get_member(uid)) is not None and intended.allows(m))]
         if not extra and not thread.invitable:
@@ -410,7 +410,7 @@ class Keeper:
                  if uid not in current or not current[uid][3] & VIEW}
         if not again:
             return None
-        intended = await self.bot.transport.intended(match, "umpire", guild)
+        intended = await self.bot.transport.privacy.intended(match, "umpire", guild)
         place = Place.of(channel)
         readers = unintended_readers(place, intended)
         said = describe(place, readers, intended) if readers else None
@@ -442,7 +442,7 @@ class Keeper:
                           guild.me.id: entry(MEMBER, bot_overwrite(guild))}
         if host_role:
             wanted[host_role] = entry(ROLE, SEE_AND_WRITE)
-        base = await self.bot.transport.intended(match, "umpire", guild)
+        base = await self.bot.transport.privacy.intended(match, "umpire", guild)
         wanted = _hosts_now(wanted, host_role or None, base.host_role_id, SEE_AND_WRITE)
         wanted.update(denies)
         intended = Intended(barred=base.barred | players, host_role_id=base.host_role_id)
@@ -496,7 +496,7 @@ class Keeper:
         self.bot.api.tell_hosts(match.id, text)
 
     def _where(self, match: MatchInfo, channel_id: int) -> str:
-        from bot.discord.transport import AUDIENCE_KEYS, where
+        from bot.discord.places import AUDIENCE_KEYS, where
 
         for audience, key in AUDIENCE_KEYS.items():
             if match.transport.get(key) == channel_id:

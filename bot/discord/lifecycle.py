@@ -70,7 +70,7 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
                 raise Refusal("The host log of this match is gone, so its transcript cannot be "
                               "kept there: nothing was deleted (`/match export` gives it to "
                               "you).")
-            problem = await bot.transport.hosts_only(host_log)
+            problem = await bot.transport.privacy.hosts_only(host_log)
             if problem is not None:
                 raise Refusal(f"{problem} Nothing was deleted.")
             if not may_post(bot, data):  # (sharded: the shard was lost meanwhile)
@@ -115,15 +115,11 @@ async def archive_match(bot: UmpireBot, match_id: int, *, delete_room: bool = Fa
     return f"Match #{match_id}: transcript posted in the host log, tables removed."
 
 
-def schedule_archive(bot: discord.Client | None, match: MatchInfo,
-                     ended_at: datetime | None = None,
+def schedule_archive(bot: UmpireBot, match: MatchInfo, ended_at: datetime | None = None,
                      unlocked: frozenset[int] = frozenset()) -> None:
     """Archive an ended match after its server's delay (in the background). `unlocked`:
     tables left writable because this archive deletes them; locked if it cannot."""
-    from bot.discord.client import UmpireBot
-
-    if not isinstance(bot, UmpireBot) or not match.transport.get("created") or \
-            match.transport.get("archived"):
+    if not match.transport.get("created") or match.transport.get("archived"):
         return
 
     async def later() -> None:

@@ -15,9 +15,9 @@ from discord.ext import commands
 
 from bot.discord.gate import REPLY, Who, requires
 from bot.discord.pacing import Priority, sending
+from bot.discord.places import channel_for
 from bot.discord.render import player_id
 from bot.discord.sharding import may_post
-from bot.discord.transport import channel_for
 from bot.umpire import Reply
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class PlayCog(commands.Cog, name="Play"):
         match = self.bot.api.live(match_id)
         if match is None:
             return False
-        why = await self.bot.transport.safe(match.info, f"seat{seat}")
+        why = await self.bot.transport.privacy.safe(match.info, f"seat{seat}")
         if why is not None:
             log.warning("match %s: no private answer in seat %s's table: %s", match_id, seat, why)
         return why is None

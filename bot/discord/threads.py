@@ -142,7 +142,7 @@ async def rejoin(transport: DiscordTransport, guild: discord.Guild, match: Any,
     if thread is None:
         return False
     try:
-        if member.id in await transport.thread_members(thread):
+        if member.id in await transport.privacy.thread_members(thread):
             return False
         await thread.add_user(member)
     except Exception as exc:  # a failure here must not stop the move being handled

@@ -14,15 +14,16 @@ Failures: discord.py itself waits out rate limits and retries 5xx a few times; w
 becomes a retryable TransportError (the service's delivery retries it with capped backoff
 until it goes through, one queue per channel, so a rate-limited channel holds up no other).
 Holding (`ChannelHeld`, never given up while the match runs): before every post, and so on
-every retry, the bot works out from its cached guild state whether it may post in the channel
-and, for a private audience (a table, the host log), whether anyone but its intended readers
-could read it (bot/discord/visibility.py). A table is for its player, the hosts who do not play
-the match and the bot; the host log for the hosts who do not play it. Otherwise nothing is
-posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from Discord is
-held the same way. The game room is public: only the bot's own access is checked there. A
-spectator feed (bot/feed.py) is read by anyone: who may write there is checked instead
-(bot/discord/feed.py), and a held feed stops no clock. The guild update listeners
-(bot/discord/watch.py) retry a held channel as soon as something changed.
+every retry, the bot works out from its cached guild state whether it may post in the
+channel and, for a private audience (a table, the host log), whether anyone but its intended
+readers could read it (bot/discord/privacy.py, from bot/discord/visibility.py). A table is
+for its player, the hosts who do not play the match and the bot; the host log for the hosts
+who do not play it. Otherwise nothing is posted and `ChannelHeld` says what is wrong and how
+to fix it; a 403 or 404 from Discord is held the same way. The game room is public: only the
+bot's own access is checked there. A spectator feed (bot/feed.py) is read by anyone: who may
+write there is checked instead (bot/discord/feed.py), and a held feed stops no clock. The
+guild update listeners (bot/discord/watch.py) retry a held channel as soon as something
+changed.
 
 The host log is batched (`send_many`): one server's log, shared by every match of the
 server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
@@ -34,6 +35,10 @@ added to a batch only after the privacy check of its own match (its players must
 the log), again at the moment the batch is posted; a held match's entries stay out of it.
 A batch waits (up to `LOG_HANDOVER_SECONDS`) for a match that was told it is due and is
 still handing its entries over.
+
+The end of a match's channels (read-only, the Rematch offer, the archive) is not done
+here: `MatchClosing` (bot/discord/closing.py) is told of each post and does it once the
+match has ended; this module imports none of the channel, challenge and archive code.
 
 Mentions: every send lists the user ids it may ping (the players its text names); the
 client's default pings nobody, so a name or echoed text with "@everyone" pings no one.
@@ -57,13 +62,13 @@ from discord.http import handle_message_parameters
 
 from bot.discord.answer import FOLLOW_SECONDS, Answer, Answers
 from bot.discord.components import build_view, notes_for
-from bot.discord.feed import writers_problem
 from bot.discord.marker import ROOM, mark, read_mark, tags_in
-from bot.discord.pacing import SENDING, Pacer, Priority, Sending, bucket_key, sending
-from bot.discord.render import LIMIT, escape, render, seat_mentions, split, user_id_of
-from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
+from bot.discord.pacing import Pacer, Priority, bucket_key, sending
+from bot.discord.places import AUDIENCE_KEYS, channel_for, where
+from bot.discord.privacy import ChannelPrivacy
+from bot.discord.render import LIMIT, render, seat_mentions, split
 from bot.facade import StoredMessage
-from bot.transport import ChannelHeld, MatchInfo, PlayerRef, TransportError
+from bot.transport import ChannelHeld, MatchInfo, TransportError
 
 if TYPE_CHECKING:
     from bot.facade import UmpireApi
@@ -76,8 +81,6 @@ log = logging.getLogger(__name__)
 #: is there.
 NONCE_TRUST_SECONDS = 60.0
 HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per channel
-#: A verdict of who reads a channel is recomputed after this long even without an event.
-VERDICT_SECONDS = 10.0
 
 #: The audiences whose messages queued behind a rate limit are folded into one post
 #: (Delivery asks `coalesces`; the host log is batched instead).
@@ -108,11 +111,6 @@ LOG_QUIET_FACTOR = 1.5
 #: entries went one batch later (10 s after they were written instead of 5).
 LOG_HANDOVER_SECONDS = 1.0
 LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
-
-AUDIENCE_KEYS = {"public": "room", "seat0": "table0", "seat1": "table1", "umpire": "log",
-                 "feed": "feed"}
-PLACE_NAMES = {"public": "the game room", "umpire": "the host log", "feed": "the spectator feed"}
-ENDED = ("finished", "aborted")
 
 
 def parts_of(text: str) -> list[str]:
@@ -181,27 +179,6 @@ def _asks_a_person(match: MatchInfo, message: StoredMessage) -> bool:
                match.players[s].bot is None for s in seats)
 
 
-def channel_for(transport: dict[str, Any], audience: str) -> int | None:
-    value = transport.get(AUDIENCE_KEYS.get(audience, audience))
-    return int(value) if value else None
-
-
-def _name(match: MatchInfo, audience: str) -> str | None:
-    if not audience.startswith("seat"):
-        return None
-    seat = int(audience[4:])
-    name = match.players[seat].name if seat < len(match.players) else f"seat {seat + 1}"
-    return escape(name)
-
-
-def where(match: MatchInfo, audience: str, channel_id: int) -> str:
-    """The channel of `audience`, for the hosts: "the table <#1> of ann (match #12)"."""
-    name = _name(match, audience)
-    if name is not None:
-        return f"the table <#{channel_id}> of {name} (match #{match.id})"
-    return f"{PLACE_NAMES.get(audience, audience)} <#{channel_id}> (match #{match.id})"
-
-
 @dataclass
 class _LogEntry:
     match: MatchInfo
@@ -252,14 +229,8 @@ class DiscordTransport:
         self.client: discord.Client | None = None
         self.api: UmpireApi | None = None  # the match service, as the Discord side sees it
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
-        #: Private threads whose member list was fetched once (the gateway keeps it since).
-        self._members_known: set[int] = set()
-        #: Per server, bumped by every event that may change who reads what (`changed`).
-        self._generation: dict[int, int] = {}
-        #: (match, audience, channel) -> (generation, when, why not private or None).
-        self._verdicts: dict[tuple[int, str, int], tuple[int, float, str | None]] = {}
-        self._locked: set[int] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Who may read each channel, and whether only they can (bot/discord/privacy.py).
+        self.privacy = ChannelPrivacy()
         self.started_at = datetime.now(UTC)
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
@@ -270,9 +241,13 @@ class DiscordTransport:
         #: a channel opened meanwhile; and the private channels being posted to right now.
         self.keeper: Any = None
         self.posting: set[int] = set()
+        #: The end of a match's channels (bot/discord/closing.py): what the final post
+        #: carries (the Rematch button), told of every post so that an ended match closes.
+        self.closing: Any = None
 
     def attach(self, client: discord.Client, api: UmpireApi) -> None:
         self.client, self.api = client, api
+        self.privacy.attach(client, api)
         self.pacer.install(client.http)
 
     async def send(self, match: MatchInfo, message: StoredMessage) -> None:
@@ -291,12 +266,12 @@ class DiscordTransport:
         prompts = list(message.payload.get("prompts") or [])
         live = self.api.live(match.id) if self.api is not None else None
         view = build_view(match.id, match.game, prompts, live) if prompts else None
-        rematch = self._offers_rematch(match, message)
-        if rematch:
-            from bot.discord.challenge import RematchButton
-
+        closing = self.closing
+        final = closing.final_items(match, message) if closing is not None else []
+        if final:
             view = view or discord.ui.View(timeout=None)
-            view.add_item(RematchButton(match.id))
+            for item in final:
+                view.add_item(item)
         notes = notes_for(match.id, match.game, prompts, live, message.payload.get("status"))
         embeds = [discord.Embed(description=render("\n".join(notes), match.players)[:4096],
                                 colour=discord.Colour.dark_grey())] if notes else []
@@ -313,9 +288,8 @@ class DiscordTransport:
             self.posting.discard(channel_id)
         if secret:
             await self._after_secret(match, message.audience, channel_id)
-        if rematch:
-            await self._rematch_offered(match)
-        self._after_send(match)
+        if closing is not None:  # (the final post offered a rematch; an ended match closes)
+            await closing.sent(match, bool(final))
 
     async def _send_parts(self, match: MatchInfo, message: StoredMessage, channel_id: int,
                           parts: list[str], view: Any, embeds: list[discord.Embed],
@@ -358,41 +332,19 @@ class DiscordTransport:
         only if an event came in meanwhile): the keeper reports a post that landed in a
         channel opened as it was posted, and closes the channel."""
         client, keeper = self.client, self.keeper
-        if keeper is None or client is None or self._ended(match.id):
+        if keeper is None or client is None or self.privacy.ended(match.id):
             return
         guild = client.get_guild(int(match.transport.get("guild") or 0))
         found = guild.get_channel_or_thread(channel_id) if guild is not None else None
         if guild is None or not isinstance(found, discord.TextChannel | discord.Thread):
             return
         try:
-            problem = await self._privacy(match, audience, guild, found)
+            problem = await self.privacy.verdict(match, audience, guild, found)
         except (LookupError, discord.ClientException, TransportError) as exc:
             log.warning("match %s: could not check %s again after a post: %s", match.id,
                         channel_id, exc)
             return
         await keeper.posted(match, audience, channel_id, problem)
-
-    @staticmethod
-    def _offers_rematch(match: MatchInfo, message: StoredMessage) -> bool:
-        """Whether this post carries the Rematch button: the room's last message of a match
-        (`final`), unless the offer was made already (by an earlier try of it)."""
-        return message.audience == "public" and bool(message.payload.get("final")) and \
-            not match.transport.get("rematch_offered")
-
-    async def _rematch_offered(self, match: MatchInfo) -> None:
-        """Record that the final post carried the Rematch offer, so that closing the channels
-        posts none of its own (stored at once: a restart before closing finds it)."""
-        match.transport["rematch_offered"] = True
-        api = self.api
-        live = api.live(match.id) if api is not None else None
-        if live is not None:
-            live.transport["rematch_offered"] = True
-        if api is None:
-            return
-        try:
-            await api.remember(match.id, {"rematch_offered": True})
-        except Exception as exc:  # kept in memory: closing stores it with `closed`
-            log.warning("match %s: could not store the Rematch offer: %s", match.id, exc)
 
     # --- a click answered in its interaction (bot/discord/answer.py) -----------------------
     def open_answer(self, interaction: discord.Interaction[Any], channel_id: int, *,
@@ -766,216 +718,8 @@ class DiscordTransport:
 
     # --- who can read a channel, checked before every post -----------------------------------
     async def check(self, match: MatchInfo, audience: str, channel_id: int) -> None:
-        """Raise `ChannelHeld` unless the bot may post in the channel now and, for a private
-        audience, only its intended readers (and the bot) can read it."""
-        client = self.client
-        assert client is not None
-        guild_id = int(match.transport.get("guild") or 0)
-        guild = client.get_guild(guild_id) if guild_id else None
-        if guild is None:
-            if not guild_id:
-                return  # not a match of a server (a test's or the console's)
-            raise ChannelHeld(f"server {guild_id} not available", for_hosts=(
-                f"I cannot see the server of match #{match.id} right now."))
-        found = await self._find(guild, channel_id)
-        if found is None:
-            raise ChannelHeld(f"channel {channel_id} not found", for_hosts=(
-                f"I cannot find or see {where(match, audience, channel_id)}. Let me see it "
-                "and post there."))
-        try:
-            missing = bot_missing(found)
-            if missing:
-                raise ChannelHeld(f"channel {channel_id}: missing {', '.join(missing)}",
-                                  for_hosts=(
-                    f"I cannot post in {where(match, audience, channel_id)}: I lack "
-                    f"{', '.join(missing)} there. Give it back to me."))
-            if audience != "feed" and (audience == "public" or self._ended(match.id)):
-                return  # the room is public; an ended match's secrets are revealed
-            problem = await self._privacy(match, audience, guild, found)
-        except (LookupError, discord.ClientException) as exc:  # a thread's parent unknown
-            raise ChannelHeld(f"channel {channel_id}: {exc}", for_hosts=(
-                f"I cannot tell who reads {where(match, audience, channel_id)}.")) from exc
-        if problem is not None:
-            raise ChannelHeld(f"channel {channel_id} " + (
-                "writable by others" if audience == "feed" else "readable by others"),
-                for_hosts=problem)
-
-    async def _privacy(self, match: MatchInfo, audience: str, guild: discord.Guild,
-                       found: discord.TextChannel | discord.Thread) -> str | None:
-        """Why the channel is not private to its intended readers (a spectator feed: why
-        others may write in it), or None. The verdict is kept until the server's next change (a listener calls `changed`), at most
-        VERDICT_SECONDS: a check costs one permission computation per distinct set of roles
-        in the server (about 9 ms for 10,000 members with 300 such sets)."""
-        key = (match.id, audience, found.id)
-        generation = self._generation.get(guild.id, 0)
-        kept = self._verdicts.get(key)
-        if kept is not None and kept[0] == generation and \
-                time.monotonic() - kept[1] < VERDICT_SECONDS:
-            return kept[2]
-        if audience == "feed":  # read by anyone: who may write there is checked instead
-            problem = writers_problem(found) if isinstance(found, discord.TextChannel) else None
-            self._verdicts[key] = (generation, time.monotonic(), problem)
-            return problem
-        intended = await self.intended(match, audience, guild)
-        place = Place.of(found, await self.thread_members(found))
-        readers = unintended_readers(place, intended)
-        problem = None
-        if readers:
-            said = where(match, audience, found.id)
-            problem = (f"{said[0].upper()}{said[1:]} can be read by "
-                       f"{describe(place, readers, intended)}. Remove that access.")
-        self._verdicts[key] = (generation, time.monotonic(), problem)
-        return problem
-
-    def changed(self, guild_id: int | None = None) -> None:
-        """Something that may change who reads a channel of the server (every server's
-        when None) happened: verdicts kept from before no longer hold."""
-        if guild_id is None:
-            self._verdicts.clear()
-        else:
-            self._generation[guild_id] = self._generation.get(guild_id, 0) + 1
-
-    async def hosts_only(self, channel: discord.TextChannel) -> str | None:
-        """Why `channel` is not read by hosts only (a match's transcript, every secret in it,
-        goes there), or None."""
-        intended = Intended(host_role_id=await self._host_role_id(channel.guild))
-        place = Place.of(channel)
-        readers = unintended_readers(place, intended)
-        if not readers:
-            return None
-        return (f"The host log {channel.mention} can be read by "
-                f"{describe(place, readers, intended)}: only hosts may read a match's "
-                "transcript. Remove that access and try again.")
-
-    def _ended(self, match_id: int) -> bool:
-        live = self.api.live(match_id) if self.api is not None else None
-        return live is not None and live.status in ENDED
-
-    async def safe(self, match: MatchInfo, audience: str) -> str | None:
-        """None if a private answer may be posted to `audience` now, else why not (for
-        answers posted outside the outbox: a refusal in a player's table)."""
-        channel_id = channel_for(match.transport, audience)
-        if channel_id is None or self.client is None:
-            return "no such channel"
-        try:
-            await self.check(match, audience, channel_id)
-        except ChannelHeld as exc:
-            return exc.for_hosts
-        return None
-
-    async def intended(self, match: MatchInfo, audience: str,
-                       guild: discord.Guild) -> Intended:
-        """Who may read `audience` of the match: a table its player and the hosts who do not
-        play the match; the host log the hosts who do not play it."""
-        players = {seat: uid for seat, p in enumerate(match.players)
-                   if (uid := user_id_of(p)) is not None}
-        host_role = await self._host_role_id(guild)
-        if audience.startswith("seat"):
-            own = players.get(int(audience[4:]))
-            mine = frozenset({own} if own is not None else ())
-            return Intended(members=mine, barred=frozenset(players.values()) - mine,
-                            host_role_id=host_role)
-        return Intended(barred=frozenset(players.values()), host_role_id=host_role)
-
-    async def _host_role_id(self, guild: discord.Guild) -> int | None:
-        config = getattr(self.client, "guild_config", None)
-        if config is None:
-            return None
-        role = (await config(guild.id)).host_role(guild)
-        return role.id if role is not None else None
-
-    async def _find(self, guild: discord.Guild,
-                    channel_id: int) -> discord.TextChannel | discord.Thread | None:
-        """The channel or thread from the cache, else from Discord (an archived thread is
-        not cached); None when it is gone or the bot may not see it."""
-        found = guild.get_channel_or_thread(channel_id)
-        if found is None and self.client is not None:
-            try:
-                found = await self.client.fetch_channel(channel_id)  # type: ignore[assignment]  # (a fetched guild channel is a guild channel or thread)
-            except (discord.NotFound, discord.Forbidden):
-                return None
-            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-                raise TransportError(f"could not look up channel {channel_id}: {exc}") from exc
-        return found if isinstance(found, discord.TextChannel | discord.Thread) else None
-
-    async def thread_members(self, found: discord.TextChannel | discord.Thread) -> set[int]:
-        """A private thread's members: the gateway's list, fetched once per thread (the
-        gateway announces who joins and leaves after that, but not who was in it before)."""
-        if not isinstance(found, discord.Thread) or \
-                found.type != discord.ChannelType.private_thread:
-            return set()
-        if found.id not in self._members_known:
-            try:
-                for member in await found.fetch_members():
-                    found._add_member(member)
-            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-                raise TransportError(f"could not list thread {found.id}: {exc}") from exc
-            if found.guild.get_thread(found.id) is found:
-                self._members_known.add(found.id)
-        return {m.id for m in found.members}
-
-    # --- read-only channels once a match has ended ---------------------------------------------
-    def _after_send(self, match: MatchInfo) -> None:
-        live = self.api.live(match.id) if self.api else None
-        if live is None or live.status not in ENDED or live.transport.get("closed"):
-            return
-        self._close_in_background(match)
-
-    def _close_in_background(self, match: MatchInfo) -> None:
-        if match.id in self._locked:  # being closed right now
-            return
-        self._locked.add(match.id)
-        task = asyncio.create_task(self._close(match), name=f"lock-{match.id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _close(self, match: MatchInfo) -> None:
-        """Make the match's channels read-only, then record that it is done (`closed` in the
-        match's transport data) so that a restart does not do it again."""
-        from bot.discord.channels import lock_match_channels
-
-        SENDING.set(Sending(Priority.LOG, server_of(match)))  # (this task's own context)
-        playing = frozenset(
-            uid for m in (self.api.held() if self.api else ())
-            if m.id != match.id and m.status not in ENDED
-            for p in m.players if (uid := user_id_of(p)) is not None)
-        doomed = await self._deleted_soon(match)
-        try:
-            if not await lock_match_channels(self.client, match, playing, doomed):
-                return  # the server is not known yet: a later sweep retries
-            from bot.discord.challenge import offer_rematch
-
-            await offer_rematch(self.client, match, self.api)
-            if self.api is not None:
-                done = {"closed": True, **({"rematch_offered": True} if
-                                           match.transport.get("rematch_offered") else {})}
-                data = await self.api.remember(match.id, done)
-                match.transport.update(data)
-                live = self.api.live(match.id)
-                if live is not None:  # a MatchInfo read from the store holds a copy
-                    live.transport.update(data)
-            from bot.discord.lifecycle import schedule_archive
-
-            schedule_archive(self.client, match, unlocked=doomed)
-            self.forget(match)
-        finally:
-            self._locked.discard(match.id)
-
-    async def _deleted_soon(self, match: MatchInfo) -> frozenset[int]:
-        """The match's tables that its archive deletes as soon as it is closed (the server
-        archives at once): not worth making read-only first."""
-        config = getattr(self.client, "guild_config", None)
-        data = match.transport
-        created = {str(c) for c in data.get("created") or ()}
-        if config is None or not created or data.get("archived"):
-            return frozenset()
-        try:
-            delay = (await config(int(data.get("guild") or 0))).archive_delay_minutes
-        except Exception as exc:  # the settings could not be read: close as usual
-            log.warning("match %s: archive delay unknown (%s): tables locked", match.id, exc)
-            return frozenset()
-        return frozenset(int(t) for key in ("table0", "table1") if (t := data.get(key))
-                         and str(t) in created) if delay == 0 else frozenset()
+        """Raise `ChannelHeld` unless the channel may take the post now (`ChannelPrivacy`)."""
+        await self.privacy.check(match, audience, channel_id)
 
     def forget(self, match: MatchInfo) -> None:
         """Drop what this transport keeps per match once the match is closed (`closed` in
@@ -984,31 +728,16 @@ class DiscordTransport:
         for key in AUDIENCE_KEYS.values():
             if key != "log" and (cid := match.transport.get(key)):
                 self._posted.pop(int(cid), None)
-                self._members_known.discard(int(cid))
-        self._verdicts = {k: v for k, v in self._verdicts.items() if k[0] != match.id}
+        self.privacy.forget(match)
         self._log_doubtful = {m: k for m, k in self._log_doubtful.items() if k != match.id}
 
     def memory(self) -> int:
         """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
-        return len(self._members_known) + len(self._locked) + len(self._posted) + \
-            len(self._verdicts) + len(self._log_doubtful)
-
-    async def close_ended(self) -> int:
-        """Close the channels of every ended match that still has them open: the bot stopped
-        between a match's last message and closing its channels. Called once connected;
-        returns how many matches it closed."""
-        if self.api is None:
-            return 0
-        rows = [row for row in await self.api.ended_with_open_places()
-                if row.transport.get("room")]  # played on Discord
-        for row in rows:
-            self._close_in_background(MatchInfo(
-                id=row.id, game=row.game, transport=dict(row.transport),
-                players=tuple(PlayerRef.from_json(p) for p in row.players)))
-        await self.wait_idle()
-        return len(rows)
+        return len(self._posted) + len(self._log_doubtful) + self.privacy.memory() + \
+            (self.closing.memory() if self.closing is not None else 0)
 
     async def wait_idle(self) -> None:
-        """Wait for background work (locking channels); for shutdown and tests."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Wait for background work (closing ended matches' channels); for shutdown and
+        tests."""
+        if self.closing is not None:
+            await self.closing.wait_idle()

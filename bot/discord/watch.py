@@ -28,7 +28,7 @@ class WatchCog(commands.Cog, name="Watch"):
         running matches now."""
         if guild_id is None:
             return
-        self.bot.transport.changed(guild_id)
+        self.bot.transport.privacy.changed(guild_id)
         self.bot.keeper.keep(guild_id)
         for match in self.bot.api.running(guild_id):
             self.bot.api.retry_held(match.id)
@@ -87,7 +87,7 @@ class WatchCog(commands.Cog, name="Watch"):
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:
-        self.bot.transport.changed(None)
+        self.bot.transport.privacy.changed(None)
 
 
 async def setup(bot: UmpireBot) -> None:

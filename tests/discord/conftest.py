@@ -17,12 +17,12 @@ from bot.discord.answer import FOLLOW_SECONDS
 from bot.discord.client import UmpireBot
 from bot.discord.marker import read_mark, strip_marks
 from bot.discord.pacing import Pacer
+from bot.discord.places import channel_for
 from bot.discord.render import render
 from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
 from bot.discord.transport import (
     LOG_WINDOW_SECONDS,
     DiscordTransport,
-    channel_for,
     parts_of,
 )
 from bot.live import LiveMatch

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from bench.discord import typed_move
-from bot.discord.transport import channel_for
+from bot.discord.places import channel_for
 from bot.live import LiveMatch
 from games.core.contract import Prompt
 from games.registry import PREFERRED_ORDER

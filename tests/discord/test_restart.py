@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from bot.discord.transport import DiscordTransport
+from bot.discord.closing import MatchClosing
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -132,7 +132,7 @@ async def test_channels_left_open_by_a_stop_after_the_end_are_closed_on_the_next
         return None
 
     with monkeypatch.context() as patch:
-        patch.setattr(DiscordTransport, "_close", stopped_before_closing)
+        patch.setattr(MatchClosing, "_close", stopped_before_closing)
         async with umpire(world) as up:
             match = await start_rps(world, up)
             await fake.slash_command(world.host, world.general, "match abort", match=match.id)
@@ -156,7 +156,7 @@ async def test_channels_left_open_by_a_stop_after_the_end_are_closed_on_the_next
     edits_before = _channel_edits(world)
     async with umpire(world) as up:
         await fake.wait_for(lambda: up.transport.ready.is_set())
-        assert await up.transport.close_ended() == 0
+        assert await up.bot.closing.close_ended() == 0
         await up.idle(fake)
     assert _channel_edits(world) == edits_before
 

@@ -286,7 +286,7 @@ async def test_the_transport_forgets_a_finished_match_whose_room_was_unreachable
         fake.unreachable_channels.clear()
         up.service.delivery.wake()
         await up.idle(fake)
-        assert await up.transport.close_ended() == 0
+        assert await up.bot.closing.close_ended() == 0
         await up.idle(fake)
         rows = await up.service.repo.match_rows([m.id for m in matches])
         assert all(r.transport.get("closed") for r in rows)
@@ -295,7 +295,7 @@ async def test_the_transport_forgets_a_finished_match_whose_room_was_unreachable
         last = matches[-1]
         assert up.service.matches.get(last.id) is last  # still in memory
         requests = len(fake.requests)
-        up.transport._after_send(last.info)
+        up.bot.closing.after_send(last.info)
         await up.idle(fake)
         assert fake.requests[requests:] == []
 
