@@ -14,25 +14,25 @@ from functools import cache
 from tests.support.import_graph import ROOT, circles, modules, runtime_graph
 
 #: The discord transport closes a match's channels itself (locking them, offering the
-#: rematch, archiving: it imports channels, challenge and lifecycle inside functions), and
-#: the keeper reads the transport's audience keys. These circles go when the end of a
+#: rematch, archiving: it imports channels, friendly and channel_lifecycle inside
+#: functions), and the keeper reads the transport's audience keys. These circles go when the end of a
 #: match's channels becomes a service of its own that listens for a match's end (issue 44,
 #: the transport split). Each is spelled from its alphabetically first module, in import
 #: order.
 TRANSPORT_CLOSES_CHANNELS: frozenset[tuple[str, ...]] = frozenset({
-    ("bot.discord.challenge", "bot.discord.channels", "bot.discord.keeper",
+    ("bot.discord.channel_lifecycle", "bot.discord.channels", "bot.discord.keeper",
      "bot.discord.transport"),
-    ("bot.discord.challenge", "bot.discord.launch", "bot.discord.channels",
-     "bot.discord.keeper", "bot.discord.transport"),
+    ("bot.discord.channel_lifecycle", "bot.discord.client", "bot.discord.keeper",
+     "bot.discord.transport"),
+    ("bot.discord.channel_lifecycle", "bot.discord.client", "bot.discord.transport"),
+    ("bot.discord.channel_lifecycle", "bot.discord.keeper", "bot.discord.transport"),
     ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport"),
     ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport",
      "bot.discord.feed", "bot.discord.launch"),
     ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport",
-     "bot.discord.lifecycle"),
-    ("bot.discord.client", "bot.discord.keeper", "bot.discord.transport",
-     "bot.discord.lifecycle"),
-    ("bot.discord.client", "bot.discord.transport", "bot.discord.lifecycle"),
-    ("bot.discord.keeper", "bot.discord.transport", "bot.discord.lifecycle"),
+     "bot.discord.friendly"),
+    ("bot.discord.channels", "bot.discord.keeper", "bot.discord.transport",
+     "bot.discord.friendly", "bot.discord.launch"),
 })
 
 KNOWN_CIRCLES = TRANSPORT_CLOSES_CHANNELS

@@ -22,7 +22,7 @@ posted and `ChannelHeld` says what is wrong and how to fix it; a 403 or 404 from
 held the same way. The game room is public: only the bot's own access is checked there. A
 spectator feed (bot/feed.py) is read by anyone: who may write there is checked instead
 (bot/discord/feed.py), and a held feed stops no clock. The guild update listeners
-(bot/discord/watch.py) retry a held channel as soon as something changed.
+(bot/discord/cogs/watch.py) retry a held channel as soon as something changed.
 
 The host log is batched (`send_many`): one server's log, shared by every match of the
 server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
@@ -293,7 +293,7 @@ class DiscordTransport:
         view = build_view(match.id, match.game, prompts, live) if prompts else None
         rematch = self._offers_rematch(match, message)
         if rematch:
-            from bot.discord.challenge import RematchButton
+            from bot.discord.friendly import RematchButton
 
             view = view or discord.ui.View(timeout=None)
             view.add_item(RematchButton(match.id))
@@ -943,7 +943,7 @@ class DiscordTransport:
         try:
             if not await lock_match_channels(self.client, match, playing, doomed):
                 return  # the server is not known yet: a later sweep retries
-            from bot.discord.challenge import offer_rematch
+            from bot.discord.friendly import offer_rematch
 
             await offer_rematch(self.client, match, self.api)
             if self.api is not None:
@@ -954,7 +954,7 @@ class DiscordTransport:
                 live = self.api.live(match.id)
                 if live is not None:  # a MatchInfo read from the store holds a copy
                     live.transport.update(data)
-            from bot.discord.lifecycle import schedule_archive
+            from bot.discord.channel_lifecycle import schedule_archive
 
             schedule_archive(self.client, match, unlocked=doomed)
             self.forget(match)
