@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.challenge import RematchButton, offer_rematch
+from bot.discord.channel_lifecycle import schedule_archive
 from bot.discord.channels import lock_match_channels
-from bot.discord.lifecycle import schedule_archive
+from bot.discord.friendly import RematchButton, offer_rematch
 from bot.discord.pacing import SENDING, Priority, Sending
 from bot.discord.render import user_id_of
 from bot.facade import StoredMessage, UmpireApi

@@ -85,3 +85,9 @@ async def answer_error(ctx: commands.Context[Any], error: BaseException) -> None
         await ctx.send(text[:2000], ephemeral=True)
     except discord.HTTPException:
         log.warning("could not answer a failed command: %s", text)
+
+
+async def defer(ctx: commands.Context[Any], *, ephemeral: bool) -> None:
+    """Acknowledge a slash command at once (Discord's 3-second limit), then work."""
+    if ctx.interaction is not None and not ctx.interaction.response.is_done():
+        await ctx.defer(ephemeral=ephemeral)

@@ -16,7 +16,7 @@ restart keeps them too; `record_*` below):
   host role and the bot let in), recorded as a fact of the service (`LOG_MADE`).
 The host role's overwrite goes to the host role set now, when a host changes it.
 
-It looks on every event that may change who reads a channel (bot/discord/watch.py calls
+It looks on every event that may change who reads a channel (bot/discord/cogs/watch.py calls
 `keep`), when the bot connects, and right after every secret post (the transport calls
 `posted`). What is wrong it puts back at once, one edit per channel. While a channel is
 wrong the transport holds it (its check before every post, bot/discord/transport.py): no
@@ -307,7 +307,7 @@ class Keeper:
             return await self._keep_thread(guild, match, channel_id, int(spec["seat"]))
         channel = guild.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel):
-            return None  # gone: deleted channels are made again (bot/discord/lifecycle.py)
+            return None  # gone: deleted channels are made again (bot/discord/channel_lifecycle.py)
         wanted = _wanted(spec.get("overwrites") or {})
         if how == "table":
             audience = f"seat{int(spec['seat'])}"

@@ -22,7 +22,7 @@ who do not play it. Otherwise nothing is posted and `ChannelHeld` says what is w
 to fix it; a 403 or 404 from Discord is held the same way. The game room is public: only the
 bot's own access is checked there. A spectator feed (bot/feed.py) is read by anyone: who may
 write there is checked instead (bot/discord/feed.py), and a held feed stops no clock. The
-guild update listeners (bot/discord/watch.py) retry a held channel as soon as something
+guild update listeners (bot/discord/cogs/watch.py) retry a held channel as soon as something
 changed.
 
 The host log is batched (`send_many`): one server's log, shared by every match of the

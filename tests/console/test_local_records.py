@@ -73,8 +73,8 @@ def test_the_transcript_renders_every_placeholder(demo_db: Path, match_id: int,
 
 
 def test_the_hosts_transcript_renders_every_placeholder_too(demo_db: Path, capsys) -> None:
-    """/match export's transcript (bot/discord/host.py) renders deadlines the same way."""
-    from bot.discord.host import transcript_text
+    """/match export's transcript (bot/discord/cogs/host.py) renders deadlines the same way."""
+    from bot.console.records import transcript_text
     from bot.transport import PlayerRef
 
     assert cli_main(["export", "1", "--db", str(demo_db)]) == 0

@@ -25,7 +25,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
 
 
 def test_every_games_transcript_renders_every_placeholder(records: list[dict]) -> None:
-    from bot.discord.host import transcript_text
+    from bot.console.records import transcript_text
 
     for record in records:
         assert any("{until:" in m["text"] for m in record["messages"])  # there were some

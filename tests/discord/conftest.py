@@ -368,7 +368,7 @@ def lines(world: World, channel: Any) -> list[str]:
 def held_reasons(up: Umpire) -> list[str]:
     """Record every `ChannelHeld.for_hosts` the transport raises. Delivery's backoff is made
     long, so that a held channel is retried in time only when the guild update listeners wake
-    it (bot/discord/watch.py)."""
+    it (bot/discord/cogs/watch.py)."""
     up.service.delivery.backoff = up.service.delivery.max_backoff = 60.0
     out: list[str] = []
     real, real_many = up.transport.send, up.transport.send_many

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord.community import board_embed
+from bot.discord.community_views import board_embed
 from bot.discord.render import render_plain
 from bot.transport import PlayerRef
 from games.registry import all_games

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from bot.discord.challenge import NO_FRIENDLIES, coin_flip, limits_of
+from bot.discord.friendly import NO_FRIENDLIES, coin_flip, limits_of
 from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord.models import Message

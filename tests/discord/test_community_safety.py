@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.discord.host import transcript_text
+from bot.console.records import transcript_text
 from bot.ratings import history
 from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
@@ -327,7 +327,7 @@ async def test_an_open_challenge_stops_blocking_after_an_hour(tmp_path: Path) ->
     the test moves.)"""
     from types import SimpleNamespace
 
-    from bot.discord.challenge import ChallengeLimits
+    from bot.discord.friendly import ChallengeLimits
     from bot.facade import UmpireApi
     from bot.store.challenges import ChallengeStore
     from bot.store.database import create_engine

@@ -14,7 +14,6 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord.challenge import ChallengeButton, RematchButton
 from bot.discord.components import (
     ChoiceButton,
     ChoiceSelect,
@@ -22,6 +21,7 @@ from bot.discord.components import (
     OrderedSelect,
     PrivateButton,
 )
+from bot.discord.friendly import ChallengeButton, RematchButton
 from bot.discord.gate import ATTR, POST, REPLY, Gate, GatedItem, Need, need_of
 from bot.tournament import store
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.challenge import NO_FRIENDLIES
 from bot.discord.errors import NO_SUCH_MATCH
+from bot.discord.friendly import NO_FRIENDLIES
 from games.rps_poker.settings import RpsSettings
 from tests.discord.conftest import World, umpire
 from tests.fake_discord import permissions as P

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.discord import lifecycle
+from bot.discord import channel_lifecycle
+from bot.discord.channel_lifecycle import wait_archived
 from bot.discord.errors import Refusal
-from bot.discord.lifecycle import wait_archived
 from bot.discord.render import render
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
 from tests.fake_discord import permissions as P
@@ -163,7 +163,7 @@ async def test_tables_an_archive_could_not_delete_are_made_read_only(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     async def refused(*args: Any, **kwargs: Any) -> str:
         raise Refusal("The host log of this match is gone.")
-    monkeypatch.setattr(lifecycle, "archive_match", refused)
+    monkeypatch.setattr(channel_lifecycle, "archive_match", refused)
     async with umpire(world, archive_delay_minutes=0) as up:
         match, tables, requests = await _closed_at_once(world, up)
         assert {int(e.path.split("/")[2]) for e in requests if e.method == "PATCH"} >= tables

@@ -135,7 +135,7 @@ async def test_a_command_s_reply_is_not_posted_once_the_shard_is_lost(
         world: World, monkeypatch: pytest.MonkeyPatch):
     """A command taken in while the shard was held, whose lease's deadline passes while it
     runs (a pause in the middle): its reply is not posted (`ShardContext`)."""
-    import bot.discord.help as help_module
+    import bot.discord.command_help as help_module
 
     fake = world.fake
     async with umpire(world) as up:
@@ -157,8 +157,8 @@ async def test_a_command_s_reply_is_not_posted_once_the_shard_is_lost(
 async def test_posts_outside_the_outbox_wait_for_the_lease(world: World):
     """Posts the front end makes itself (a line in an ended match's room, the Rematch
     offer) are made only while the match's shard is held here: none once it is lost."""
-    from bot.discord.challenge import offer_rematch
-    from bot.discord.host import post_in_room
+    from bot.discord.friendly import offer_rematch
+    from bot.discord.host_tools import post_in_room
 
     fake = world.fake
     async with umpire(world) as up:

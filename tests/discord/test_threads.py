@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.discord.lifecycle import wait_archived
+from bot.discord.channel_lifecycle import wait_archived
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,

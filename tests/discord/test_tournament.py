@@ -208,16 +208,16 @@ async def test_a_drawn_match_of_an_event_is_announced_in_its_channel(world: Worl
     """A draw was never announced (the runner made a note only for a winner, and Discord
     posts the runner's notes). Four built-in bots in a round robin; the matches' seeds are
     fixed so that some end drawn."""
-    import bot.discord.tournament as cog_module
+    import bot.discord.launch as launching
     from bot.console.tournament import _signed_up, entrants
 
-    real = cog_module.launch
+    real = launching.launch
 
     async def seeded(bot: Any, guild: Any, found: Any, members: Any, refs: Any, parsed: Any,
                      seed: Any, **kw: Any) -> Any:
         return await real(bot, guild, found, members, refs, parsed,
                           f"{DRAW_SEED}:{kw['extra']['pairing']}", **kw)
-    monkeypatch.setattr(cog_module, "launch", seeded)
+    monkeypatch.setattr(launching, "launch", seeded)  # (the cog calls it through its module)
     async with umpire(world) as up:
         await say(world, world.host, "create", name="Draw Night", game="rps-poker",
                   format="roundrobin", break_seconds=0, rated=False)

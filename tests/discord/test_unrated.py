@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.discord.host import UNRATED_LINE
+from bot.discord.host_tools import UNRATED_LINE
 from bot.discord.marker import read_mark
 from tests.discord.conftest import (
     World,

@@ -1,4 +1,5 @@
-"""`/help` (every command and game) and the autocomplete helpers of the slash commands:
+"""The text of `/help` (every command and game; bot/discord/cogs/help.py posts it) and the
+autocomplete helpers of the slash commands:
 match ids of this server (from memory, with older ones read from the database:
 bot/discord/match_index.py) and built-in bots of the chosen game. Members are picked with Discord's own member picker; games are a fixed
 list of choices."""
@@ -9,9 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord.gate import Who, requires
 from games.registry import all_games
 
 if TYPE_CHECKING:
@@ -59,19 +58,6 @@ def help_text(tree: app_commands.CommandTree[Any], prefix: str) -> str:
         "pressing the buttons under a decision."])
 
 
-class HelpCog(commands.Cog, name="Help"):
-    def __init__(self, bot: UmpireBot) -> None:
-        self.bot = bot
-
-    @commands.hybrid_command(name="help", description="Every umpire command and game")
-    @requires(Who.ANYONE)
-    async def help(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None and not ctx.interaction.response.is_done():
-            await ctx.defer(ephemeral=True)
-        text = help_text(self.bot.tree, self.bot.settings.discord.command_prefix)
-        await ctx.send(text[:2000], ephemeral=True, suppress_embeds=True)
-
-
 async def match_choices(interaction: discord.Interaction, current: str
                         ) -> list[app_commands.Choice[int]]:
     """This server's matches (newest first) whose number starts with what was typed."""
@@ -92,8 +78,3 @@ async def bot_choices(interaction: discord.Interaction, current: str
     names = sorted({name for game in games for name in game.bots()})
     want = current.lower().removeprefix("bot:")
     return [app_commands.Choice(name=n, value=n) for n in names if want in n.lower()][:MAX_CHOICES]
-
-
-async def setup(bot: UmpireBot) -> None:
-    """Entry point of the extension (bot/discord/cogs/help.py): add the cog."""
-    await bot.add_cog(HelpCog(bot))

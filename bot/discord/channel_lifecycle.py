@@ -28,7 +28,6 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
 
 from bot.discord.errors import Refusal
 from bot.discord.keeper import record_thread
@@ -312,37 +311,3 @@ async def _repost(bot: UmpireBot, live: Any, guild: discord.Guild, audience: str
             await log_ch.send(f"♻️ Match #{live.id}: {old_name} was deleted; I made it again "
                               f"({new.mention}) and posted its open decisions there.",
                               allowed_mentions=discord.AllowedMentions.none())
-
-
-class LifecycleCog(commands.Cog, name="Lifecycle"):
-    """Listeners: a deleted room or table is made again; ended matches due for archiving
-    are archived once connected."""
-
-    def __init__(self, bot: UmpireBot) -> None:
-        self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        try:
-            await recreate(self.bot, channel)
-        except Exception:
-            log.exception("could not recreate channel %s", channel.id)
-
-    @commands.Cog.listener()
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        try:
-            await recreate_thread(self.bot, payload.guild_id, payload.thread_id)
-        except Exception:
-            log.exception("could not recreate thread %s", payload.thread_id)
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        await archive_due(self.bot)
-
-    async def cog_unload(self) -> None:
-        self.bot.archives.cancel()
-
-
-async def setup(bot: UmpireBot) -> None:
-    """Entry point of the extension (bot/discord/cogs/lifecycle.py): add the cog."""
-    await bot.add_cog(LifecycleCog(bot))

@@ -7,7 +7,8 @@ stored with the match, each challenge in `challenges` (bot/store/challenges.py: 
 answered, and when; it expires after an hour), so that a restart keeps the buttons' answer,
 the one open challenge per pair and the per-member cooldown. They start a match only where the server allows friendly matches
 (`/umpire settings friendly_matches:`). Who holds the advantage is a coin flip from the new
-match's seed, announced with how to check it once the seed is revealed at the end.
+match's seed, announced with how to check it once the seed is revealed at the end. The
+command itself is the Challenge cog's (bot/discord/cogs/challenge.py).
 """
 
 from __future__ import annotations
@@ -18,23 +19,22 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.channels import sees_everything
 from bot.discord.components import ack, tell
-from bot.discord.errors import NO_SUCH_MATCH, Refusal, answer_error
-from bot.discord.gate import POST, GatedItem, Need, Pace, Who, requires
+from bot.discord.errors import NO_SUCH_MATCH, Refusal
+from bot.discord.gate import GatedItem, Need, Pace, Who
 from bot.discord.launch import launch
 from bot.discord.render import player_id, player_ref, shown, user_id_of
-from bot.discord.sharding import LostShard, may_post
+from bot.discord.sharding import may_post
 from bot.facade import StoredChallenge
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import UmpireError
-from games.registry import all_games, get_game
+from games.registry import get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import UmpireBot
@@ -46,7 +46,6 @@ NO_FRIENDLIES = ("Friendly matches are off in this server (a member with Manage 
                  "them on with `/umpire settings friendly_matches:True`); a host can start the "
                  "match with `/match start`.")
 ENDED = ("finished", "aborted")
-GameName = Literal[tuple(all_games())]  # type: ignore[valid-type]  # (built from the registry: discord.py reads its choices)
 EXPIRED = ("This challenge has expired (a challenge stays open for an hour); nothing was "
            "started. Challenge again with `/challenge`.")
 
@@ -119,8 +118,9 @@ class ChallengeLimits:
 
 
 def limits_of(bot: Any) -> ChallengeLimits:
-    cog = bot.get_cog("Challenge")
-    return cog.limits if isinstance(cog, ChallengeCog) else \
+    """The Challenge cog's limits (its instance's, bot/discord/cogs/challenge.py), else new."""
+    limits = getattr(bot.get_cog("Challenge"), "limits", None)
+    return limits if isinstance(limits, ChallengeLimits) else \
         ChallengeLimits(bot.api.challenges)
 
 
@@ -371,58 +371,6 @@ async def offer_rematch(client: discord.Client | None, match: MatchInfo,
         log.warning("could not offer a rematch for match %s: %s", match.id, exc)
 
 
-class ChallengeCog(commands.Cog, name="Challenge"):
-    def __init__(self, bot: UmpireBot) -> None:
-        self.bot = bot
-        self.limits = ChallengeLimits(bot.api.challenges)
-
-    async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
-        await answer_error(ctx, error)
-
-    @commands.hybrid_command(name="challenge",
-                             description="Challenge a member to a friendly match (no host)")
-    @app_commands.describe(member="who you challenge", game="the game")
-    @app_commands.guild_only()
-    @requires(Who.ANYONE, pace=POST, order=lambda ctx, named: challenge_keys(ctx, named))
-    async def challenge(self, ctx: commands.Context[Any], member: discord.Member,
-                        game: GameName) -> None:  # type: ignore[valid-type]  # (GameName: a Literal built at import)
-        if ctx.interaction is not None and not ctx.interaction.response.is_done():
-            await ctx.defer(ephemeral=True)
-        if ctx.guild is None:
-            raise Refusal("Challenges work in a server.")
-        game = str(game)
-        if game not in all_games():
-            raise Refusal(f"No game {game!r}; games: {', '.join(all_games())}.")
-        if member.id == ctx.author.id:
-            raise Refusal("Challenge someone else.")
-        if member.bot:
-            raise Refusal(f"{shown(member)} is a Discord bot account.")
-        config = await self.bot.guild_config(ctx.guild.id)
-        if not config.friendly_matches:
-            raise Refusal(NO_FRIENDLIES)
-        cooldown = config.challenge_cooldown_seconds
-        refusal = await self.limits.refusal(self.bot, ctx.guild.id, ctx.author, member,
-                                            cooldown)
-        if refusal is not None:
-            raise Refusal(refusal)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeButton(game, ctx.author.id, member.id, "a"))
-        view.add_item(ChallengeButton(game, ctx.author.id, member.id, "d"))
-        channel = ctx.channel
-        if not isinstance(channel, discord.abc.Messageable):
-            raise Refusal("Use /challenge in a text channel.")
-        if not may_post(self.bot, {"guild": ctx.guild.id}):
-            raise LostShard()
-        posted = await channel.send(
-            f"⚔️ {shown(ctx.author)} challenges {member.mention} to a friendly match of "
-            f"{get_game(game).title}. {shown(member)}: Accept or Decline? (The advantage "
-            "goes by a coin flip.)", view=view,
-            allowed_mentions=discord.AllowedMentions(users=[member], everyone=False, roles=False))
-        await self.limits.opened(ctx.guild.id, ctx.author.id, member.id, game, posted)
-        if ctx.interaction is not None:  # the slash command's own (private) answer
-            await ctx.send(f"Challenge posted: {posted.jump_url}", ephemeral=True)
-
-
 def challenge_keys(ctx: commands.Context[Any], named: dict[str, Any]) -> list[str]:
     """What a /challenge holds from its checks to its stored challenge: the pair (one open
     challenge per pair, either way round) and the challenger (one challenge per cooldown)."""
@@ -436,9 +384,3 @@ def challenge_keys(ctx: commands.Context[Any], named: dict[str, Any]) -> list[st
 
 
 DYNAMIC_ITEMS = (ChallengeButton, RematchButton)
-
-
-async def setup(bot: UmpireBot) -> None:
-    """Entry point of the extension (bot/discord/cogs/challenge.py): add the cog."""
-    await bot.add_cog(ChallengeCog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)  # clicks on any earlier challenge or offer
