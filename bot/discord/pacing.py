@@ -97,16 +97,20 @@ class Sending:
 
     priority: Priority = Priority.ROOM
     server: int = 0
+    #: Loop time the work these requests serve began asking (a host-log batch: its check,
+    #: read-back and posts go one after another); patience counts from it, so that each of
+    #: a batch's requests does not wait out a class's patience again.
+    since: float | None = None
 
 
 SENDING: ContextVar[Sending] = ContextVar("umpire_sending", default=Sending())  # noqa: B039 (frozen)
 
 
 @contextlib.contextmanager
-def sending(priority: Priority, server: int = 0) -> Iterator[None]:
+def sending(priority: Priority, server: int = 0, since: float | None = None) -> Iterator[None]:
     """The requests made inside go at `priority`, counted to `server` (a task's own: a
-    context variable, so a task made inside inherits it)."""
-    token = SENDING.set(Sending(priority, server))
+    context variable, so a task made inside inherits it), patient as of `since`."""
+    token = SENDING.set(Sending(priority, server, since))
     try:
         yield
     finally:
@@ -160,7 +164,8 @@ class Pacer:
         priority = context.priority if priority is None else priority
         server = context.server if server is None else server
         future: asyncio.Future[None] = loop.create_future()
-        self._queues[priority].setdefault(server, deque()).append((now, future))
+        queued = now if context.since is None else min(now, context.since)
+        self._queues[priority].setdefault(server, deque()).append((queued, future))
         self._waiting += 1
         self.waits += 1
         if self._pump is None:

@@ -46,7 +46,7 @@ async def test_commands_latency_matches_backlog_held_429_and_lateness(
         match = await service.start_match("rps-poker", [PlayerRef("u:a", "Ann"),
                                                         PlayerRef("u:b", "Bob")])
         refused = await service.submit(match.id, "u:a", "keep nothing", table_of=0)
-        accepted = await service.submit(match.id, "u:a", "1", table_of=0)
+        accepted = await service.submit(match.id, "u:a", "#1", table_of=0)  # (a position: "1" alone may be a card)
         assert not refused.accepted and accepted.accepted
         logging.getLogger("discord.http").warning(
             "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
