@@ -16,7 +16,7 @@ import aiohttp
 import discord
 
 from bot.discord.feed import writers_problem
-from bot.discord.places import channel_for, where
+from bot.discord.places import AUDIENCE_KEYS, channel_for, where
 from bot.discord.render import user_id_of
 from bot.discord.visibility import Intended, Place, bot_missing, describe, unintended_readers
 from bot.facade import UmpireApi
@@ -192,8 +192,8 @@ class ChannelPrivacy:
 
     def forget(self, match: MatchInfo) -> None:
         """Drop what is kept of a closed match (its verdicts, its threads' member lists)."""
-        for key in ("room", "table0", "table1", "feed"):
-            if cid := match.transport.get(key):
+        for key in AUDIENCE_KEYS.values():
+            if key != "log" and (cid := match.transport.get(key)):
                 self._members_known.discard(int(cid))
         self._verdicts = {k: v for k, v in self._verdicts.items() if k[0] != match.id}
 

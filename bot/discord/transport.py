@@ -507,9 +507,7 @@ class DiscordTransport:
         """Post the channel's pending entries, at most one batch per `log_batch_seconds`
         and within the window's budget of posts (after prompts and announcements, when the
         global budget is short: this task's own class)."""
-        pending = self._log_pending.get(channel_id)
-        server = server_of(pending[0].match) if pending else 0
-        with sending(Priority.LOG, server):
+        with sending(Priority.LOG, server_of_pending(self._log_pending, channel_id)):
             await self._flush_log_batches(channel_id)
 
     async def _flush_log_batches(self, channel_id: int) -> None:
