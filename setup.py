@@ -3,11 +3,13 @@ games/rps_poker/players.py and bot/arena/match.py, each as it is, into a twin mo
 (games.rps_poker._players_c, bot.arena._match_c) with the SHA-256 of its source embedded,
 so that bot.arena.core uses a twin only while its .py is unchanged; a .pxd beside a source
 is copied beside its twin. Without a C compiler, or without Cython, the build warns in one
-line and installs pure Python."""
+line and installs pure Python. `UMPIRE_PURE_PYTHON=1` in the build's environment skips
+the compile on purpose (a build in seconds rather than a minute: the wheel test uses it)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +25,8 @@ TWINS = (("games/rps_poker/players.py", "games.rps_poker._players_c"),
          ("bot/arena/match.py", "bot.arena._match_c"),
          ("bot/arena/wave.py", "bot.arena._wave_c"),
          ("bot/arena/hostloop.py", "bot.arena._hostloop_c"))
+#: Set (to anything but 0) in a build's environment: install pure Python, compile nothing.
+NO_COMPILE = "UMPIRE_PURE_PYTHON"
 
 
 def twin_source(source: Path, module: str, into: Path) -> Path:
@@ -71,6 +75,11 @@ class OptionalBuildExt(build_ext):
 
     def finalize_options(self) -> None:
         self.not_built: BaseException | None = None
+        if os.environ.get(NO_COMPILE, "").strip() not in ("", "0"):
+            self.not_built = RuntimeError(f"{NO_COMPILE} is set")
+            self.distribution.ext_modules = []
+            super().finalize_options()
+            return
         try:
             from Cython.Build import cythonize
 
