@@ -122,8 +122,9 @@ class UmpireApi:
                                     also=[transport_merge(match_id, {"unrated": True})])
 
     async def unrate_ended(self, match_id: int, now: datetime) -> None:
-        """An ended match is taken out of the ratings, recomputed without it."""
-        await self.service.repo.writer.run(unrate_statement(match_id, now))
+        """An ended match is taken out of the ratings, recomputed without it (sharded: only
+        while this process holds the match's shard, checked in the same transaction)."""
+        await self.service.repo.run_for_match(match_id, unrate_statement(match_id, now))
 
     async def history(self, guild_id: int, player_id: str,
                       game: str | None = None) -> list[HistoryLine]:

@@ -552,6 +552,20 @@ class Repository:
         the same transaction (`FencedOut` otherwise, and the shard is lost here)."""
         return await self._fenced_run(transport_merge(match_id, changes, self.fence))
 
+    async def run_for_match(self, match_id: int, fn: Callable[[Connection], R]) -> R:
+        """Run statement `fn` in a transaction of its own, as a write of match `match_id`:
+        sharded, only under the lease of the match's shard held here now, checked first in
+        the same transaction (`FencedOut` otherwise, nothing stored, the shard lost here).
+        For writes the match's own record does not carry (its ratings recomputed, say)."""
+        def under_fence(conn: Connection) -> R:
+            if self.fence is not None:
+                shard = conn.execute(select(MatchRow.shard).where(
+                    MatchRow.id == match_id)).scalar_one_or_none()
+                if shard is not None:
+                    self.fence.check(conn, {(int(shard), self.fence.token(int(shard)))})
+            return fn(conn)
+        return await self._fenced_run(under_fence)
+
     async def _fenced_run(self, fn: Callable[[Connection], R]) -> R:
         try:
             return await self.writer.run(fn)

@@ -351,3 +351,37 @@ async def test_transport_data_is_stored_only_under_the_lease(db_url: str):
     assert await transports() == before, "a fenced-out transport write was stored"
     await repo.close()
     await repo.engine.dispose()
+
+
+async def test_an_ended_match_is_unrated_only_under_the_lease(db_url: str):
+    """A host's `/match unrated` on an ended match recomputes the server's ratings
+    (`UmpireApi.unrate_ended`, through `Repository.run_for_match`): like every other write
+    of a sharded match it is stored only while the match's shard is held here. After another
+    process took the shard, the old holder's unrating stores nothing and loses the shard."""
+    from bot.ratings import unrate_statement
+
+    clock = Clock()
+    repo, fence, lost = await _fenced_repo(db_url, clock)
+    ours, gone = await _match(repo, 0, clock()), await _match(repo, 1, clock())
+    async with repo.engine.begin() as conn:
+        for match_id, shard in ((ours, 0), (gone, 1)):
+            await conn.execute(text(
+                "INSERT INTO match_results (match_id, guild_id, game, player0, player1, names,"
+                " outcome, winner, reason, rated, changes, ended_at) VALUES (:m, :g, 'duel',"
+                " 'p0', 'p1', '[]', 'win', 0, '', :t, '{}', :at)"),
+                {"m": match_id, "g": guild_of(shard, 0), "t": True, "at": T0})
+
+    async def rated() -> dict[int, bool]:
+        async with repo.engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT match_id, rated FROM match_results"))).all()
+        return {r[0]: bool(r[1]) for r in rows}
+
+    assert await repo.run_for_match(ours, unrate_statement(ours, clock())) is True
+    assert await rated() == {ours: False, gone: True}
+    assert await Leases(repo.engine, "b", TTL).take(1, T0 + TTL * 2) is not None
+    with pytest.raises(FencedOut):
+        await repo.run_for_match(gone, unrate_statement(gone, clock()))
+    assert lost == [{1}], "the shard was not lost at once"
+    assert await rated() == {ours: False, gone: True}, "a fenced-out unrating was stored"
+    await repo.close()
+    await repo.engine.dispose()
