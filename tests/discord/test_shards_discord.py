@@ -176,3 +176,27 @@ async def test_posts_outside_the_outbox_wait_for_the_lease(world: World):
         await fake.settle()
         assert len(fake.messages(room)) == before + 1, "posted for a shard lost here"
         up.service.repo.fence = None
+
+
+async def test_an_events_lines_wait_for_the_lease(world: World):
+    """The tournament runner's lines in an event's channel (a round paired, a match's
+    result) and the edits of its show message are made only while the server's shard is
+    held here: none once it is lost (the process that took it posts them)."""
+    fake = world.fake
+    async with umpire(world) as up:
+        asked = await fake.slash_command(world.host, world.general, "tournament create",
+                                         {"name": "Lease Cup", "game": "rps-poker",
+                                          "format": "single"})
+        await fake.wait_for(lambda: asked.finished, 10)
+        [event] = await up.bot.get_cog("Tournament").runner.of_guild(world.guild.id)
+        cog = up.bot.get_cog("Tournament")
+        fence, clock = _holding(up, 0)
+        before = len(fake.messages(world.general))
+        await cog._changed(event, "a round's line")
+        assert len(fake.messages(world.general)) == before + 1  # (held: posted)
+        fence.on_lost = lambda shards: None
+        clock.at += timedelta(seconds=61)  # the deadline passed: the shard is lost here
+        await cog._changed(event, "a stale line")
+        await fake.settle()
+        assert len(fake.messages(world.general)) == before + 1, "posted for a shard lost here"
+        up.service.repo.fence = None

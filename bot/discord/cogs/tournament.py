@@ -25,6 +25,7 @@ from bot.discord.feed import feed_problem
 from bot.discord.gate import POST, READ, Who, requires, target
 from bot.discord.options import validate_settings
 from bot.discord.render import EVENT_LIMIT, escape, player_id, player_ref, shown
+from bot.discord.sharding import LostShard, may_post
 from bot.live import LiveMatch
 from bot.ratings import ordinal, standings
 from bot.tournament import event as ev
@@ -89,9 +90,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
         return live
 
     async def _changed(self, event: Event, note: str | None) -> None:
-        """Post the runner's line in the event's channel, and edit the show message."""
+        """Post the runner's line in the event's channel, and edit the show message (only
+        while this process umpires the event's server: sharded, its shard may be lost)."""
         channel = self._channel(event)
-        if channel is None:
+        if channel is None or not may_post(self.bot, {"guild": event.guild}):
             return
         if note:
             try:
@@ -196,6 +198,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         event, _ = await self.runner.change(
             event.id, lambda e: (ev.placed(e, channel=ctx.channel.id,
                                            feed=feed.id if feed else None), None))
+        if not may_post(self.bot, {"guild": ctx.guild.id}):  # (sharded: lost meanwhile)
+            raise LostShard()
         await ctx.channel.send(
             f"📣 Event #{event.id}: **{event.name}** ({found.title}, "
             f"{format_named(event.format).label or event.format}). Seeding at random draws "
@@ -368,6 +372,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 return
             except discord.NotFound:
                 pass  # deleted: post it again
+        if not may_post(self.bot, {"guild": found.guild}):  # (sharded: lost meanwhile)
+            raise LostShard()
         posted = await channel.send(embed=show_embed(found), files=files, allowed_mentions=NONE)
         await self.runner.change(found.id, lambda e: (ev.placed(
             e, channel=channel.id, message=posted.id), None))
