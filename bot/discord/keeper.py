@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.overwrites import SEE_AND_WRITE, bot_overwrite
+from bot.discord.sharding import may_post
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
 
 if TYPE_CHECKING:
@@ -270,6 +271,8 @@ class Keeper:
             failed = False
             logs_done: set[int] = set()
             for match in running:
+                if not may_post(self.bot, match.transport):  # (sharded: the shard was lost)
+                    continue
                 for finding in await self.keep_match(guild, match, logs_done):  # type: ignore[arg-type]  # (it reads only .id and .transport, as a LiveMatch has)
                     failed |= not finding.fixed
                     self._tell(match, finding)  # type: ignore[arg-type]  # (as above)

@@ -200,3 +200,24 @@ async def test_an_events_lines_wait_for_the_lease(world: World):
         await fake.settle()
         assert len(fake.messages(world.general)) == before + 1, "posted for a shard lost here"
         up.service.repo.fence = None
+
+
+async def test_the_keeper_puts_nothing_back_for_a_shard_lost_here(world: World):
+    """The channel keeper changes a match's channels only while its shard is held here: a
+    table a moderator changed after the lease's deadline passed is left to the process that
+    took the shard (a held shard's table is put back at once: tests/discord/test_keeper.py)."""
+    fake = world.fake
+    async with umpire(world) as up:
+        live = await start_rps(world, up)
+        await up.idle(fake)
+        table0 = channel_of(world, live, "seat0")
+        fence, clock = _holding(up, 0)
+        fence.on_lost = lambda shards: None
+        clock.at += timedelta(seconds=61)  # the deadline passed: the shard is lost here
+        fake.sync_with_category(table0)  # a moderator's "Sync Now"
+        assert fake.can_view(world.eve, table0)
+        await asyncio.sleep(0.5)
+        await up.bot.keeper.wait_idle()
+        await fake.settle()
+        assert fake.can_view(world.eve, table0), "put back for a shard lost here"
+        up.service.repo.fence = None
