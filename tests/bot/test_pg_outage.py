@@ -2,7 +2,7 @@
 resumes on its own once it is back (no restart of the service), every match replays its
 stored log exactly, and a restart of the service rebuilds every match.
 
-The test runs its own server (tests/bot/pg_server.py's binaries) so that it can stop it
+The test runs its own server (testbed/pg_server.py's binaries) so that it can stop it
 (`pg_ctl stop -m fast`, what a restart or a failover does) and start it again.
 """
 
@@ -29,7 +29,7 @@ from bot.store.single_statement import SingleStatementWrites
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from games.registry import installed_games
-from tests.bot import pg_server
+from testbed import pg_server
 from tests.support.transport import RecordingTransport
 
 pytestmark = pytest.mark.slow

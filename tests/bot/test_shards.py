@@ -26,7 +26,7 @@ from bot.store.leases import Leases, shard_of
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.bot import pg_server
+from testbed import pg_server
 from tests.bot.shard_worker import guild_of
 from tests.support.register import register_duel
 from tests.support.shard_log import lines as _lines

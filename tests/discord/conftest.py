@@ -31,20 +31,20 @@ from bot.store.repository import Repository
 from bot.transport import ChannelHeld
 from bot.umpire import MatchService
 from games.core import Prompt
-from tests.fake_discord import permissions as P
-from tests.fake_discord import store as fake_store
-from tests.fake_discord.fixtures import fake_discord  # noqa: F401
-from tests.fake_discord.harness import running_client
-from tests.fake_discord.limits import TEST_SCALE
-from tests.fake_discord.models import Channel, Guild, Overwrite, Role, User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord import store as fake_store
+from testbed.fake_discord.fixtures import fake_discord  # noqa: F401
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.limits import TEST_SCALE
+from testbed.fake_discord.models import Channel, Guild, Overwrite, Role, User
+from testbed.fake_discord.server import FakeDiscord
 
 HOST_ROLE = "Umpire Host"
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")  # where a batched host log entry begins
 #: The bot's defaults, on the fake's scaled clock: the host log batched per server and
 #: what a channel queues behind a rate limit folded into one post, as in production, with
 #: every interval `TEST_SCALE` times as long as the bot's own (as Discord's rate limits in
-#: the fake: see tests/fake_discord/fixtures.py). A test that needs one off says so
+#: the fake: see testbed/fake_discord/fixtures.py). A test that needs one off says so
 #: (`umpire(world, coalesce=False)`); tests/discord/test_log_batch.py runs the bot's own 5 s.
 LOG_BATCH_SECONDS = BOT_LOG_BATCH_SECONDS * TEST_SCALE
 

@@ -14,7 +14,7 @@ from sqlalchemy import update
 from bot.discord.friendly import NO_FRIENDLIES, coin_flip, limits_of
 from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord.models import Message
+from testbed.fake_discord.models import Message
 
 
 def _ids(message: Message) -> list[str]:

@@ -45,7 +45,7 @@ from tests.discord.conftest import (
     start_vs_bot,
     umpire,
 )
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord.server import FakeDiscord
 
 pytestmark = pytest.mark.slow  # about 5 s a game on a quiet machine
 

@@ -20,8 +20,8 @@ from bot.console.records import transcript_text
 from bot.ratings import history
 from bot.store.models import ChallengeRow
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord.models import Interaction, Message, User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord.models import Interaction, Message, User
+from testbed.fake_discord.server import FakeDiscord
 
 
 async def answer(fake: FakeDiscord, inter: Interaction) -> str:

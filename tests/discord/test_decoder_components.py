@@ -31,8 +31,8 @@ from tests.discord.conftest import (
     umpire,
     with_key,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, Interaction, Message, User
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel, Interaction, Message, User
 
 PUZZLES = ("Arithmetic Box", "Bijective Matrix", "Cipher Wheel", "Domino Grid", "Encrypted Image",
            "Folding Map", "Gear Train")

@@ -9,7 +9,7 @@ import pytest
 
 from games.registry import installed_games
 from tests.discord.conftest import World, start_rps, umpire
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 def command_puts(world: World, guild_id: int | None = None) -> int:

@@ -28,7 +28,7 @@ from tests.discord.conftest import (
     start_match,
     umpire,
 )
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 def assert_feed_is_the_room(world: World, room: Any, feed: Any) -> None:

@@ -15,7 +15,7 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
-from tests.fake_discord.limits import RateLimits
+from testbed.fake_discord.limits import RateLimits
 
 
 async def test_the_first_pick_is_shown_at_once_while_the_other_player_thinks(

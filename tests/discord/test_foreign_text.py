@@ -14,9 +14,9 @@ import pytest
 from bot.discord.marker import MARKS, mark
 from bot.discord.render import EVENT_LIMIT, NAME_LIMIT, REASON_LIMIT, escape
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import User
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.markup import live, live_links, unescaped
 
 TWO_LINKS = "[a](https://x.y)[b](https://z.w)"  # 32 characters: a nickname

@@ -25,8 +25,8 @@ from bot.discord.friendly import ChallengeButton, RematchButton
 from bot.discord.gate import ATTR, POST, REPLY, Gate, GatedItem, Need, need_of
 from bot.tournament import store
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction, Message, User
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction, Message, User
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = 3, 4, 5, 6, 7, 8, 10
 SUBCOMMAND, GROUP = 1, 2

@@ -10,7 +10,7 @@ from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.friendly import NO_FRIENDLIES
 from games.rps_poker.settings import RpsSettings
 from tests.discord.conftest import World, umpire
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 async def test_two_servers_with_different_host_roles_and_settings(world: World) -> None:

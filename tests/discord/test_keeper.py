@@ -21,8 +21,8 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel
 
 
 def told(world: World, match: Any, mark: str) -> list[str]:

@@ -14,8 +14,8 @@ from bot.discord.channel_lifecycle import wait_archived
 from bot.discord.errors import Refusal
 from bot.discord.render import render
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 
 
 def _log_files(world: World) -> list[str]:

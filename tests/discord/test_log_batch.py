@@ -30,8 +30,8 @@ from tests.discord.conftest import (
     log_lines,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.limits import RateLimits
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.limits import RateLimits
 
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")
 

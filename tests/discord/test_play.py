@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 async def test_private_move_typed_in_the_room_is_deleted_and_not_applied(world: World) -> None:

@@ -23,8 +23,8 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, User
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel, User
 
 
 async def try_start(world: World, **channels: Any) -> Any:

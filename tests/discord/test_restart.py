@@ -17,7 +17,7 @@ from tests.discord.conftest import (
 )
 from tests.discord.conftest import undelivered as _undelivered
 from tests.discord.conftest import unmark as _unmark
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 async def test_restart_mid_match_continues_without_losing_or_duplicating(world: World) -> None:

@@ -11,7 +11,7 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
-from tests.fake_discord import permissions as P
+from testbed.fake_discord import permissions as P
 
 
 def card_of(choice: str) -> str:

@@ -20,7 +20,7 @@ from bot.store.leases import shard_of
 from bot.store.repository import Repository
 from bot.umpire import MatchService
 from tests.discord.conftest import Umpire, World, channel_of, start_rps, umpire
-from tests.fake_discord.harness import running_client
+from testbed.fake_discord.harness import running_client
 
 
 @contextlib.asynccontextmanager

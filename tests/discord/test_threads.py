@@ -20,9 +20,9 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import PRIVATE_THREAD, Channel
-from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import PRIVATE_THREAD, Channel
+from testbed.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 
 
 def _log_files(world: World) -> list[str]:

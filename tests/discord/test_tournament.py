@@ -12,8 +12,8 @@ from bot.discord.marker import read_mark
 from bot.tournament import store
 from bot.tournament.record import verify_event
 from tests.discord.conftest import REVEAL, World, bot_posts, channel_of, lines, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction, User
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction, User
 
 
 async def say(world: World, user: User, command: str, **options: Any) -> str:

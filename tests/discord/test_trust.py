@@ -21,9 +21,9 @@ from tests.discord.conftest import (
     start_vs_bot,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction
+from testbed.fake_discord.server import FakeDiscord
 
 
 async def answer(fake: FakeDiscord, inter: Interaction) -> str:

@@ -15,9 +15,9 @@ from discord.ext import commands
 
 from tests.support.fake_world import World, make_bot
 
-from . import permissions as P
-from .harness import running_client
-from .server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.server import FakeDiscord
 
 
 def collect(into: list, transform: Callable[..., Any] = lambda *args: args) -> Callable[..., Any]:
