@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from games.registry import installed_games
-from tests.discord.conftest import World, start_rps, umpire
 from testbed.fake_discord import permissions as P
+from tests.discord.conftest import World, start_rps, umpire
 
 
 def command_puts(world: World, guild_id: int | None = None) -> int:
