@@ -30,6 +30,7 @@ from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from games.registry import installed_games
 from testbed import pg_server
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 pytestmark = pytest.mark.slow
@@ -151,7 +152,7 @@ async def test_postgresql_stopped_for_5_s_mid_play(server: StoppableServer) -> N
     assert after and all(r.accepted for r in after), "play resumed on its own"
     pictures = {}
     for match_id in ids:
-        stored = await service.repo.load_match(match_id)
+        stored = await drive(service).stored(match_id)
         assert stored is not None
         live = service.matches[match_id]
         pictures[match_id] = _picture(live)

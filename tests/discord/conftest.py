@@ -38,6 +38,7 @@ from testbed.fake_discord.harness import running_client
 from testbed.fake_discord.limits import TEST_SCALE
 from testbed.fake_discord.models import Channel, Guild, Overwrite, Role, User
 from testbed.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 
 HOST_ROLE = "Umpire Host"
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")  # where a batched host log entry begins
@@ -91,8 +92,8 @@ class Umpire:
 
     async def idle(self, fake: FakeDiscord) -> None:
         """Every outbox message delivered and the bot idle."""
-        await fake.wait_for(lambda: self.service.delivery._idle.is_set(), 10)
-        await self.service.delivery.drain()
+        await fake.wait_for(lambda: drive(self.service).idle(), 10)
+        await drive(self.service).drain()
         await self.transport.wait_idle()
         await fake.settle()
 
@@ -195,7 +196,7 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
     """Every outbox message is in its audience's channel exactly once (nonce = outbox id; a
     text over 2,000 characters as its parts, nonces `<id>.1`, ...), with the rendered text;
     nothing else from the outbox anywhere else. Returns the messages per audience."""
-    outbox = await up.service.repo.messages(match.id)
+    outbox = await drive(up.service).messages(match.id)
     counts: dict[str, int] = {}
     for audience in ("public", "seat0", "seat1", "umpire"):
         if channel_for(match.transport, audience) is None:
@@ -285,7 +286,7 @@ async def start_vs_bot(world: World, up: Any, game: str, bot: str, **options: An
                                      player1=world.alice, bot=bot, **options)
     await fake.wait_for(lambda: inter.original is not None and "started" in
                         (inter.original.content or ""), 10)
-    [match] = up.service.matches.values()
+    [match] = drive(up.service).matches()
     return match
 
 
@@ -369,7 +370,7 @@ def held_reasons(up: Umpire) -> list[str]:
     """Record every `ChannelHeld.for_hosts` the transport raises. Delivery's backoff is made
     long, so that a held channel is retried in time only when the guild update listeners wake
     it (bot/discord/cogs/watch.py)."""
-    up.service.delivery.backoff = up.service.delivery.max_backoff = 60.0
+    drive(up.service).set_backoff(60.0, 60.0)
     out: list[str] = []
     real, real_many = up.transport.send, up.transport.send_many
 

@@ -62,12 +62,17 @@ class Driver:
         """The (match id, audience) channels whose sends are failing now."""
         return self.service.delivery.channels_down()
 
-    def set_backoff(self, backoff: float | None = None, max_backoff: float | None = None) -> None:
-        """Change how long a failing channel waits before its next try (seconds)."""
+    def set_backoff(self, backoff: float | None = None, max_backoff: float | None = None,
+                    *, stall_after: float | None = None) -> None:
+        """Change how long a failing channel waits before its next try, at first and at
+        most, and after how long failing the hosts are told (seconds; None: unchanged)."""
+        delivery = self.service.delivery
         if backoff is not None:
-            self.service.delivery.backoff = backoff
+            delivery.backoff = backoff
         if max_backoff is not None:
-            self.service.delivery.max_backoff = max_backoff
+            delivery.max_backoff = max_backoff
+        if stall_after is not None:
+            delivery.stall_after = stall_after
 
     # -- matches in memory ----------------------------------------------------------------
 
@@ -98,9 +103,10 @@ class Driver:
         """Fire the clock of decision `key` now, as the scheduler would at its time."""
         await self.service.clocks.on_due((match_id, key))
 
-    def clocks_stopped(self) -> bool:
-        """Whether some decision's clock is stopped because a channel it needs is down."""
-        return bool(self.service.clocks.stops.stopped)
+    def stopped_clocks(self) -> set[tuple[int, str]]:
+        """The (match id, decision key) whose clocks are stopped because a channel they need
+        is down."""
+        return set(self.service.clocks.stops.stopped)
 
     def downtime_seconds(self) -> float:
         """The downtime the clocks were shifted by at the last start, in seconds."""
