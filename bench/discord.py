@@ -4,7 +4,7 @@
                             [--no-limits] [--seed 1]
 
 Two phases, on one bot (the real discord.py client, `UmpireBot`, its service on a SQLite file)
-against the fake Discord (tests/fake_discord):
+against the fake Discord (testbed/fake_discord):
 
 1. Requests per move: each of the five games played to the end alone by two members typing
    their moves (a text the game accepts, chosen at random among its choices and the prompt's
@@ -25,7 +25,7 @@ against the fake Discord (tests/fake_discord):
 every window (the limits', the log's, the pacer's) that many times as long (a test
 of requests per move runs at 0.1). The fake Discord applies Discord's
 rate limits on their real numbers (per-route buckets, 5 messages per 5 s per channel, 50
-requests/s per token: tests/fake_discord/limits.py) unless `--no-limits`; the bot paces
+requests/s per token: testbed/fake_discord/limits.py) unless `--no-limits`; the bot paces
 itself under them (bot/discord/pacing.py, the host log's budget in bot/discord/transport.py).
 A 429 is counted "once steady" after the first minute of the load phase. With `--servers`
 unset, the matches go 25 to a server.
@@ -71,9 +71,9 @@ from bot.store.repository import Repository
 from bot.umpire import MatchService
 from games.core import IllegalMove, ParseError, Prompt
 from games.registry import all_games, installed_games
-from tests.fake_discord.harness import running_client
-from tests.fake_discord.models import Channel, Guild, User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.models import Channel, Guild, User
+from testbed.fake_discord.server import FakeDiscord
 
 #: Every game -> its settings for /match start (JSON; None: the defaults), as the game
 #: declares them (`Game.quick_settings`): no host attends (Decoder's setup locks once both
@@ -424,7 +424,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     fake = FakeDiscord()
     scale = args.scale
     if not args.no_limits:
-        from tests.fake_discord.limits import RateLimits
+        from testbed.fake_discord.limits import RateLimits
 
         fake.limits = RateLimits(scale=scale)  # Discord's real numbers unless scaled
     per_server = -(-args.matches // args.servers)

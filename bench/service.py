@@ -252,7 +252,7 @@ async def database(kind: str, pg_url: str | None) -> AsyncIterator[Database]:
             yield Postgres(Path(tmp), pg_url if "{db}" in pg_url else
                            pg_url.rsplit("/", 1)[0] + "/{db}")
             return
-        from tests.bot.pg_server import postgres_server
+        from testbed.pg_server import postgres_server
 
         log("starting a throwaway PostgreSQL server")
         with postgres_server() as template:

@@ -98,6 +98,11 @@ class Scheduler:
         self._running.discard(task)
         self._firing.pop(task, None)
 
+    @property
+    def armed(self) -> int:
+        """How many tokens are armed (0: nothing will fire)."""
+        return len(self._due)
+
     def when(self, token: Hashable) -> datetime | None:
         found = self._due.get(token)
         return found[0] if found else None

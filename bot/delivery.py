@@ -115,6 +115,21 @@ class Delivery:
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush_loop(), name="deliver-flush")
 
+    @property
+    def idle(self) -> bool:
+        """Every enqueued message was handled (what `drain` waits for; marks may still be
+        unstored)."""
+        return self._idle.is_set()
+
+    def channels_down(self) -> set[Key]:
+        """The channels whose sends are failing now (each since `down_since`)."""
+        return set(self._down)
+
+    def channels(self) -> set[Key]:
+        """The (match id, audience) channels that have a queue or a sending task now: empty
+        once everything was delivered (nothing is kept per channel after that)."""
+        return set(self._queues) | set(self._workers)
+
     async def drain(self) -> None:
         """Wait until every enqueued message was handled and marked."""
         await self._idle.wait()

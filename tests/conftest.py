@@ -82,10 +82,12 @@ SLOW_TESTS = (
 #: Pure code: the games' rules and the tournament formats (no service, store or Discord).
 PURE = ("tests/games/", "tests/tournament/test_formats_", "tests/tournament/test_seats.py",
         "tests/tournament/test_dutch_reference.py", "tests/tournament/test_render.py")
-#: The Discord front end on the fake Discord, and the fake itself.
+#: The Discord front end on the fake Discord, and the fake's own tests (the fake itself
+#: lives in testbed/fake_discord/).
 DISCORD = ("tests/discord/", "tests/fake_discord/")
 #: What a module that starts processes of its own (subprocesses, kills, forks, a
-#: PostgreSQL server) imports or calls; its tests are the process tier.
+#: PostgreSQL server: testbed/pg_server.py, imported as `testbed.pg_server` or
+#: `from testbed import pg_server`) imports or calls; its tests are the process tier.
 PROCESS_SIGNS = ("import subprocess", "from subprocess", "pg_server", "run_process",
                  "kill_restart", "multiprocessing", "os.fork", "create_subprocess",
                  "failures_importing_alone")

@@ -12,7 +12,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.bot import pg_server
+from testbed import pg_server
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 

@@ -25,6 +25,7 @@ from bot.store.database import create_engine
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
+from tests.support.driver import drive
 from tests.support.register import register_duel
 
 BOT_MATCHES = 6
@@ -104,7 +105,7 @@ async def main(db: str, accepted: str, delivered: str, finish: bool,
     service = LoggingService(Repository(engine), LoggingTransport(delivered), bot_think=0.01,
                              snapshot_every=4, heartbeat_seconds=0.2)
     await service.start()
-    if not service.matches and not await service.repo.list_matches(1):
+    if not service.matches and not await drive(service).stored_matches(1):
         for i in range(BOT_MATCHES):
             await service.start_match("rps-poker", [PlayerRef(f"b{i}a", "A", bot="random"),
                                                     PlayerRef(f"b{i}b", "B", bot="random")],
@@ -117,9 +118,9 @@ async def main(db: str, accepted: str, delivered: str, finish: bool,
     print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
           flush=True)
     if finish:
-        bot_matches = [m.id for m in service.matches.values() if m.game.slug == "rps-poker"]
+        bot_matches = [m.id for m in drive(service).matches() if m.game.slug == "rps-poker"]
         await service.wait_finished(bot_matches, timeout=120)
-        await service.delivery.drain()
+        await drive(service).drain()
         await service.stop()
         await engine.dispose()
         print("FINISHED", flush=True)

@@ -23,6 +23,7 @@ from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
 from games.registry import all_games, installed_games
 from tests.bot.crash_worker import _append, store_url
+from tests.support.driver import drive
 
 GAMES = tuple(installed_games())
 
@@ -63,7 +64,7 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
     service = LoggingService(Repository(engine), TimedTransport(sent), bot_think=0.03,
                              snapshot_every=4, heartbeat_seconds=0.2)
     await service.start()
-    if not service.matches and not await service.repo.list_matches(1):
+    if not service.matches and not await drive(service).stored_matches(1):
         for game in GAMES:
             for i in range(per_game):
                 await service.start_match(game, [PlayerRef(f"{game}{i}a", "A", bot="random"),
@@ -75,7 +76,7 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
     # READY and how long ago the clocks were shifted (that part of the start is charged)
     print(f"READY {(service.now() - service.clocks_shifted_at).total_seconds():.3f}",
           flush=True)
-    bots = [m.id for m in service.matches.values()
+    bots = [m.id for m in drive(service).matches()
             if all(p.bot is not None for p in m.players)]
     playing = {m for m in bots if service.matches[m].status not in ENDED_STATUSES}
     if kill_after and not playing:  # the test's plan left nothing to kill after
@@ -85,7 +86,7 @@ async def main(db: str, accepted: str, sent: str, finish: bool, per_game: int,
     LoggingService.kill_after = kill_after  # counted from here: never before READY
     if finish:
         await service.wait_finished(bots, timeout=240)
-        await service.delivery.drain()
+        await drive(service).drain()
         await service.stop()
         await engine.dispose()
         print("FINISHED", flush=True)

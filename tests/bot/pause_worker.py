@@ -36,6 +36,7 @@ from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
 from tests.bot.shard_worker import SHARDS, _append, guild_of, play_out
+from tests.support.driver import drive
 from tests.support.register import register_duel
 
 LOG = ""
@@ -88,7 +89,7 @@ async def _all_done(service: MatchService, expected: int) -> bool:
     cores this process's event loop can stall that long between the two reads (seen once
     in a full suite run at load 4)."""
     try:
-        async with service.repo.engine.connect() as conn:
+        async with drive(service).engine.connect() as conn:
             rows = (await conn.execute(text("SELECT status FROM matches"))).scalars().all()
             pending = (await conn.execute(text(
                 "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"))).scalar_one()

@@ -31,6 +31,7 @@ from bot.store.leases import Leases
 from bot.store.repository import MatchWrite, Repository, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
+from tests.support.driver import drive
 from tests.support.register import register_duel
 
 SHARDS = 2
@@ -86,7 +87,7 @@ class LoggingService(MatchService):
 
 
 async def _all_done(service: MatchService, expected: int) -> bool:
-    async with service.repo.engine.connect() as conn:
+    async with drive(service).engine.connect() as conn:
         rows = (await conn.execute(text(
             "SELECT status FROM matches WHERE game = 'rps-poker'"))).scalars().all()
         pending = (await conn.execute(text(
@@ -135,7 +136,7 @@ async def play_out(service: MatchService, keeper: ShardKeeper, finish: bool,
     await keeper.stop()
     await service.stop()
     await keeper.release()
-    await service.repo.engine.dispose()
+    await drive(service).engine.dispose()
     print("FINISHED", json.dumps(owned), flush=True)
 
 

@@ -23,6 +23,7 @@ from bot.store.repository import Repository, StoredMessage
 from bot.transport import ChannelHeld, MatchInfo
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.register import register_duel
 
 
@@ -50,7 +51,7 @@ async def main(db: str, flags: Path, mode: str) -> None:
     repo = Repository(create_engine(f"sqlite+aiosqlite:///{db}"))
     transport = FlagTransport(flags)
     service = MatchService(repo, transport, heartbeat_seconds=0.2)  # type: ignore[arg-type]
-    service.delivery.max_backoff = 0.2
+    drive(service).set_backoff(max_backoff=0.2)
     await service.start()
     if mode == "start":
         match = await service.start_match("duel", [ANN, BOB], settings={"pick_seconds": 4.0})
@@ -67,12 +68,12 @@ async def main(db: str, flags: Path, mode: str) -> None:
         say("STOPPED", match.clocks["r1:s1"].limit_at.isoformat(), row.since)
         await asyncio.sleep(3600)
     await service.hydrated()
-    match = next(iter(service.matches.values()))
+    match = next(iter(drive(service).matches()))
     await asyncio.sleep(2)
-    say("HELD", match.state.round, bool(service.clocks.stops.stopped))
+    say("HELD", match.state.round, bool(drive(service).stopped_clocks()))
     (flags / "public").unlink()
-    service.delivery.wake()
-    while "public" not in transport.through or service.clocks.stops.stopped:
+    drive(service).wake()
+    while "public" not in transport.through or drive(service).stopped_clocks():
         await asyncio.sleep(0.01)
     async with match.lock:  # (the clock moved on is stored, then made live)
         pass

@@ -6,6 +6,7 @@ import pytest
 
 from bot.umpire import UmpireError
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 
 
 async def test_a_host_awards_the_running_bout_and_the_match_goes_on(sqlite_service):
@@ -16,9 +17,9 @@ async def test_a_host_awards_the_running_bout_and_the_match_goes_on(sqlite_servi
         await service.award(match.id, 1, "too early", unit="bout")
     assert (await service.submit(match.id, ANN.id, "I start")).accepted
     await service.award(match.id, 1, "Ann did not move", unit="bout")
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.state.score == [0, 1] and match.status == "active"
-    actions = await service.repo.actions(match.id)
+    actions = await drive(service).actions(match.id)
     assert actions[-1].source == "host" and actions[-1].seat == 1
     assert any("award bout 1 to {P1}: Ann did not move" in t
                for t in transport.texts(match.id, "public"))

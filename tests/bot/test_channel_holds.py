@@ -18,6 +18,7 @@ from bot.store.repository import StopData, StoredMessage
 from bot.transport import UNTIL, ChannelHeld, MatchInfo, TransportError
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 
 pytestmark = pytest.mark.looptime
@@ -87,13 +88,13 @@ def no_deadlines(text: str) -> str:
 async def assert_nothing_lost(service: MatchService, repo: MemoryRepository,
                               transport: Channels, match_id: int) -> None:
     """Every stored message went to its own channel, once, in the stored order."""
-    await service.delivery.drain()
+    await drive(service).drain()
     outbox = await repo.messages(match_id)
     for audience in ("public", "seat0", "seat1", "umpire"):
         assert [no_deadlines(t) for t in transport.texts(audience)] == \
             [no_deadlines(m.text) for m in outbox if m.audience == audience], audience
     assert all(m.delivered_at is not None for m in outbox)
-    assert service.delivery.failures == []
+    assert drive(service).failures == []
 
 
 async def test_an_outage_stops_a_delivered_decision_from_the_first_failure() -> None:
@@ -190,7 +191,7 @@ async def test_a_held_table_is_told_once_and_charges_nothing() -> None:
         assert transport.attempts["seat1"] > 3 and transport.texts("seat1") == []
         assert match.state.round == 1
         del transport.held["seat1"]
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         await asyncio.sleep(0.5)
         arrived, prompt = transport.first("seat1", "your decision")
         assert 30 <= arrived - t0 < 30.5, "posted at once, not after the backoff"
@@ -228,7 +229,7 @@ async def test_a_held_delivered_table_stops_only_that_players_clock() -> None:
         await asyncio.sleep(40)  # t = 41: Ann's clock ran out at 30; Bob's stopped at 15
         assert match.state.picks[0] is not None and match.state.picks[1] is None
         del transport.held["seat1"]
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         back, _ = await arrival(transport, "seat1", "15 s left", 2)
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - bob_limit).total_seconds()  # type: ignore[operator]
@@ -255,7 +256,7 @@ async def test_a_held_host_log_is_logged_not_looped(caplog: pytest.LogCaptureFix
             stored = [m for m in await repo.messages(match.id) if m.audience == "umpire"]
             assert not any("remove their role" in m.text for m in stored)
             del transport.held["umpire"]
-            service.delivery.wake(match.id)
+            drive(service).wake(match.id)
             await assert_nothing_lost(service, repo, transport, match.id)
             assert any("the host log could not be reached" in r.getMessage()
                        for r in caplog.records)
@@ -272,7 +273,7 @@ async def test_a_late_prompt_shows_its_real_deadline() -> None:
         written = datetime.fromisoformat(UNTIL.search(stored.text).group(1))  # type: ignore[union-attr]
         await asyncio.sleep(40)
         transport.down.clear()
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         await asyncio.sleep(0.5)
         arrived, text = transport.first("seat1", "your decision")
         shown = datetime.fromisoformat(UNTIL.search(text).group(1))  # type: ignore[union-attr]
@@ -292,11 +293,11 @@ async def test_a_spell_that_outlives_its_match_leaves_nothing_behind() -> None:
         await asyncio.sleep(1)
         transport.down.add("seat1")
         await asyncio.sleep(15)  # Bob's reminder is refused: his clock stops
-        assert service.clocks.stops.stopped, "the spell is under way"
+        assert drive(service).stopped_clocks(), "the spell is under way"
         await service.abort(match.id)
         await asyncio.sleep(600)
-        assert [m for m, _ in service.delivery.failures], "given up after the end"
-        assert not service.clocks.stops.stopped and not service.delivery._down
+        assert [m for m, _ in drive(service).failures], "given up after the end"
+        assert not drive(service).stopped_clocks() and not drive(service).down()
 
 
 async def test_a_table_made_again_is_not_credited_twice() -> None:
@@ -313,8 +314,8 @@ async def test_a_table_made_again_is_not_credited_twice() -> None:
         await asyncio.sleep(39)
         transport.down.clear()
         await service.repost(match.id, "seat1", lost)
-        service.delivery.wake(match.id)
-        await service.delivery.drain()
+        drive(service).wake(match.id)
+        await drive(service).drain()
         await asyncio.sleep(1)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - 39) < 0.01, moved
@@ -337,13 +338,13 @@ async def test_a_clock_waits_for_every_channel_it_depends_on() -> None:
         assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
         await asyncio.sleep(10)  # t = 30
         transport.down.clear()
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         await arrival(transport, "public", "has picked", 1)
         await asyncio.sleep(1)
         assert match.clocks["r1:s1"].limit_at == limit, "still stopped: his table is down"
         await asyncio.sleep(19)  # t = 50
         del transport.held["seat1"]
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         back, _ = await arrival(transport, "seat1", "15 s left", 1)
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
@@ -377,7 +378,7 @@ async def test_a_prompt_that_arrives_while_the_room_is_down_waits_for_it() -> No
         await asyncio.sleep(40 - (loop_now() - t0))  # t = 40: 34 s after round 2 was asked
         assert match.state.round == 2 and match.state.picks == [None, None]
         transport.down.clear()
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         back, _ = await arrival(transport, "public", "has picked", 1)
         await asyncio.sleep(0.5)
         for key in ("r2:s0", "r2:s1"):
@@ -403,7 +404,7 @@ async def test_a_pause_during_a_stop_is_not_given_twice() -> None:
         await service.resume(match.id)
         await asyncio.sleep(40 - (loop_now() - t0))
         del transport.held["seat1"]
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         back, _ = await arrival(transport, "seat1", "15 s left", 1)
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - limit).total_seconds()  # type: ignore[operator]
@@ -439,14 +440,14 @@ async def test_a_stop_outlives_a_restart_and_charges_no_one() -> None:
         match = service.matches[match.id]
         assert match.state.picks[0] is not None and match.state.picks[1] is None, \
             "Bob's clock stayed stopped after the start"
-        assert (match.id, "r1:s1") in service.clocks.stops.stopped
+        assert (match.id, "r1:s1") in drive(service).stopped_clocks()
         del transport.held["seat1"]
-        service.delivery.wake(match.id)
+        drive(service).wake(match.id)
         back, _ = await arrival(transport, "seat1", "15 s left", 2)
         await asyncio.sleep(0.5)
         moved = (match.clocks["r1:s1"].limit_at - bob_limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - (back - t0 - 15)) < 1.01, moved  # (1: the heartbeat's period)
-        assert not repo.stops_[match.id] and not service.clocks.stops.stopped, "the stop's end is stored"
+        assert not repo.stops_[match.id] and not drive(service).stopped_clocks(), "the stop's end is stored"
         await asyncio.sleep(back + 14 - loop_now())
         assert match.state.round == 1, "Bob still has the 15 s he had when it stopped"
         await asyncio.sleep(3)
@@ -473,7 +474,7 @@ async def test_a_stored_stop_whose_channel_has_nothing_to_send_ends_at_the_start
     await service.start()
     try:
         await asyncio.sleep(0.5)
-        assert not service.clocks.stops.stopped and not repo.stops_[match.id]
+        assert not drive(service).stopped_clocks() and not repo.stops_[match.id]
         moved = (service.matches[match.id].clocks["r1:s1"].limit_at
                  - bob_limit).total_seconds()  # type: ignore[operator]
         assert abs(moved - 5) < 0.01, moved

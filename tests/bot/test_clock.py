@@ -9,6 +9,7 @@ import pytest
 from bot.clock import loop_clock
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
@@ -27,7 +28,7 @@ async def test_decision_not_made_in_time_gets_its_timeout_default(memory_service
     assert last["source"] == "timeout" and last["command"]["type"] == "timeout"
     # Ann waited on her move: stored at once; the timeout shared the writer's queue
     assert repo.at_once[match.id] == [("player", True), ("timeout", False)]
-    await service.delivery.drain()
+    await drive(service).drain()
     assert any("{P1} ran out of time" in t for t in transport.texts(match.id, "public"))
 
 
@@ -36,13 +37,13 @@ async def test_reminders_come_at_the_prompts_points(memory_service):
     match = await service.start_match("duel", [ANN, BOB])
     await service.submit(match.id, ANN.id, "pick 4", table_of=0)
     await asyncio.sleep(14.9)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert not [t for t in transport.texts(match.id, "seat1") if "left" in t]
     await asyncio.sleep(0.2)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 15 s left for your decision."
     await asyncio.sleep(10)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert transport.texts(match.id, "seat1")[-1] == "⏰ {P1}, 5 s left for your decision."
 
 
@@ -64,8 +65,8 @@ async def test_a_stale_timer_does_nothing(memory_service):
     service, _, repo = memory_service
     match = await service.start_match("duel", [ANN, BOB])
     await service.submit(match.id, ANN.id, "pick 4", table_of=0)
-    await service.clocks.on_due((match.id, "r1:s0"))  # Ann's clock, for a decision already made
-    await service.clocks.on_due((match.id, "r9:s1"))  # a clock that never existed
+    await drive(service).fire(match.id, "r1:s0")  # Ann's clock, for a decision already made
+    await drive(service).fire(match.id, "r9:s1")  # a clock that never existed
     assert match.seq == 1 and len(repo.actions_[match.id]) == 1
 
 
@@ -89,13 +90,13 @@ async def test_time_bank_charged_in_steps_and_running_out_loses(memory_service):
     await asyncio.sleep(42)  # 12 s into the bank: charged 15 s (three 5 s steps)
     assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
     assert match.state.bank == [45.0, 60.0]
-    await service.delivery.drain()
+    await drive(service).drain()
     public = transport.texts(match.id, "seat1")
     assert any("your time bank of 60 s is running" in t for t in public)
     assert not any("has used" in t for t in public)
     await asyncio.sleep(47.5)  # Bob: 30 s + 60 s bank = 90 s from the start
     assert match.status == "active"
-    await service.delivery.drain()
+    await drive(service).drain()
     assert any("{P1} has used 30 s of their time bank (30 s left)" in t
                for t in transport.texts(match.id, "seat1"))
     await asyncio.sleep(1)
@@ -114,7 +115,7 @@ async def test_downtime_is_not_charged_after_a_restart():
     await asyncio.sleep(300)  # the bot is down for five minutes
     service = MatchService(repo, RecordingTransport(), now=clock)  # type: ignore[arg-type]
     await service.start()
-    assert 300 <= service.downtime.total_seconds() <= 301
+    assert 300 <= drive(service).downtime_seconds() <= 301
     revived = service.matches[match.id]
     await asyncio.sleep(18.5)
     assert revived.seq == 0, "the clocks resumed with the time they had left"

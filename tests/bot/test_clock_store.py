@@ -19,6 +19,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 SLACK = 3.0  # seconds a loaded machine may take beyond a limit
@@ -42,10 +43,10 @@ async def test_a_decision_not_made_in_time_gets_its_timeout_default_stored(sqlit
     assert time.monotonic() - start >= 0.95, "Bob's clock ran out early"
     async with match.lock:  # the timeout is applied, then stored: let its commit finish
         pass
-    actions = await service.repo.actions(match.id)
+    actions = await drive(service).actions(match.id)
     assert [a.source for a in actions] == ["player", "timeout"]
     assert actions[-1].command["type"] == "timeout"
-    await service.delivery.drain()
+    await drive(service).drain()
     assert any("{P1} ran out of time" in t for t in transport.texts(match.id, "public"))
 
 
@@ -56,7 +57,7 @@ async def test_pause_stores_the_time_left_and_resume_gives_it_back(sqlite_servic
     await asyncio.sleep(0.5)
     await service.pause(match.id)
     left = 2.0 - (time.monotonic() - start)  # at least this much was left at the pause
-    stored = await service.repo.load_match(match.id)
+    stored = await drive(service).stored(match.id)
     assert stored is not None and stored.row.status == "paused" and stored.row.paused_at
     await asyncio.sleep(2.5)  # longer than the whole limit
     assert match.seq == 0
@@ -73,7 +74,7 @@ async def test_extend_moves_the_stored_deadline(sqlite_service):
     assert (await service.submit(match.id, ANN.id, "pick 4", table_of=0)).accepted
 
     async def bobs_deadline() -> datetime:
-        stored = await service.repo.load_match(match.id)
+        stored = await drive(service).stored(match.id)
         assert stored is not None
         (bob,) = [c for c in stored.clocks if c.seat == 1 and c.status == "armed"]
         assert bob.deadline_at is not None
@@ -103,7 +104,7 @@ async def test_downtime_is_not_charged_after_a_restart(db_url):
     try:
         restarted = time.monotonic()  # the clocks are shifted during start()
         await service.start()
-        assert service.downtime.total_seconds() >= 2.4
+        assert drive(service).downtime_seconds() >= 2.4
         revived = await service.load(match.id)
         assert revived.seq == 0, "the downtime was charged"
         await _until(lambda: service.matches[match.id].seq == 2, 1.6 + SLACK)
@@ -111,7 +112,7 @@ async def test_downtime_is_not_charged_after_a_restart(db_url):
         assert took >= left - 0.05, f"{left:.2f} s were left, the clocks ran out after {took:.2f} s"
         async with service.matches[match.id].lock:  # let the last commit finish
             pass
-        actions = await service.repo.actions(match.id)
+        actions = await drive(service).actions(match.id)
         assert [a.source for a in actions] == ["timeout", "timeout"]
     finally:
         await service.stop()

@@ -8,6 +8,7 @@ import random
 from bot.messages import compose
 from games.core import Prompt
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 
 FULL = "Draft round 1 of 5: keep 🪨1 or 📄2. Type keep 🪨1, or 1 or 2."
 BRIEF = "draft 1/5: keep 🪨1 or 📄2."
@@ -43,7 +44,7 @@ async def test_a_seat_sees_each_kind_in_full_once_then_compact(sqlite_service) -
         for prompt in list(match.prompts):
             await service.submit_command(match.id, prompt.seat,
                                          match.game.random_command(match.state, prompt, rng))
-    await service.delivery.drain()
+    await drive(service).drain()
     for seat in (0, 1):
         asks = [t for t in transport.texts(match.id, f"seat{seat}") if "your decision" in t]
         assert "Draft round 1 of" in asks[0] and "Type keep" in asks[0]

@@ -15,6 +15,7 @@ import pytest
 
 from games.decoder.commands import TakeTurn
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 
 pytestmark = pytest.mark.looptime
 
@@ -46,7 +47,7 @@ async def test_active_player_reminders_then_bank_then_loss(memory_service):
     seen: list[str] = []
 
     async def reminders() -> list[str]:
-        await service.delivery.drain()
+        await drive(service).drain()
         new = [t for t in transport.texts(match.id, where) if t.startswith("⏰") and t not in seen]
         seen.extend(new)
         return new
@@ -106,18 +107,18 @@ async def test_each_message_carries_the_time_banks_of_its_own_moment(memory_serv
     so a message delivered (or resent) later still shows the figures of its moment."""
     service, transport, repo = memory_service
     match = await service.start_match("decoder", [ANN, BOB], seed="clock-status")
-    await service.delivery.drain()
+    await drive(service).drain()
     assert all("status" not in m.payload for _, m in transport.sent), "none during setup"
     await _to_first_turn(service, match)
     prompt = await _turn_prompt(match)
-    await service.delivery.drain()
+    await drive(service).drain()
     first_turn = [m for _, m in transport.sent if m.audience == "public"][-1]
     assert first_turn.payload["status"] == "⏳ Time banks: {P0} 5:00 · {P1} 5:00"
     sent_before = len(transport.sent)
     await asyncio.sleep(102)  # 12 s over the turn timer: three 5 s steps of the bank
     command = match.game.random_command(match.state, prompt, random.Random(1))
     assert (await service.submit_command(match.id, prompt.seat, command)).accepted
-    await service.delivery.drain()
+    await drive(service).drain()
     banks = {prompt.seat: "4:45", 1 - prompt.seat: "5:00"}
     expected = f"⏳ Time banks: {{P0}} {banks[0]} · {{P1}} {banks[1]}"
     step = [m for _, m in transport.sent[sent_before:] if m.seq == match.seq]
@@ -172,11 +173,11 @@ async def test_reminders_count_down_the_rest_of_the_turn_budget(memory_service):
     await _to_first_turn(service, match)
     prompt = await _turn_prompt(match)
     await _guess_wrong(service, match, prompt, 70)  # 20 s of the budget left
-    await service.delivery.drain()
+    await drive(service).drain()
     before = len(transport.texts(match.id, "public"))
 
     async def new_reminders() -> list[str]:
-        await service.delivery.drain()
+        await drive(service).drain()
         return [t for t in transport.texts(match.id, "public")[before:] if t.startswith("⏰")]
 
     await asyncio.sleep(4.5)
@@ -209,7 +210,7 @@ async def test_unexpected_sabotage_silence_is_pass_not_a_loss(memory_service):
     await asyncio.sleep(59.5)
     assert match.state.step == "sabotage_option"
     await asyncio.sleep(1)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.status == "active"
     assert match.state.step == "turn" and match.state.turn == 2
     assert match.state.seats[1].bank == 300 and match.state.seats[1].items.unexpected_sabotage == 1

@@ -26,6 +26,7 @@ from bot.transport import MatchInfo
 from bot.umpire import MatchService
 from games.decoder.letters import ALPHABET
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
@@ -65,7 +66,7 @@ async def first_turn(service: MatchService, seed: str, **settings: Any) -> Any:
             assert reply.accepted, reply.message
     (prompt,) = match.prompts
     assert prompt.kind == "turn" and not prompt.private
-    await service.delivery.drain()
+    await drive(service).drain()
     return match
 
 
@@ -107,11 +108,11 @@ async def test_a_move_is_taken_when_its_window_closes_not_before(fixing: Any) ->
                                  f"use {tank(match, seat)} guess {hopeful}", message_ref="m1")
     assert reply.accepted, reply.message
     await asyncio.sleep(2.9)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.seq == base, "taken before its window closed"
     assert not any("guesses" in t for t in public_since(transport, mark))
     await asyncio.sleep(0.2)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.seq == base + 1
     assert any(f"guesses {hopeful}" in t for t in public_since(transport, mark))
 
@@ -131,7 +132,7 @@ async def test_a_fixed_typo_is_taken_as_fixed(fixing: Any) -> None:
                               message_ref="m1")
     assert fixed.accepted and not fixed.ignored
     await asyncio.sleep(2)
-    await service.delivery.drain()
+    await drive(service).drain()
     said = " ".join(public_since(transport, mark))
     assert f"guesses {hopeful}" in said and f"guesses {typo}:" not in said
     assert match.seq == base + 1 and match.state.history[-1].letter == hopeful
@@ -164,7 +165,7 @@ async def test_a_deletion_withdraws_the_move(fixing: Any) -> None:
     await asyncio.sleep(1)
     assert (await service.withdraw(match.id, message_ref="m1")).accepted
     await asyncio.sleep(5)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.seq == base and match.prompts[0].key == key, "a withdrawn move was taken"
     assert not public_since(transport, mark)
     assert any("withdrew your move" in t for t in transport.texts(match.id, f"seat{seat}"))
@@ -261,14 +262,14 @@ async def test_a_guess_that_cannot_succeed_is_told_privately_and_stands(fixing: 
     _, own = letters(match, seat)
     mark = len(transport.timed)
     await guess(service, match, seat, own)
-    await service.delivery.drain()
+    await drive(service).drain()
     told = [t for _, a, t in transport.timed[mark:] if a == f"seat{seat}"]
     assert any(f"{own} cannot be in" in t and "in your own hand" in t for t in told), told
     assert not any("cannot be in" in t for _, a, t in transport.timed[mark:]
                    if a != f"seat{seat}"), "the warning reached someone else"
     assert match.seq == base  # told before the guess is taken
     await asyncio.sleep(3.5)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert any(f"guesses {own}: wrong" in t for t in public_since(transport, mark))
 
 
@@ -284,7 +285,7 @@ async def test_a_revealed_letter_is_warned_at_once_with_no_window(fixing: Any) -
     mark = len(transport.timed)
     assert (await service.submit(match.id, player(match, seat),
                                  f"use {tank(match, seat)} guess Q")).accepted
-    await service.delivery.drain()
+    await drive(service).drain()
     told = [t for _, a, t in transport.timed[mark:] if a == f"seat{seat}"]
     assert told and "already revealed" in told[0], told
     assert match.seq == base + 1
@@ -302,7 +303,7 @@ async def test_a_pause_withdraws_a_waiting_move(fixing: Any) -> None:
     await asyncio.sleep(5)
     await service.resume(match.id)
     await asyncio.sleep(1)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert match.seq == base
     assert any("paused the match before your move was taken" in t
                for t in transport.texts(match.id, f"seat{seat}"))
@@ -333,7 +334,7 @@ async def test_whether_a_move_was_fixed_shows_the_opponent_only_its_timing() -> 
                 await service.fix(match.id, player(match, seat), f"use {name} guess {hopeful}",
                                   message_ref="m1")
             await asyncio.sleep(10)
-            await service.delivery.drain()
+            await drive(service).drain()
             seen.append([(round(t - start, 2), a, text) for t, a, text in transport.timed[mark:]
                          if a != f"seat{seat}"])
         finally:
@@ -391,7 +392,7 @@ async def test_a_record_with_fixed_withdrawn_and_warned_moves_verifies(fixing: A
     await guess(service, match, seat, own, ref="m2")  # warned, and it stands
     await asyncio.sleep(3.5)
     await service.abort(match.id, "a test ends it")
-    await service.delivery.drain()
+    await drive(service).drain()
     texts = " ".join(transport.texts(match.id, f"seat{seat}"))
     assert "withdrew your move" in texts and "cannot be in" in texts
     record = json.loads(service.export_json(await service.export(match.id)))

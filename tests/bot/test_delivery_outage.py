@@ -15,6 +15,7 @@ from bot.store.repository import StoredMessage
 from bot.transport import UNTIL, MatchInfo, TransportError
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 
 pytestmark = pytest.mark.looptime
@@ -69,7 +70,7 @@ async def test_a_sustained_outage_loses_nothing_and_charges_no_clock() -> None:
         assert match.state.picks[1] is None and match.state.round == 1
         await asyncio.sleep(2)
         assert match.state.round == 2, "his clock ran out 30 s after the decision reached him"
-        await service.delivery.drain()
+        await drive(service).drain()
 
         outbox = await repo.messages(match.id)
         for audience in ("public", "seat0", "seat1", "umpire"):
@@ -77,7 +78,7 @@ async def test_a_sustained_outage_loses_nothing_and_charges_no_clock() -> None:
             assert [UNTIL.sub("{until}", t) for t in transport.texts(audience)] == \
                 [UNTIL.sub("{until}", m.text) for m in outbox if m.audience == audience], audience
         assert all(m.delivered_at is not None for m in outbox)
-        assert service.delivery.failures == []
+        assert drive(service).failures == []
         told = [t for t in transport.texts("umpire") if "nothing has gone through" in t]
         assert len(told) == 1 and "the table channel of {P1}" in told[0]
         assert any("reached its channel" in t and "{P1}" in t for t in transport.texts("umpire"))
@@ -105,7 +106,7 @@ async def test_a_failing_host_log_does_not_hold_up_the_room_or_the_tables() -> N
                                                  if m.audience == audience], audience
         assert transport.texts("umpire") == []
         transport.down.clear()
-        await service.delivery.drain()
+        await drive(service).drain()
         assert transport.texts("umpire") == [m.text for m in outbox if m.audience == "umpire"]
     finally:
         await service.stop()
@@ -127,7 +128,7 @@ async def test_a_channel_gone_for_good_does_not_hold_the_match_forever() -> None
         await asyncio.sleep(1)
         assert match.state.round == 2, "Bob's decision timed out at 30 s as usual"
         assert transport.attempts["seat1"] >= 2 and transport.texts("seat1") == []
-        assert len(service.delivery.failures) == transport.attempts["seat1"]
+        assert len(drive(service).failures) == transport.attempts["seat1"]
     finally:
         await service.stop()
 
@@ -154,4 +155,29 @@ async def test_wake_retries_a_failing_channel_before_its_backoff_ends() -> None:
     delivery.wake(1)
     await asyncio.wait_for(delivery.drain(), 2.0)
     assert len(tries) == 2 and tries[1] - tries[0] < 1.0
+    await delivery.stop()
+
+
+async def test_delivery_tells_which_channels_are_sending_and_down_and_when_it_is_idle() -> None:
+    """The public reads the tests' driver uses (tests/support/driver.py): a failing channel
+    is sending and down, a working one only sending until its message went; once everything
+    went, delivery is idle and keeps no channel."""
+    transport = FlakyTransport()
+    transport.down.add("seat1")
+    now = loop_clock()
+    delivery = Delivery(MemoryRepository(), transport, now, backoff=10.0, max_backoff=10.0)
+    info = MatchInfo(id=7, game="x", players=(), transport={})
+    assert delivery.idle and delivery.channels() == set() and delivery.channels_down() == set()
+    for number, audience in enumerate(("public", "seat1"), start=1):
+        delivery.enqueue(info, StoredMessage(id=number, match_id=7, seq=1, audience=audience,
+                                             text="hi", payload={}, created_at=now()))
+    assert not delivery.idle and delivery.channels() == {(7, "public"), (7, "seat1")}
+    await asyncio.sleep(1)
+    assert not delivery.idle
+    assert delivery.channels() == {(7, "seat1")} and delivery.channels_down() == {(7, "seat1")}
+    transport.down.clear()
+    delivery.wake(7)
+    await asyncio.wait_for(delivery.drain(), 2.0)
+    assert delivery.idle and delivery.channels() == set() and delivery.channels_down() == set()
+    assert transport.texts("seat1") == ["hi"]
     await delivery.stop()

@@ -13,6 +13,7 @@ from bot.store.repository import OutboxData, Repository
 from bot.umpire import MatchService
 from games.renounce_fate.cards import render_all
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.transport import HeldTransport, RecordingTransport
 
 
@@ -38,13 +39,13 @@ async def test_feed_gets_the_room_and_the_folds_hands_only_at_the_end(memory_ser
         transport=with_feed({}, 42))
     rng = random.Random(1)
     await _play_until(service, match.id, lambda: len(match.state.hidden_hands) >= 4, rng)
-    await service.delivery.drain()
+    await drive(service).drain()
     feed = transport.texts(match.id, FEED)
     room = transport.texts(match.id, "public")
     assert feed == room  # one feed message per room message, the same text, nothing more
     folded = [token.split(":", 1)[1].split("+") for _, token in match.state.hidden_hands]
     await service.abort(match.id)
-    await service.delivery.drain()
+    await drive(service).drain()
     last = transport.texts(match.id, FEED)[-1]
     assert last.startswith(transport.texts(match.id, "public")[-1])  # the end, then the reveal
     reveal = last.split("🔓", 1)[1]
@@ -61,10 +62,10 @@ async def test_feed_reveals_the_round_in_progress_when_the_hosts_end_the_match(m
     service, transport, _ = memory_service
     match = await service.start_match("double-or-nothing", [ANN, BOB],
                                       transport=with_feed({}, 42))
-    await service.delivery.drain()
+    await drive(service).drain()
     assert not any("🔓" in t for t in transport.texts(match.id, FEED))
     await service.abort(match.id)
-    await service.delivery.drain()
+    await drive(service).drain()
     last = transport.texts(match.id, FEED)[-1]
     assert "aborted" in last and "🔓" in last and "Bout 1 (unfinished)" in last
 
@@ -73,7 +74,7 @@ async def test_no_feed_no_feed_messages(memory_service):
     match = await service.start_match("renounce-fate", [ANN, BOB])
     await _play_until(service, match.id, lambda: match.state.round >= 2, random.Random(2))
     await service.abort(match.id)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert transport.texts(match.id, FEED) == []
     assert transport.texts(match.id, "public")
 
@@ -101,9 +102,9 @@ async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_pat
     match = await service.start_match("double-or-nothing", [ANN, BOB],
                                       transport=with_feed({}, 42))
     await _play_until(service, match.id, lambda: match.state.bout >= 2, random.Random(3))
-    assert not any("🔓" in m.text for m in await service.repo.undelivered())
+    assert not any("🔓" in m.text for m in await drive(service).undelivered())
     await service.abort(match.id)
-    owed = [m for m in await service.repo.undelivered() if m.audience == FEED]
+    owed = [m for m in await drive(service).undelivered() if m.audience == FEED]
     assert sum("🔓" in m.text and "Bout 1: {P0} 1:" in m.text for m in owed) == 1
     await service.stop()
     await engine.dispose()
@@ -113,7 +114,7 @@ async def test_a_reveal_is_stored_with_its_step_and_sent_after_a_restart(tmp_pat
     service = MatchService(Repository(engine), transport)
     await service.start()
     try:
-        await service.delivery.drain()
+        await drive(service).drain()
         feed = transport.texts(match.id, FEED)
         assert len(feed) == len(owed) and sum("🔓" in t for t in feed) == 1
         assert feed == [m.text for m in sorted(owed, key=lambda m: m.id)]
@@ -135,7 +136,7 @@ async def test_a_failing_feed_module_costs_the_reveal_not_the_move(memory_servic
     prompt = match.prompts[0]
     reply = await service.submit_command(
         match.id, prompt.seat, match.game.random_command(match.state, prompt, random.Random(0)))
-    await service.delivery.drain()
+    await drive(service).drain()
     assert reply.accepted and match.seq == 1
     assert "the spectator feed's reveals failed" in caplog.text
     assert transport.texts(match.id, FEED)[-1] == transport.texts(match.id, "public")[-1]

@@ -22,6 +22,7 @@ from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot.shard_worker import guild_of
+from tests.support.driver import drive
 from tests.support.register import register_duel
 from tests.support.transport import RecordingTransport
 
@@ -197,18 +198,18 @@ async def test_the_deadline_decides_after_a_pause(db_url: str):
     live = await service.start_match(
         "duel", [PlayerRef("h", "Human"), PlayerRef("b", "Bot", bot="highest")],
         settings={"pick_seconds": 5}, transport={"guild": guild_of(0, 0)})
-    stored = len(await service.repo.actions(live.id))
+    stored = len(await drive(service).actions(live.id))
     assert keeper.fence.holds[0].generation == 1
     clock.at += TTL * 2 / 3 + timedelta(seconds=1)  # the pause: past the deadline
     await asyncio.sleep(0.3)  # the bot's move comes due, and the human's timeout
-    assert not service.resumer.acting(live)
-    assert len(await service.repo.actions(live.id)) == stored, "acted after the deadline"
+    assert not drive(service).acting(live)
+    assert len(await drive(service).actions(live.id)) == stored, "acted after the deadline"
     await keeper._dropped()
     assert keeper.owned == set() and live.id not in service.matches
     await keeper.tick()  # free (nobody took it): taken again, at a new generation
     assert keeper.owned == {0} and keeper.fence.holds[0].generation == 2
     await asyncio.sleep(0.6)
-    assert len(await service.repo.actions(live.id)) > stored, "the match did not go on"
+    assert len(await drive(service).actions(live.id)) > stored, "the match did not go on"
     await keeper.stop()
     await service.stop()
     await keeper.release()

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bot.transport import PlayerRef
 from bot.umpire import MatchService, UmpireError
 from games.registry import installed_games
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
@@ -42,7 +43,7 @@ host_actions = st.one_of(
 def _fingerprint(service: MatchService, repo: MemoryRepository) -> Any:
     """Everything a refused command must leave as it was."""
     out = []
-    for match in service.matches.values():
+    for match in drive(service).matches():
         clocks = sorted((c.key, c.status, c.started_at, c.limit_at, c.deadline_at)
                         for c in match.clocks.values())
         out.append((match.id, match.status, match.seq, match.paused_at, repr(match.result),

@@ -14,6 +14,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 PLAYERS = [PlayerRef("a", "A", bot="random"), PlayerRef("b", "B", bot="random")]
@@ -27,8 +28,8 @@ async def _played(url: str, matches: int) -> list[int]:
     ids = [(await service.start_match("rps-poker", PLAYERS, seed=f"h{i}")).id
            for i in range(matches)]
     await service.wait_finished(ids, timeout=60)
-    await service.delivery.drain()
-    assert await service.repo.count_undelivered() == 0
+    await drive(service).drain()
+    assert await drive(service).count_undelivered() == 0
     await service.stop()
     await engine.dispose()
     return ids
@@ -104,7 +105,7 @@ async def _live_match(url: str, moves: int) -> int:
         reply = await service.submit_command(
             match.id, prompt.seat, live.game.random_command(live.state, prompt, rng))
         assert reply.accepted
-    await service.delivery.drain()
+    await drive(service).drain()
     await service.stop()
     await engine.dispose()
     return match.id

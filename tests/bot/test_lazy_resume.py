@@ -16,6 +16,7 @@ from bot.store.database import create_engine
 from bot.store.repository import ClockData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 
@@ -41,7 +42,7 @@ async def _played(db_url: str, count: int, moves: int, settings: dict | None = N
             command = match.game.random_command(match.state, prompt, rng)
             assert (await service.submit_command(match.id, prompt.seat, command)).accepted
         states[match.id] = match.state.model_dump_json()
-    await service.delivery.drain()
+    await drive(service).drain()
     await service.stop()
     await engine.dispose()
     return states
@@ -58,7 +59,7 @@ async def test_a_restart_is_ready_with_states_rebuilt_on_first_use(db_url, monke
     service = MatchService(Repository(engine), RecordingTransport())
     await service.start()
     assert set(service.matches) == set(states)
-    assert all(m.dormant for m in service.matches.values())
+    assert all(m.dormant for m in drive(service).matches())
     # who plays, where and the clocks are known without rebuilding anything
     first, *others = sorted(states)
     assert service.matches[first].players[0].id == "a0"
@@ -70,14 +71,14 @@ async def test_a_restart_is_ready_with_states_rebuilt_on_first_use(db_url, monke
     assert match.state.model_dump_json() == states[first]
     command = match.game.random_command(match.state, prompt, random.Random(1))
     assert (await service.submit_command(first, prompt.seat, command)).accepted
-    assert any(service.scheduler.when((first, p.key)) for p in match.prompts), \
+    assert any(drive(service).deadline(first, p.key) for p in match.prompts), \
         "the rebuilt match's clocks were not armed"
     assert all(service.matches[m].dormant for m in others)
-    assert not any(service.scheduler.when((m, k)) for m in others
+    assert not any(drive(service).deadline(m, k) for m in others
                    for k in service.matches[m].clocks), "a dormant match's clock was armed"
 
     snapshots_before = {m.row.id: m.snapshot_seq
-                        for m in await service.repo.load_many(sorted(states))}
+                        for m in await drive(service).stored_many(sorted(states))}
     await service.stop()  # a dormant match has nothing new to store
     engine2 = create_engine(db_url)
     repo = Repository(engine2)
@@ -93,13 +94,13 @@ async def test_the_background_rebuild_wakes_every_match_and_its_clocks(db_url):
     service = MatchService(Repository(engine), RecordingTransport())
     await service.start()
     await service.hydrated(timeout=10)
-    assert not any(m.dormant for m in service.matches.values())
+    assert not any(m.dormant for m in drive(service).matches())
     assert {m: service.matches[m].state.model_dump_json() for m in states} == {
         m: s for m, s in states.items()}
     before = {m: service.matches[m].seq for m in states}
     # the decisions were left open at the crash: their 1 s clocks run out after the rebuild
     await asyncio.sleep(2.5)
-    actions = {m: await service.repo.actions(m) for m in states}
+    actions = {m: await drive(service).actions(m) for m in states}
     for m in states:
         assert service.matches[m].seq > before[m], f"match {m}'s clock never fired"
         assert actions[m][-1].source == "timeout"
@@ -140,7 +141,7 @@ async def test_a_stopped_service_leaves_its_resumed_matches_to_the_collector(db_
     await service.start()
     await service.hydrated()
     assert gc.get_freeze_count() > 0
-    resumed = [weakref.ref(m) for m in service.matches.values()]
+    resumed = [weakref.ref(m) for m in drive(service).matches()]
     assert len(resumed) == 3
     await service.stop()
     await engine.dispose()

@@ -19,6 +19,7 @@ from bot.store.repository import MatchWrite, StoredMatch, StoredMessage
 from bot.transport import MatchInfo, PlayerRef
 from bot.umpire import MatchService
 from games.registry import all_games, installed_games
+from tests.support.driver import drive
 from tests.support.register import register_duel
 
 PER_MATCH_BOUND = 1024  # bytes of growth allowed per finished match (found: +37-40 KB before)
@@ -87,7 +88,7 @@ async def _play(service: MatchService, count: int, start: int) -> None:
             "duel", [PlayerRef(f"a{i}", "A", bot="random"), PlayerRef(f"b{i}", "B", bot="random")],
             settings={"rounds": 1}, seed=f"m{i}") for i in range(batch, batch + 50)]
         await service.wait_finished([m.id for m in started], timeout=60)
-        await service.delivery.drain()
+        await drive(service).drain()
         for _ in range(3):  # let the channels' workers end and retire their matches
             await asyncio.sleep(0)
 
@@ -122,7 +123,7 @@ async def _play_game(service: MatchService, game: str, first: int) -> None:
             game, [PlayerRef(f"a{i}", "A", bot="random"), PlayerRef(f"b{i}", "B", bot="random")],
             settings=all_games()[game].quick_settings(), seed=f"{game}{i}") for i in range(batch, batch + 50)]
         await service.wait_finished([m.id for m in started], timeout=120)
-        await service.delivery.drain()
+        await drive(service).drain()
         for _ in range(3):
             await asyncio.sleep(0)
 
@@ -151,11 +152,9 @@ def test_memory_stays_flat_over_finished_matches_of_every_game(game: str) -> Non
     finally:
         tracemalloc.stop()
     print(f"{game}: memory growth per finished match: {growth:.0f} bytes")
-    assert all(m.status not in ("active", "paused") for m in service.matches.values())
+    assert all(m.status not in ("active", "paused") for m in drive(service).matches())
     assert len(service.matches) <= service.keep_ended
-    assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
-    assert not service.clocks.stops.stopped
-    assert not service.delivery._queues and not service.delivery._workers
+    assert not drive(service).leftovers()
     assert growth < PER_MATCH_BOUND, f"{game}: {growth:.0f} bytes kept per finished match"
 
 
@@ -171,7 +170,5 @@ def test_memory_stays_flat_over_2000_finished_matches() -> None:
           f"{len(service.matches)} matches kept")
     assert transport.sent >= 2000 * 3, "the matches were played and their messages sent"
     assert len(service.matches) <= service.keep_ended
-    assert not service.bots.tries and not service.clocks.unseen and not service.clocks.held
-    assert not service.clocks.stops.stopped
-    assert not service.delivery._queues and not service.delivery._workers
+    assert not drive(service).leftovers()
     assert growth < PER_MATCH_BOUND, f"{growth:.0f} bytes kept per finished match"

@@ -2,7 +2,7 @@
 resumes on its own once it is back (no restart of the service), every match replays its
 stored log exactly, and a restart of the service rebuilds every match.
 
-The test runs its own server (tests/bot/pg_server.py's binaries) so that it can stop it
+The test runs its own server (testbed/pg_server.py's binaries) so that it can stop it
 (`pg_ctl stop -m fast`, what a restart or a failover does) and start it again.
 """
 
@@ -29,7 +29,8 @@ from bot.store.single_statement import SingleStatementWrites
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from games.registry import installed_games
-from tests.bot import pg_server
+from testbed import pg_server
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 pytestmark = pytest.mark.slow
@@ -151,7 +152,7 @@ async def test_postgresql_stopped_for_5_s_mid_play(server: StoppableServer) -> N
     assert after and all(r.accepted for r in after), "play resumed on its own"
     pictures = {}
     for match_id in ids:
-        stored = await service.repo.load_match(match_id)
+        stored = await drive(service).stored(match_id)
         assert stored is not None
         live = service.matches[match_id]
         pictures[match_id] = _picture(live)

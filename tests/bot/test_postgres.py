@@ -14,6 +14,7 @@ from bot.store.repository import MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 # The server and a fresh database per test come from tests/bot/conftest.py (`pg_url`); the
@@ -38,9 +39,9 @@ async def test_matches_play_concurrently_and_survive_a_restart_on_postgres(pg_ur
             assert reply.accepted, reply.message
 
     await asyncio.gather(*(play(m.id, 9) for m in matches))
-    assert service.repo.writer.items > service.repo.writer.batches, "writes shared transactions"
+    assert drive(service).writer.items > drive(service).writer.batches, "writes shared transactions"
     states = {m.id: m.state.model_dump_json() for m in matches}
-    await service.delivery.drain()
+    await drive(service).drain()
     await service.stop()
     await engine.dispose()
 
@@ -48,7 +49,7 @@ async def test_matches_play_concurrently_and_survive_a_restart_on_postgres(pg_ur
     service = MatchService(Repository(engine), RecordingTransport())
     await service.start()
     assert {m: service.matches[m].state.model_dump_json() for m in states} == states
-    assert await service.repo.count_undelivered() == 0
+    assert await drive(service).count_undelivered() == 0
     match = service.matches[matches[0].id]
     rng = random.Random(0)
     while match.status == "active":
@@ -71,7 +72,7 @@ async def test_refusals_and_text_moves_on_postgres(pg_url: str):
     assert (await service.submit(match.id, ANN.id, "pick 5")).delete
     assert (await service.submit(match.id, ANN.id, "pick 5", table_of=0)).accepted
     assert (await service.submit(match.id, BOB.id, "pick 6", table_of=1)).accepted
-    actions = await service.repo.actions(match.id)
+    actions = await drive(service).actions(match.id)
     assert [a.command["number"] for a in actions] == [5, 6]
     await service.stop()
     await engine.dispose()

@@ -13,6 +13,7 @@ from bot.ratings import MODEL, history, result_of, result_statement, standings
 from bot.store.bulk import Query, select_of
 from bot.store.models import MatchResultRow, SnapshotRow
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 
 
 def _expected(winners: list[int | None]) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -32,8 +33,8 @@ async def test_results_move_ratings_as_the_rating_library_does(sqlite_service):
         match = await service.start_match("rps-poker", [ANN, BOB])
         await service.award(match.id, winner, "test")
         ids.append(match.id)
-    await service.delivery.drain()
-    engine = service.repo.engine
+    await drive(service).drain()
+    engine = drive(service).engine
     (ann_mu, ann_sigma), (bob_mu, bob_sigma) = _expected(winners)
     rows = {s.player_id: s for s in await standings(engine, 0, "rps-poker")}
     assert rows[ANN.id].mu == pytest.approx(ann_mu) and rows[ANN.id].sigma == pytest.approx(ann_sigma)
@@ -60,7 +61,7 @@ async def test_a_result_is_recorded_once_and_an_ended_match_keeps_one_snapshot(s
         prompt = match.prompts[0]
         command = match.game.random_command(match.state, prompt, rng)
         assert (await service.submit_command(match.id, prompt.seat, command)).accepted
-    engine = service.repo.engine
+    engine = drive(service).engine
     async with engine.connect() as conn:
         before = (await conn.execute(select(SnapshotRow.seq).where(
             SnapshotRow.match_id == match.id))).scalars().all()
@@ -73,7 +74,7 @@ async def test_a_result_is_recorded_once_and_an_ended_match_keeps_one_snapshot(s
     standing = await standings(engine, 0, "rps-poker")
     # The same result statement again (as a retried transaction would): nothing changes.
     run = result_statement(match, datetime.now(UTC))
-    await service.repo.writer.run(run)
+    await drive(service).writer.run(run)
     async with engine.connect() as conn:
         recorded = (await conn.execute(select(MatchResultRow.match_id).where(
             MatchResultRow.match_id == match.id))).all()

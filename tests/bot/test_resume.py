@@ -11,6 +11,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
+from tests.support.driver import drive
 from tests.support.transport import HeldTransport, RecordingTransport
 
 
@@ -33,7 +34,7 @@ async def test_running_matches_resume_in_batches_and_ended_ones_stay_unloaded(db
     ended = matches[-1].id
     await service.abort(ended, "test")
     states = {m.id: m.state.model_dump_json() for m in matches[:-1]}
-    owed = {m.id for m in await service.repo.undelivered() if m.match_id == ended}
+    owed = {m.id for m in await drive(service).undelivered() if m.match_id == ended}
     assert owed, "the ended match still owes messages"
     busy = matches[0]
     await busy.lock.acquire()  # a step in progress: its state may be ahead of the store
@@ -59,14 +60,14 @@ async def test_running_matches_resume_in_batches_and_ended_ones_stay_unloaded(db
     await task
     # the clean stop stored a snapshot of every running match at its last action (4; every
     # 3 actions otherwise), except the one that was in the middle of a step
-    stored = {m.row.id: m for m in await service.repo.load_many(list(states))}
+    stored = {m.row.id: m for m in await drive(service).stored_many(list(states))}
     assert {i: (m.snapshot_seq, len(m.actions)) for i, m in stored.items()} == {
         i: (3, 1) if i == busy.id else (4, 0) for i in states}
     assert any(0 < n < len(states) for n in seen), f"no turn between batches: {sorted(set(seen))}"
     assert {m: service.matches[m].state.model_dump_json() for m in states} == states
     assert ended not in service.matches, "an ended match was rebuilt on start"
-    await service.delivery.drain()
+    await drive(service).drain()
     assert owed <= {m.id for mid, m in transport.sent if mid == ended}
-    assert await service.repo.count_undelivered() == 0
+    assert await drive(service).count_undelivered() == 0
     await service.stop()
     await engine.dispose()

@@ -18,6 +18,7 @@ import pytest
 from bot.clock import loop_clock
 from bot.umpire import MatchService
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
@@ -41,7 +42,7 @@ async def _to_round_end(service, match) -> None:
 
 
 async def _public(service, transport, match) -> list[str]:
-    await service.delivery.drain()
+    await drive(service).drain()
     return transport.texts(match.id, "public")
 
 
@@ -123,10 +124,10 @@ async def test_the_break_survives_a_restart():
         live = again.matches[match.id]
         assert not (await again.submit(match.id, BOB.id, "no")).accepted
         await asyncio.sleep(14.5)
-        await again.delivery.drain()
+        await drive(again).drain()
         assert not [t for t in transport.texts(match.id, "public") if "Refill?" in t]
         await asyncio.sleep(1)
-        await again.delivery.drain()
+        await drive(again).drain()
         assert len([t for t in transport.texts(match.id, "public") if "Refill?" in t]) == 1
         assert (await again.submit(match.id, BOB.id, "no")).accepted
         assert live.state.offer_seat == 0

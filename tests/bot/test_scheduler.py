@@ -89,3 +89,19 @@ async def test_many_rearmings_fire_each_token_once_at_its_last_time():
     loop_start = asyncio.get_running_loop().time() - 101
     assert {t: round(at - loop_start) for t, at in fired} == last
     await scheduler.stop()
+
+
+async def test_armed_counts_the_tokens_that_will_fire() -> None:
+    """(the tests' driver reads it: tests/support/driver.py)"""
+    scheduler, fired = _scheduler()
+    start = loop_clock()()
+    scheduler.start()
+    assert scheduler.armed == 0
+    for i in range(3):
+        scheduler.set(i, start + timedelta(seconds=5 + i))
+    scheduler.set(0, start + timedelta(seconds=20))  # re-armed: still one token
+    scheduler.set(2, None)
+    assert scheduler.armed == 2
+    await asyncio.sleep(30)
+    assert sorted(t for t, _ in fired) == [0, 1] and scheduler.armed == 0
+    await scheduler.stop()

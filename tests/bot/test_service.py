@@ -11,13 +11,14 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import MatchService, UmpireError
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.transport import RecordingTransport
 
 
 async def test_start_match_seats_the_advantage_holder_first_and_announces_prompts(sqlite_service):
     service, transport = sqlite_service
     match = await service.start_match("duel", [ANN, BOB], advantage=1)
-    await service.delivery.drain()
+    await drive(service).drain()
     assert [p.name for p in match.players] == ["Bob", "Ann"]
     public = transport.texts(match.id, "public")
     assert len(public) == 1
@@ -36,7 +37,7 @@ async def test_private_move_typed_in_public_room_is_refused_and_changes_nothing(
     assert not reply.accepted and reply.delete
     assert "private" in reply.message and "table channel" in reply.message
     assert match.seq == 0 and match.state.picks == [None, None]
-    assert await service.repo.actions(match.id) == []
+    assert await drive(service).actions(match.id) == []
 
 
 async def test_refusals_name_the_reason(sqlite_service):
@@ -61,7 +62,7 @@ async def test_each_command_sends_at_most_one_message_per_audience(sqlite_servic
     for n in (3, 4, 5):
         await service.submit(match.id, ANN.id, f"pick {n}", table_of=0)
         await service.submit(match.id, BOB.id, f"pick {n + 1}", table_of=1)
-    messages = await service.repo.messages(match.id)
+    messages = await drive(service).messages(match.id)
     per_step = Counter((m.seq, m.audience) for m in messages)
     assert max(per_step.values()) == 1
     assert {m.seq for m in messages} == set(range(0, 7))
@@ -77,7 +78,7 @@ async def test_finished_match_reveals_seed_and_records_result(sqlite_service):
         await service.submit(match.id, BOB.id, f"pick {n - 5}", table_of=1)
     assert match.status == "finished"
     assert match.result == {"winner": 0, "reason": "all rounds played", "score": [3, 0]}
-    await service.delivery.drain()
+    await drive(service).drain()
     final = transport.texts(match.id, "public")[-1]
     assert "🏁 Match over: {P0} wins 3-0" in final and "`s3cret`" in final
     record = await service.export(match.id)
@@ -104,7 +105,7 @@ async def test_host_pause_resume_abort_and_award(sqlite_service):
     other = await service.start_match("duel", [ANN, BOB])
     await service.abort(other.id, "test")
     assert other.status == "aborted" and other.result["winner"] is None
-    await service.delivery.drain()
+    await drive(service).drain()
     assert any("🛑 The hosts aborted" in t for t in transport.texts(other.id, "public"))
 
 
@@ -129,7 +130,7 @@ async def test_restart_continues_the_match_and_resends_undelivered(db_url):
         await service.submit(match.id, BOB.id, f"pick {m}", table_of=1)
     await service.submit(match.id, ANN.id, "pick 7", table_of=0)
     state_before = match.state.model_dump_json()
-    await service.delivery.drain()
+    await drive(service).drain()
     # a message accepted but never delivered (the process died before sending it)
     async with engine.begin() as conn:
         await conn.execute(text("UPDATE outbox SET delivered_at = NULL WHERE id = "
@@ -144,12 +145,12 @@ async def test_restart_continues_the_match_and_resends_undelivered(db_url):
     reloaded = service.matches[match.id]
     assert reloaded.state.model_dump_json() == state_before
     assert reloaded.seq == 5
-    await service.delivery.drain()
+    await drive(service).drain()
     assert len(second.sent) == 1 and second.sent[0][1].id == first.sent[-1][1].id
     assert (await service.submit(match.id, BOB.id, "pick 3", table_of=1)).accepted
     assert reloaded.status == "finished"
-    await service.delivery.drain()
-    assert await service.repo.count_undelivered() == 0
+    await drive(service).drain()
+    assert await drive(service).count_undelivered() == 0
     await service.stop()
     await engine.dispose()
 

@@ -26,8 +26,9 @@ from bot.store.leases import Leases, shard_of
 from bot.store.repository import ClockData, MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
-from tests.bot import pg_server
+from testbed import pg_server
 from tests.bot.shard_worker import guild_of
+from tests.support.driver import drive
 from tests.support.register import register_duel
 from tests.support.shard_log import lines as _lines
 from tests.support.shard_log import stored as _stored
@@ -237,8 +238,8 @@ async def test_a_process_that_cannot_renew_in_time_stops_umpiring_the_shard(pg_u
     with pytest.raises(OSError):
         await keeper.tick()
     assert keeper.owned == set(), "kept acting on shards past 2/3 of their lease"
-    assert service.matches == {} and service.repo.shards == set()
-    assert not service.bots.tasks and not service.scheduler._due
+    assert drive(service).matches() == [] and drive(service).shards() == set()
+    assert not drive(service).bot_tasks() and not drive(service).armed()
     # renewals work again and take shard 0 back (once expired, a preferred shard is retaken);
     # another process took shard 1 meanwhile: it stays theirs
     leases.renew, leases.take, leases.takeable = working  # type: ignore[method-assign]
@@ -364,7 +365,7 @@ async def test_a_restarted_process_gets_its_shard_back_from_the_one_that_took_it
         await keeper.stop()
     for service in services:
         await service.stop()
-        await service.repo.engine.dispose()
+        await drive(service).engine.dispose()
     await dead.engine.dispose()
 
 

@@ -80,7 +80,7 @@ async def _play(repo: Repository, match_id: int) -> list[list[int]]:
 
 
 async def test_single_statement_stores_what_the_transaction_stores(pg_template: str):
-    from tests.bot import pg_server
+    from testbed import pg_server
 
     stored = {}
     for path in ("single statement", "transaction"):

@@ -23,6 +23,7 @@ from bot.store.repository import MatchWrite, OutboxData, Repository
 from bot.transport import PlayerRef
 from bot.umpire import MatchService
 from games.registry import installed_games
+from tests.support.driver import drive
 from tests.support.sqlite_lock import locked
 from tests.support.transport import RecordingTransport
 
@@ -182,13 +183,13 @@ class Players:
     async def check_stored(self) -> None:
         """Every accepted move is stored, in order, and nothing else."""
         for match_id, moves in self.accepted.items():
-            stored = [_timeless(a.command) for a in await self.service.repo.actions(match_id)]
+            stored = [_timeless(a.command) for a in await drive(self.service).actions(match_id)]
             assert stored == [c for _, c in moves], \
                 f"match {match_id}: the store is not what was accepted"
 
     async def _play(self, match_id: int, rng: random.Random) -> None:
         service = self.service
-        while (match := service.matches.get(match_id)) and match.status == "active":
+        while (match := drive(service).match(match_id)) and match.status == "active":
             await asyncio.sleep(rng.uniform(0.01, 0.2))
             match = service.matches[match_id]  # a refused move rebuilds the live match
             if not match.prompts:

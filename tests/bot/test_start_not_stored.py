@@ -16,6 +16,7 @@ from bot.store.database import create_engine
 from bot.store.repository import Repository
 from bot.umpire import NOT_STARTED, MatchService, UmpireError
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.sqlite_lock import locked
 from tests.support.transport import RecordingTransport
 
@@ -38,7 +39,7 @@ async def _refused(db: Path, break_store: Any) -> str:
                 await service.start_match("duel", [ANN, BOB])
         assert service.matches == {}
         match = await service.start_match("duel", [ANN, BOB])  # the store is back
-        assert [m.id for m in await service.repo.list_matches()] == [match.id]
+        assert [m.id for m in await drive(service).stored_matches()] == [match.id]
     finally:
         await service.stop()
         await engine.dispose()
@@ -48,7 +49,7 @@ async def _refused(db: Path, break_store: Any) -> str:
 class _Patched:
     def __init__(self, service: MatchService, attribute: str, fake: Any, *,
                  on: str = "writer") -> None:
-        self.target = service.repo.writer if on == "writer" else service.repo
+        self.target = drive(service).writer if on == "writer" else service.repo
         self.attribute, self.fake = attribute, fake
 
     async def __aenter__(self) -> None:
@@ -68,7 +69,7 @@ async def test_a_start_the_store_cannot_take_is_one_sentence(tmp_path, case):
             return _Patched(service, "bulk", _disk_full)
         if case == "server gone":  # the new match's id cannot be read
             return _Patched(service, "reserve_match", _server_gone, on="repo")
-        service.repo.writer.wait = 0.3  # another process holds the file: StoreUnavailable
+        drive(service).writer.wait = 0.3  # another process holds the file: StoreUnavailable
         return locked(db, 1.0)
 
     text = await _refused(db, broken)

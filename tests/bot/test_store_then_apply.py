@@ -23,6 +23,7 @@ from bot.store.repository import LIVE_CLOCKS, MatchWrite, StoredMatch
 from bot.transport import PlayerRef
 from bot.umpire import STORE_RETRY_SECONDS, MatchService, UmpireError
 from tests.bot.conftest import ANN, BOB
+from tests.support.driver import drive
 from tests.support.memory_repo import MemoryRepository
 from tests.support.transport import RecordingTransport
 
@@ -98,7 +99,7 @@ async def test_a_failed_commit_while_the_database_is_unreadable_changes_nothing(
     match = await service.start_match("rps-poker", [ANN, BOB], seed="s1")
     await service.submit(match.id, BOB.id, "1", table_of=1)
     before = _picture(match)
-    timers = {k: service.scheduler.when((match.id, k)) for k in match.clocks}
+    timers = {k: drive(service).deadline(match.id, k) for k in match.clocks}
     repo.refuse = lambda write: write.action is not None
     repo.unreadable = True
     reply = await service.submit(match.id, ANN.id, "1", table_of=0)
@@ -106,7 +107,7 @@ async def test_a_failed_commit_while_the_database_is_unreadable_changes_nothing(
     assert "could not record that move" in reply.message and "send it again" in reply.message
     assert service.matches[match.id] is match, "the live match is never replaced"
     assert _picture(match) == before, "nothing of the refused move took effect"
-    assert {k: service.scheduler.when((match.id, k)) for k in match.clocks} == timers
+    assert {k: drive(service).deadline(match.id, k) for k in match.clocks} == timers
     repo.refuse = lambda write: False
     repo.unreadable = False
     await assert_replays(service, repo, match.id)

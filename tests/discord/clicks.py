@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fake_discord.models import FLAG_EPHEMERAL
+from testbed.fake_discord.models import FLAG_EPHEMERAL
 
 
 def accepted(inter: Any) -> bool:

@@ -31,20 +31,21 @@ from bot.store.repository import Repository
 from bot.transport import ChannelHeld
 from bot.umpire import MatchService
 from games.core import Prompt
-from tests.fake_discord import permissions as P
-from tests.fake_discord import store as fake_store
-from tests.fake_discord.fixtures import fake_discord  # noqa: F401
-from tests.fake_discord.harness import running_client
-from tests.fake_discord.limits import TEST_SCALE
-from tests.fake_discord.models import Channel, Guild, Overwrite, Role, User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord import store as fake_store
+from testbed.fake_discord.fixtures import fake_discord  # noqa: F401
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.limits import TEST_SCALE
+from testbed.fake_discord.models import Channel, Guild, Overwrite, Role, User
+from testbed.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 
 HOST_ROLE = "Umpire Host"
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")  # where a batched host log entry begins
 #: The bot's defaults, on the fake's scaled clock: the host log batched per server and
 #: what a channel queues behind a rate limit folded into one post, as in production, with
 #: every interval `TEST_SCALE` times as long as the bot's own (as Discord's rate limits in
-#: the fake: see tests/fake_discord/fixtures.py). A test that needs one off says so
+#: the fake: see testbed/fake_discord/fixtures.py). A test that needs one off says so
 #: (`umpire(world, coalesce=False)`); tests/discord/test_log_batch.py runs the bot's own 5 s.
 LOG_BATCH_SECONDS = BOT_LOG_BATCH_SECONDS * TEST_SCALE
 
@@ -91,8 +92,8 @@ class Umpire:
 
     async def idle(self, fake: FakeDiscord) -> None:
         """Every outbox message delivered and the bot idle."""
-        await fake.wait_for(lambda: self.service.delivery._idle.is_set(), 10)
-        await self.service.delivery.drain()
+        await fake.wait_for(lambda: drive(self.service).idle(), 10)
+        await drive(self.service).drain()
         await self.transport.wait_idle()
         await fake.settle()
 
@@ -195,7 +196,7 @@ async def assert_channels_match_outbox(world: World, up: Umpire, match: LiveMatc
     """Every outbox message is in its audience's channel exactly once (nonce = outbox id; a
     text over 2,000 characters as its parts, nonces `<id>.1`, ...), with the rendered text;
     nothing else from the outbox anywhere else. Returns the messages per audience."""
-    outbox = await up.service.repo.messages(match.id)
+    outbox = await drive(up.service).messages(match.id)
     counts: dict[str, int] = {}
     for audience in ("public", "seat0", "seat1", "umpire"):
         if channel_for(match.transport, audience) is None:
@@ -285,7 +286,7 @@ async def start_vs_bot(world: World, up: Any, game: str, bot: str, **options: An
                                      player1=world.alice, bot=bot, **options)
     await fake.wait_for(lambda: inter.original is not None and "started" in
                         (inter.original.content or ""), 10)
-    [match] = up.service.matches.values()
+    [match] = drive(up.service).matches()
     return match
 
 
@@ -369,7 +370,7 @@ def held_reasons(up: Umpire) -> list[str]:
     """Record every `ChannelHeld.for_hosts` the transport raises. Delivery's backoff is made
     long, so that a held channel is retried in time only when the guild update listeners wake
     it (bot/discord/cogs/watch.py)."""
-    up.service.delivery.backoff = up.service.delivery.max_backoff = 60.0
+    drive(up.service).set_backoff(60.0, 60.0)
     out: list[str] = []
     real, real_many = up.transport.send, up.transport.send_many
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
+from tests.support.driver import drive
 
 DELAY = 3.2  # longer than Discord's limit (the fake refuses a late first answer)
 
@@ -75,7 +76,7 @@ async def test_challenge_and_rematch_buttons_are_acknowledged_in_time_with_a_slo
         click = await fake.click_button(world.bob, message, accept, timeout=15)
         assert click.acked_after is not None and click.acked_after < 3.0
         await fake.wait_for(lambda: up.service.matches, 15)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         monkeypatch.undo()
         await up.service.award(match.id, 0, "test")
         await up.idle(fake)

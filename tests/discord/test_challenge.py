@@ -13,8 +13,9 @@ from sqlalchemy import update
 
 from bot.discord.friendly import NO_FRIENDLIES, coin_flip, limits_of
 from bot.store.models import ChallengeRow
+from testbed.fake_discord.models import Message
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord.models import Message
+from tests.support.driver import drive
 
 
 def _ids(message: Message) -> list[str]:
@@ -47,7 +48,7 @@ async def test_challenge_accepted_starts_a_friendly_match_with_a_coin_flip(world
         assert not up.service.matches
         await fake.click_button(world.bob, message, accept)
         await fake.wait_for(lambda: up.service.matches, 10)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert match.transport["friendly"] is True
         # The rule as announced, computed here on its own: the first byte of
         # SHA-256("<seed>:advantage") even for alice (the challenger), odd for bob.
@@ -107,12 +108,12 @@ async def test_rematch_needs_both_players_and_survives_a_restart(world: World) -
         pressed = await fake.click_button(world.bob, offer, f"ump:rm:{match.id}")
         assert not pressed.followups, pressed.followups[0].content
         await fake.wait_for(lambda: len(up.service.matches) == 2, 10)
-        new = max(up.service.matches.values(), key=lambda m: m.id)
+        new = max(drive(up.service).matches(), key=lambda m: m.id)
         assert {p.name for p in new.players} == {"alice", "bob"}
         assert new.transport["rematch_of"] == match.id
         await fake.wait_for(lambda: "Rematch of match" in shown(offer))
         assert "awarded the match to" in offer.content  # the final message's text stays
-        stored = await up.service.repo.load_match(match.id)
+        stored = await drive(up.service).stored(match.id)
         assert stored is not None and stored.row.transport["rematch_match"] == new.id
         assert stored.row.transport.get("closed") is True
         await up.idle(fake)
@@ -126,7 +127,7 @@ async def test_a_challenge_accepted_after_a_restart(world: World) -> None:
         accept = next(i for i in _ids(message) if i.endswith(":a"))
         await fake.click_button(world.bob, message, accept)
         await fake.wait_for(lambda: up.service.matches, 10)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert {p.name for p in match.players} == {"alice", "bob"}
         await fake.wait_for(lambda: "accepted" in fake.messages(world.general)[-1].content)
         await up.idle(fake)
@@ -166,7 +167,7 @@ async def test_an_expired_challenge_says_so_privately_and_starts_nothing(world: 
     fake = world.fake
     async with umpire(world, friendly_matches=True) as up:
         message = await _challenge(world)
-        async with up.service.repo.engine.begin() as conn:  # posted two hours ago
+        async with drive(up.service).engine.begin() as conn:  # posted two hours ago
             await conn.execute(update(ChallengeRow).values(
                 created_at=datetime.now(UTC) - timedelta(hours=2)))
         accept = next(i for i in _ids(message) if i.endswith(":a"))

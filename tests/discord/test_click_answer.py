@@ -25,6 +25,7 @@ from tests.discord.conftest import (
     umpire,
     with_key,
 )
+from tests.support.driver import drive
 
 
 def table_button(world: World, match: Any, seat: int) -> tuple[Any, str]:
@@ -68,7 +69,7 @@ async def test_a_click_in_the_own_table_is_answered_with_the_tables_next_post(
         match, table0, start, click = await alice_clicks(world, up)
         assert click.response.type == 4, click.responses  # a message, not a silent ack
         assert not int(click.response.data.get("flags") or 0) & 64  # in the table, for all
-        outbox = [m for m in await up.service.repo.messages(match.id)
+        outbox = [m for m in await drive(up.service).messages(match.id)
                   if m.audience == "seat0"]
         answered = click.response.message
         assert answered.channel_id == table0.id

@@ -35,6 +35,7 @@ from bot.discord.places import channel_for
 from bot.live import LiveMatch
 from games.core.contract import Prompt
 from games.registry import PREFERRED_ORDER
+from testbed.fake_discord.server import FakeDiscord
 from tests.discord.conftest import (
     Umpire,
     World,
@@ -45,7 +46,7 @@ from tests.discord.conftest import (
     start_vs_bot,
     umpire,
 )
-from tests.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 
 pytestmark = pytest.mark.slow  # about 5 s a game on a quiet machine
 
@@ -165,7 +166,7 @@ async def play_by_clicks(world: World, up: Umpire,
     assert match.status == "finished", (match.status, match.prompts, match.seq)
     await fake.wait_for(lambda: bool(match.transport.get("closed")), 10)
     await up.idle(fake)
-    moves = len(await up.service.repo.actions(match.id))
+    moves = len(await drive(up.service).actions(match.id))
     return global_requests(fake, start, match), moves, match
 
 

@@ -19,9 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.console.records import transcript_text
 from bot.ratings import history
 from bot.store.models import ChallengeRow
+from testbed.fake_discord.models import Interaction, Message, User
+from testbed.fake_discord.server import FakeDiscord
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord.models import Interaction, Message, User
-from tests.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 
 
 async def answer(fake: FakeDiscord, inter: Interaction) -> str:
@@ -92,7 +93,7 @@ async def test_a_host_who_plays_cannot_referee_their_match_even_after_it_ended(
         inter = await fake.slash_command(harriet, world.general, "match start", game="rps-poker",
                                          player1=hannah, player2=world.bob)
         assert "started" in await answer(fake, inter)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         for command, options in [("match abort", {}), ("match unrated", {}),
                                  ("match export", {})]:
             inter = await fake.slash_command(hannah, world.general, command, match=match.id,
@@ -113,7 +114,7 @@ async def test_a_host_who_plays_cannot_referee_their_match_even_after_it_ended(
             text = await answer(fake, inter)
             assert "You play in match" in text and "another host" in text, (command, text)
             assert not inter.answer.attachments
-        engine, pid = up.service.repo.engine, f"discord:{hannah.id}"
+        engine, pid = drive(up.service).engine, f"discord:{hannah.id}"
         [line] = await history(engine, world.guild.id, pid)
         assert line.rated and line.outcome == "loss", "the loss still counts"
         other = await fake.slash_command(harriet, world.general, "match unrated", match=match.id)
@@ -169,7 +170,7 @@ async def test_one_running_friendly_match_per_pair(world: World) -> None:
                       if str(c.get("custom_id", "")).endswith(":a"))
         await fake.click_button(world.bob, message, accept)
         await fake.wait_for(lambda: up.service.matches, 10)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         channels_before = len(fake.channels)
         for who, whom in ((world.alice, world.bob), (world.bob, world.alice)):
@@ -199,7 +200,7 @@ async def test_a_masked_link_nickname_is_repeated_as_plain_text(world: World) ->
                                          game="rps-poker", player1=mallory, player2=world.bob)
         started = await answer(fake, inter)
         assert "gift" in started and not MASKED_LINK.search(started), started
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         room = channel_of(world, match, "public")
         board = await fake.slash_command(world.eve, room, "board")
@@ -302,16 +303,16 @@ async def test_an_accept_while_the_pair_plays_a_friendly_match_is_refused(world:
     async with umpire(world, friendly_matches=True, challenge_cooldown_seconds=0) as up:
         await answer(fake, await _challenge(world, world.alice, world.bob))
         rows = ChallengeRow.__table__
-        async with up.service.repo.engine.begin() as conn:
+        async with drive(up.service).engine.begin() as conn:
             await conn.execute(rows.update().values(answered_at=datetime.now(UTC)))
         await answer(fake, await _challenge(world, world.alice, world.bob))
         first, second = _challenge_posts(world)
-        async with up.service.repo.engine.begin() as conn:
+        async with drive(up.service).engine.begin() as conn:
             await conn.execute(rows.update().where(rows.c.message_id == int(first.id))
                                .values(answered_at=None))
         await fake.click_button(world.bob, first, accept_of(first))
         await fake.wait_for(lambda: up.service.matches, 10)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         channels_before = len(fake.channels)
         refused = await fake.click_button(world.bob, second, accept_of(second))

@@ -19,6 +19,8 @@ from typing import Any
 from bot.live import LiveMatch
 from games.core import Prompt
 from games.decoder.letters import ALPHABET, render_letters
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel, Interaction, Message, User
 from tests.discord.clicks import accepted
 from tests.discord.conftest import (
     Umpire,
@@ -31,8 +33,6 @@ from tests.discord.conftest import (
     umpire,
     with_key,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, Interaction, Message, User
 
 PUZZLES = ("Arithmetic Box", "Bijective Matrix", "Cipher Wheel", "Domino Grid", "Encrypted Image",
            "Folding Map", "Gear Train")

@@ -18,6 +18,7 @@ from tests.discord.conftest import (
     umpire,
     with_key,
 )
+from tests.support.driver import drive
 
 
 async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
@@ -91,12 +92,12 @@ async def test_decoder_played_with_buttons_and_menus(world: World) -> None:
             if prompt.kind == "clue" and not clue_checked:
                 clue_checked = True
                 other_label = next(x for x in buttons if x != label)
-                mine = [a.seq for a in await up.service.repo.actions(match.id) if a.seat == 0]
+                mine = [a.seq for a in await drive(up.service).actions(match.id) if a.seat == 0]
                 stale = await fake.click_button(world.alice, message,
                                                 buttons[other_label]["custom_id"])
                 assert stale.answer.ephemeral and "no longer open" in stale.answer.content
                 await up.idle(fake)
-                after = [a.seq for a in await up.service.repo.actions(match.id) if a.seat == 0]
+                after = [a.seq for a in await drive(up.service).actions(match.id) if a.seat == 0]
                 assert after == mine  # the bot seat may have moved; she did not
         await up.idle(fake)
         assert match.status == "finished"

@@ -14,6 +14,7 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
+from tests.support.driver import drive
 
 
 async def test_server_errors_and_rate_limits_are_retried_without_duplicates(world: World) -> None:
@@ -29,7 +30,7 @@ async def test_server_errors_and_rate_limits_are_retried_without_duplicates(worl
             await fake.wait_for(lambda p=prompt: p.key not in {q.key for q in match.prompts})
         await up.idle(fake)
         assert [e.status for e in fake.request_log if e.status >= 400] == [500, 429]
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
         await assert_channels_match_outbox(world, up, match)
 
 
@@ -51,8 +52,7 @@ async def test_a_sustained_rate_limit_then_recovery_loses_nothing_and_charges_no
         world: World) -> None:
     fake = world.fake
     async with umpire(world) as up:
-        delivery = up.service.delivery
-        delivery.backoff, delivery.max_backoff, delivery.stall_after = 0.05, 0.2, 0.5
+        drive(up.service).set_backoff(0.05, 0.2, stall_after=0.5)
         up.service.delivery_grace = 0.3
         match = await start_rps(world, up)
         table0, log = channel_of(world, match, "seat0"), channel_of(world, match, "umpire")
@@ -70,10 +70,10 @@ async def test_a_sustained_rate_limit_then_recovery_loses_nothing_and_charges_no
         [next_key] = [p.key for p in match.prompts if p.seat == 0]
         await fake.wait_for(lambda: rule.remaining == 0, 20)
         await up.idle(fake)
-        assert delivery.failures == []
+        assert drive(up.service).failures == []
         await assert_channels_match_outbox(world, up, match)
         # Alice's next decision reached her late: her clock started when it arrived.
-        [asked] = [m for m in await up.service.repo.messages(match.id) if m.audience == "seat0"
+        [asked] = [m for m in await drive(up.service).messages(match.id) if m.audience == "seat0"
                    and next_key in {p["key"] for p in m.payload.get("prompts") or []}]
         [posted] = [m for m in bot_posts(world, table0) if m.nonce == str(asked.id)]
         assert (posted.timestamp - asked.created_at).total_seconds() >= 40 * 0.05
@@ -107,5 +107,5 @@ async def test_a_rate_limited_host_log_does_not_delay_the_room(world: World) -> 
         assert len(bot_posts(world, log)) == log_before
         await up.idle(fake)
         assert len(bot_posts(world, log)) > log_before
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
         await assert_channels_match_outbox(world, up, match)

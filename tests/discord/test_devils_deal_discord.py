@@ -22,6 +22,7 @@ from tests.discord.conftest import (
     umpire,
     with_key,
 )
+from tests.support.driver import drive
 
 DANGER, SUCCESS = 4, 3
 
@@ -146,7 +147,7 @@ async def test_private_card_menus_work_after_a_restart(world: World) -> None:
         done = await fake.select(world.alice, step.answer, menu2["custom_id"], [second])
         assert done.response.type == 6 and "Submitted" in done.original.content
         await fake.wait_for(lambda: not match.prompt_pending(key), 10)
-        assert (await up.service.repo.actions(match.id))[-1].command["first"] == first
+        assert (await drive(up.service).actions(match.id))[-1].command["first"] == first
 
 
 async def test_round_break_holds_the_next_decision_back_on_discord(world: World) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from games.registry import installed_games
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import World, start_rps, umpire
-from tests.fake_discord import permissions as P
 
 
 def command_puts(world: World, guild_id: int | None = None) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from games.renounce_fate.cards import render_all
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import (
     REVEAL,
     World,
@@ -28,7 +29,7 @@ from tests.discord.conftest import (
     start_match,
     umpire,
 )
-from tests.fake_discord import permissions as P
+from tests.support.driver import drive
 
 
 def assert_feed_is_the_room(world: World, room: Any, feed: Any) -> None:
@@ -129,7 +130,7 @@ async def test_feed_shows_the_room_and_each_round_once_it_is_over(world: World,
         if held:  # the match ended in the round the feed was opened in
             await close_again()
         await up.idle(fake)
-        rows = [m for m in await up.service.repo.messages(match.id) if m.audience == "feed"]
+        rows = [m for m in await drive(up.service).messages(match.id) if m.audience == "feed"]
         posts = len(bot_posts(world, feed))  # one post per feed message, or fewer if folded
         assert posts == len(rows) if not fold else posts <= len(rows)
         assert match.status == "finished" and match.state.round >= opened_at
@@ -168,5 +169,5 @@ async def test_a_feed_a_role_or_a_player_may_write_in_is_refused_naming_them(
         said = await start()
         assert "Spectator feed" in said and len(up.service.matches) == 1
         # what the feed shows, as the game declares it (contract.Reveals)
-        declared = type(next(iter(up.service.matches.values())).game).reveals
+        declared = type(next(iter(drive(up.service).matches())).game).reveals
         assert "the game room's lines while the match runs" in said and declared.at_end in said

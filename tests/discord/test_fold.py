@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from testbed.fake_discord.limits import RateLimits
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -15,7 +16,6 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
-from tests.fake_discord.limits import RateLimits
 
 
 async def test_the_first_pick_is_shown_at_once_while_the_other_player_thinks(

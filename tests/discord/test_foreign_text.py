@@ -13,10 +13,11 @@ import pytest
 
 from bot.discord.marker import MARKS, mark
 from bot.discord.render import EVENT_LIMIT, NAME_LIMIT, REASON_LIMIT, escape
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import User
+from testbed.fake_discord.server import FakeDiscord
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import User
-from tests.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 from tests.support.markup import live, live_links, unescaped
 
 TWO_LINKS = "[a](https://x.y)[b](https://z.w)"  # 32 characters: a nickname
@@ -198,7 +199,7 @@ async def test_a_nickname_of_two_masked_links_is_no_link_in_the_challenge_or_the
                       if str(c.get("custom_id")).endswith(":a"))
         await fake.click_button(world.bob, post, accept)
         await fake.wait_for(lambda: up.service.matches, 10)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         room = channel_of(world, match, "public")
         await fake.slash_command(world.eve, room, "board")
@@ -254,8 +255,8 @@ async def test_an_event_named_as_a_nitro_link_is_plain_text_in_every_post_and_fe
         await say(world.host, "close")
         await say(world.host, "start")
         await fake.wait_for(lambda: any(m.transport.get("event") for m in
-                                        up.service.matches.values()), 20)
-        [match] = [m for m in up.service.matches.values() if m.transport.get("event")]
+                                        drive(up.service).matches()), 20)
+        [match] = [m for m in drive(up.service).matches() if m.transport.get("event")]
         await up.idle(fake)
         await say(world.alice, "show")
         inter = await fake.slash_command(world.host, world.general, "match award",

@@ -24,9 +24,10 @@ from bot.discord.components import (
 from bot.discord.friendly import ChallengeButton, RematchButton
 from bot.discord.gate import ATTR, POST, REPLY, Gate, GatedItem, Need, need_of
 from bot.tournament import store
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction, Message, User
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction, Message, User
+from tests.support.driver import drive
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = 3, 4, 5, 6, 7, 8, 10
 SUBCOMMAND, GROUP = 1, 2
@@ -188,15 +189,15 @@ async def test_a_host_who_plays_in_an_event_cannot_award_or_abort_its_other_matc
                                                                   command, options))
         assert "created" in await say(world.host, "tournament create", name="Cup",
                                       game="rps-poker", format="single", break_seconds=0)
-        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        [event] = await store.of_guild(drive(up.service).engine, world.guild.id)
         await say(world.host, "tournament open")
         for member in (hana, world.alice, world.bob, fay):
             assert "signed up" in await say(member, "tournament join")
         await say(world.host, "tournament close")
         await say(world.host, "tournament start")
-        await fake.wait_for(lambda: len([m for m in up.service.matches.values()
+        await fake.wait_for(lambda: len([m for m in drive(up.service).matches()
                                          if m.transport.get("event") == event.id]) == 2, 20)
-        matches = [m for m in up.service.matches.values() if m.transport.get("event") == event.id]
+        matches = [m for m in drive(up.service).matches() if m.transport.get("event") == event.id]
         other = next(m for m in matches if m.seat_of(f"discord:{hana.id}") is None)
         opponent = fake.users[int(other.players[0].id.split(":", 1)[1])]
         for command, options in (("match award", {"player": opponent}), ("match abort", {}),

@@ -9,8 +9,9 @@ import pytest
 from bot.discord.errors import NO_SUCH_MATCH
 from bot.discord.friendly import NO_FRIENDLIES
 from games.rps_poker.settings import RpsSettings
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import World, umpire
-from tests.fake_discord import permissions as P
+from tests.support.driver import drive
 
 
 async def test_two_servers_with_different_host_roles_and_settings(world: World) -> None:
@@ -52,7 +53,7 @@ async def test_two_servers_with_different_host_roles_and_settings(world: World) 
         started = await fake.slash_command(rita, general2, "match start", game="rps-poker",
                                            player1=carla, player2=dan)
         assert "started" in started.response.content
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert match.settings.decision_seconds == 45  # the server's default timer
         assert match.transport["guild"] == chess.id
 
@@ -61,7 +62,7 @@ async def test_two_servers_with_different_host_roles_and_settings(world: World) 
                                         game="rps-poker", player1=world.alice, player2=world.bob,
                                         settings="reminders=[]")
         assert "started" in mine.response.content
-        card_match = max(up.service.matches.values(), key=lambda m: m.id)
+        card_match = max(drive(up.service).matches(), key=lambda m: m.id)
         assert card_match.transport["guild"] == world.guild.id
         assert card_match.settings.decision_seconds == RpsSettings().decision_seconds != 45
         await up.idle(fake)
@@ -109,7 +110,7 @@ async def test_settings_are_validated_and_nothing_is_changed_on_a_mistake(world:
                                            game="rps-poker", player1=world.alice,
                                            player2=world.bob)
         assert "started" in started.response.content
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert match.transport["log"] == log.id
         reset = await fake.slash_command(owner, world.general, "umpire settings",
                                          reset="log_channel")
@@ -151,7 +152,7 @@ async def test_a_host_of_one_server_is_not_a_host_in_another_and_defaults_differ
         ok = await fake.slash_command(rita, general2, "match start", game="rps-poker",
                                       player1=carla, player2=dan)
         assert "started" in ok.response.content
-        [chess_match] = up.service.matches.values()
+        [chess_match] = drive(up.service).matches()
         # A hosted match of one server is out of reach of the other's host.
         status = await fake.slash_command(world.host, world.general, "match status",
                                           match=chess_match.id)

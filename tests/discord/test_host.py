@@ -15,6 +15,7 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
+from tests.support.driver import drive
 
 
 async def test_pause_extend_resume_status_and_abort(world: World) -> None:
@@ -112,9 +113,9 @@ async def test_an_unreachable_table_is_held_not_given_up_and_the_match_waits_for
         await fake.wait_for(lambda: fake.count_requests(
             "POST", f"/channels/{table1.id}/messages") > 0, 10)
         assert match.seq == 2 and match.status == "active"
-        assert not up.service.delivery.failures
+        assert not drive(up.service).failures
         fake.unreachable_channels.clear()
-        up.service.delivery.wake(match.id)
+        drive(up.service).wake(match.id)
         await up.idle(fake)
         await assert_channels_match_outbox(world, up, match)
 

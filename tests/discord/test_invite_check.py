@@ -14,9 +14,9 @@ import pytest
 from bot.cli import main as cli_main
 from bot.discord.invite import client_id_of
 from bot.discord.preflight import TO_CREATE, TO_POST, TO_THREAD
-from tests.fake_discord import permissions as P
-from tests.fake_discord.fixtures import fake_discord  # noqa: F401
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.fixtures import fake_discord  # noqa: F401
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.run_process import run_env as _env
 
 #: What docs/discord.md lists, by Discord's names, per mode (written out independently).

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -21,8 +23,7 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel
+from tests.support.driver import drive
 
 
 def told(world: World, match: Any, mark: str) -> list[str]:
@@ -101,7 +102,7 @@ async def test_a_table_put_back_late_is_held_meanwhile_then_released(world: Worl
         # (by delivery) that the table's messages were held.
         assert len(told(world, match, "⛔")) == 1 and not told(world, match, "🔧")
         assert len(told(world, match, "🔒")) == 1
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
 
 
 async def test_a_role_given_view_channel_on_a_table_is_removed_again(world: World) -> None:

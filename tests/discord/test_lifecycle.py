@@ -13,9 +13,10 @@ from bot.discord import channel_lifecycle
 from bot.discord.channel_lifecycle import wait_archived
 from bot.discord.errors import Refusal
 from bot.discord.render import render
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+from tests.support.driver import drive
 
 
 def _log_files(world: World) -> list[str]:
@@ -38,7 +39,7 @@ async def test_200_matches_in_one_server_never_reach_the_channel_limit(world: Wo
         await fake.wait_for(lambda: len(_log_files(world)) == 200, 60)
         await wait_archived(up.bot)
         count = len(world.guild.channel_ids)
-        rows = await up.service.repo.match_rows(started)
+        rows = await drive(up.service).rows(started)
     assert most < MAX_GUILD_CHANNELS and count < MAX_GUILD_CHANNELS
     assert not [e for e in fake.request_log if e.status == 400]
     assert len(rows) == 200 and all(r.transport.get("archived") for r in rows)

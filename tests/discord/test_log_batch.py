@@ -22,6 +22,8 @@ from bot.discord.transport import (
     LOG_WINDOW_SECONDS,
     DiscordTransport,
 )
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.limits import RateLimits
 from tests.discord.conftest import (
     World,
     assert_log_has,
@@ -30,8 +32,7 @@ from tests.discord.conftest import (
     log_lines,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.limits import RateLimits
+from tests.support.driver import drive
 
 ENTRY = re.compile(r"\n(?=\*\*#\d+\*\* <t:)")
 
@@ -82,10 +83,10 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         first = len(bot_posts(world, channel_of(world, matches[0], "umpire")))
         await asyncio.gather(*(play(up, m, 10, rng) for m in matches))
         try:
-            await fake.wait_for(lambda: up.service.delivery._idle.is_set(), 30)
+            await fake.wait_for(lambda: drive(up.service).idle(), 30)
         except TimeoutError:
-            d = up.service.delivery
-            print("DEBUG", d._pending, {k: q.qsize() for k, q in d._queues.items()}, d._down,
+            d = drive(up.service)
+            print("DEBUG", d.sending(), d.down(),
                   {c: len(v) for c, v in up.transport._log_pending.items()},
                   up.transport._log_flushers, d.failures[:3])
             raise
@@ -104,7 +105,7 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         assert fake.limits.limited == 0
         late, entries = [], 0
         for match in matches:
-            outbox = [m for m in await up.service.repo.messages(match.id)
+            outbox = [m for m in await drive(up.service).messages(match.id)
                       if m.audience == "umpire"]
             assert assert_log_has(world, match, outbox) == len(outbox) > 3  # in order
             entries += len(outbox)
@@ -129,7 +130,7 @@ def batch_starts(posts: list[Any], apart: float) -> list[Any]:
 
 async def entry_lags(world: World, up: Any, match: Any, posts: list[Any]) -> list[float]:
     """Seconds from each of the match's log entries being written to its post."""
-    outbox = [m for m in await up.service.repo.messages(match.id) if m.audience == "umpire"]
+    outbox = [m for m in await drive(up.service).messages(match.id) if m.audience == "umpire"]
     assert assert_log_has(world, match, outbox) == len(outbox)  # all there, in order
     arrived = [post.timestamp for post in posts
                for entry in ENTRY.split("\n".join([read_mark(post.content)[0], *(
@@ -203,13 +204,13 @@ async def test_a_batch_leaves_out_the_entries_of_a_match_whose_player_reads_the_
         await play(up, a, 2, rng)
         await play(up, b, 2, rng)
         await fake.wait_for(lambda: entries(b) > seen_b, 10)
-        await fake.wait_for(lambda: up.service.delivery.down_since(a.id, "umpire"), 10)
+        await fake.wait_for(lambda: drive(up.service).down_since(a.id, "umpire"), 10)
         await asyncio.sleep(1)  # a few batches later
         assert entries(a) == seen_a  # nothing of A while bob reads the log
         fake.remove_member_role(world.guild, world.bob, admins)
         await fake.wait_for(lambda: entries(a) > seen_a, 20)
         await up.idle(fake)
-        assert assert_log_has(world, a, [m for m in await up.service.repo.messages(a.id)
+        assert assert_log_has(world, a, [m for m in await drive(up.service).messages(a.id)
                                          if m.audience == "umpire"]) > seen_a
 
 

@@ -27,6 +27,7 @@ from tests.discord.conftest import (
 )
 from tests.discord.conftest import undelivered as _undelivered
 from tests.discord.conftest import unmark as _unmark
+from tests.support.driver import drive
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +36,7 @@ def batched(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def log_of(up: Any, match_id: int) -> list[Any]:
-    return [m for m in await up.service.repo.messages(match_id) if m.audience == "umpire"]
+    return [m for m in await drive(up.service).messages(match_id) if m.audience == "umpire"]
 
 
 def entries_posted(world: World, match: Any) -> list[str]:

@@ -31,6 +31,7 @@ from tests.discord.conftest import (
 from tests.discord.conftest import umpire as umpire_with_defaults
 from tests.discord.conftest import undelivered as _undelivered
 from tests.discord.conftest import unmark as _unmark
+from tests.support.driver import drive
 
 
 def umpire(world: World, **options: Any) -> Any:
@@ -47,7 +48,7 @@ async def test_a_restart_after_the_nonce_window_posts_nothing_twice_and_loses_no
         for seat in (0, 1, 0):
             await play_prompt(world, up, match, seat)
         await up.idle(fake)
-        posted = [m.id for m in await up.service.repo.messages(match_id)]
+        posted = [m.id for m in await drive(up.service).messages(match_id)]
         # The next message to the room never gets through before the bot stops.
         fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=60)
         n = len(fake.request_log)
@@ -87,7 +88,7 @@ async def test_without_the_look_back_the_same_restart_posts_duplicates(
     async with umpire(world) as up:
         match = await start_rps(world, up)
         await up.idle(fake)
-        posted = [m.id for m in await up.service.repo.messages(match.id)]
+        posted = [m.id for m in await drive(up.service).messages(match.id)]
     await _unmark(world, posted[-2:])
     await asyncio.sleep(3 * WINDOW)
     async with umpire(world) as up:
@@ -134,7 +135,7 @@ async def _same_text_twice_second_never_posted(world: World) -> tuple[int, str]:
         await up.service.extend(match.id, 60)
         await fake.wait_for(lambda: any(e.status == 429 for e in fake.request_log[n:]))
         await asyncio.sleep(0.1)
-        line = render((await up.service.repo.messages(match.id))[-1].text, match.players)
+        line = render((await drive(up.service).messages(match.id))[-1].text, match.players)
     assert len(await _undelivered(world)) == 1
     await asyncio.sleep(3 * WINDOW)
     return match.id, line

@@ -12,9 +12,9 @@ import discord
 import yarl
 
 from bot.discord.pacing import Pacer, bucket_key
-from tests.fake_discord.harness import running_client
-from tests.fake_discord.limits import RateLimits
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.limits import RateLimits
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.fake_world import World, make_bot, world  # noqa: F401
 
 

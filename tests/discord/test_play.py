@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import World, bot_posts, channel_of, start_rps, umpire
-from tests.fake_discord import permissions as P
+from tests.support.driver import drive
 
 
 async def test_private_move_typed_in_the_room_is_deleted_and_not_applied(world: World) -> None:
@@ -21,7 +22,7 @@ async def test_private_move_typed_in_the_room_is_deleted_and_not_applied(world: 
                                            after=fake.messages(table0)[-1] if table_before else None)
         await up.idle(fake)
         assert match.seq == 0 and match.prompts[0].key == "draft1-seat0"
-        assert await up.service.repo.actions(match.id) == []
+        assert await drive(up.service).actions(match.id) == []
         assert "deleted your message in the game room" in note.content
         assert "table channel" in note.content
         assert f"<@{world.alice.id}>" not in note.content  # a refusal never pings
@@ -170,7 +171,7 @@ async def test_select_menu_for_many_choices_and_clicks_survive_a_restart(world: 
                                          player1=world.alice, player2=world.bob)
         await fake.wait_for(lambda: up.service.matches and inter.original is not None
                             and "started" in (inter.original.content or ""))
-        match = next(iter(up.service.matches.values()))
+        match = next(iter(drive(up.service).matches()))
         await up.idle(fake)
     async with umpire(world) as up:
         match = up.service.matches[match.id]
@@ -181,7 +182,7 @@ async def test_select_menu_for_many_choices_and_clicks_survive_a_restart(world: 
         picked = await fake.select(world.alice, message, menu["custom_id"], ["4"])
         assert picked.response.type == 4 and "You picked n5" in picked.response.data["content"]
         await fake.wait_for(lambda: match.seq == 1)
-        assert (await up.service.repo.actions(match.id))[0].command["number"] == 5
+        assert (await drive(up.service).actions(match.id))[0].command["number"] == 5
 
 
 async def test_mine_tells_a_player_their_own_view_privately(world) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel, User
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -23,8 +25,7 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, User
+from tests.support.driver import drive
 
 
 async def try_start(world: World, **channels: Any) -> Any:
@@ -99,7 +100,7 @@ async def test_a_named_table_synced_with_its_category_gets_no_secret_until_fixed
                for c in m.iter_components()]
         assert f"ump:b:{match.id}:0:{waiting.key}" in ids
         assert any(p.key == waiting.key for p in match.prompts)  # still Alice's to make
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
         assert len(bot_posts(world, room)) > 0
 
 
@@ -202,7 +203,7 @@ async def test_the_bots_access_removed_and_restored_the_prompt_arrives_and_no_mo
         await up.service.abort(match.id, "test over")
         await up.idle(fake)
         await assert_channels_match_outbox(world, up, match)
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
 
 
 async def test_a_table_that_answers_403_is_held_and_sent_when_it_answers_again(
@@ -216,9 +217,9 @@ async def test_a_table_that_answers_403_is_held_and_sent_when_it_answers_again(
         await play_round_one(world, up, match, check=(True, False))
         await fake.wait_for(lambda: reasons, 10)
         assert "Discord refused my post in the table" in reasons[0] and "of bob" in reasons[0]
-        assert match.status == "active" and up.service.delivery.failures == []
+        assert match.status == "active" and drive(up.service).failures == []
         fake.unreachable_channels.clear()
-        up.service.delivery.wake(match.id)
+        drive(up.service).wake(match.id)
         await up.idle(fake)
         await assert_channels_match_outbox(world, up, match)
 

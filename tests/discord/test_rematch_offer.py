@@ -14,6 +14,7 @@ from tests.discord.conftest import (
     start_match,
     umpire,
 )
+from tests.support.driver import drive
 
 
 async def test_the_final_message_carries_the_rematch_button(world: World) -> None:
@@ -33,7 +34,7 @@ async def test_the_final_message_carries_the_rematch_button(world: World) -> Non
         assert final.id == bot_posts(world, room)[-1].id and "🏁" in final.content
         assert read_mark(final.content)[1] is not None  # an outbox message, not an extra post
         await assert_channels_match_outbox(world, up, match)  # nothing else in the room
-        stored = await up.service.repo.load_match(match.id)
+        stored = await drive(up.service).stored(match.id)
         assert stored is not None and stored.row.transport.get("rematch_offered") is True
         text = final.content
         await fake.click_button(world.alice, final, f"ump:rm:{match.id}")

@@ -6,6 +6,7 @@ import asyncio
 from collections import Counter
 
 from bot.discord.closing import MatchClosing
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -17,7 +18,7 @@ from tests.discord.conftest import (
 )
 from tests.discord.conftest import undelivered as _undelivered
 from tests.discord.conftest import unmark as _unmark
-from tests.fake_discord import permissions as P
+from tests.support.driver import drive
 
 
 async def test_restart_mid_match_continues_without_losing_or_duplicating(world: World) -> None:
@@ -32,7 +33,7 @@ async def test_restart_mid_match_continues_without_losing_or_duplicating(world: 
         await play_prompt(world, up, match, 1)
         await play_prompt(world, up, match, 0)
         await up.idle(fake)
-        delivered = [m.id for m in await up.service.repo.messages(match_id)]
+        delivered = [m.id for m in await drive(up.service).messages(match_id)]
         # Discord rate-limits the next send for long: bob's move is stored, that message not
         # yet posted (the other channels' messages go on: one queue per channel).
         fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=30)
@@ -98,7 +99,7 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
             await play_prompt(world, up, match, seat)
             await up.idle(fake)
             calls = fake.requests[start:]
-            outbox = [m for m in await up.service.repo.messages(match.id) if m.seq == match.seq]
+            outbox = [m for m in await drive(up.service).messages(match.id) if m.seq == match.seq]
             per_audience = Counter(m.audience for m in outbox)
             assert max(per_audience.values()) == 1
             assert [(m, p) for m, p, _ in calls] == [
@@ -115,7 +116,7 @@ async def test_rest_calls_per_action_are_one_message_per_audience(world: World) 
         calls = [(m, p) for m, p, _ in fake.requests[start:]]
         assert sum(1 for m, p in calls if p.startswith("/interactions/")) == 1
         posts = [p for m, p in calls if p.endswith("/messages")]
-        outbox = [m for m in await up.service.repo.messages(match.id) if m.seq == 5]
+        outbox = [m for m in await drive(up.service).messages(match.id) if m.seq == 5]
         assert len(outbox) == len({m.audience for m in outbox})
         assert len(posts) == len(outbox) - 1 and "seat0" in {m.audience for m in outbox}
         assert f"/channels/{table0.id}/messages" not in posts
@@ -149,9 +150,9 @@ async def test_channels_left_open_by_a_stop_after_the_end_are_closed_on_the_next
                               (world.bob, channel_of(world, match, "seat1"))):
             assert fake.can_view(user, channel)
             assert not fake.permissions_for(user, channel) & P.SEND_MESSAGES
-        stored = await up.service.repo.load_match(match.id)
+        stored = await drive(up.service).stored(match.id)
         assert stored is not None and stored.row.transport.get("closed") is True
-        assert await up.service.repo.ended_with_open_places() == []
+        assert await drive(up.service).ended_with_open_places() == []
 
     edits_before = _channel_edits(world)
     async with umpire(world) as up:

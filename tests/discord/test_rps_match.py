@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.rps_poker.cards import render as render_card
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -11,7 +12,6 @@ from tests.discord.conftest import (
     start_rps,
     umpire,
 )
-from tests.fake_discord import permissions as P
 
 
 def card_of(choice: str) -> str:

@@ -15,9 +15,9 @@ import pytest
 
 from bot.store.database import create_engine
 from bot.store.leases import Leases
+from testbed.fake_discord.fixtures import fake_discord  # noqa: F401
+from testbed.fake_discord.server import FakeDiscord
 from tests.bot.conftest import pg_template, pg_url  # noqa: F401
-from tests.fake_discord.fixtures import fake_discord  # noqa: F401
-from tests.fake_discord.server import FakeDiscord
 from tests.support.run_process import run_env as _env
 
 

@@ -19,8 +19,9 @@ from bot.store.fence import Fence
 from bot.store.leases import shard_of
 from bot.store.repository import Repository
 from bot.umpire import MatchService
+from testbed.fake_discord.harness import running_client
 from tests.discord.conftest import Umpire, World, channel_of, start_rps, umpire
-from tests.fake_discord.harness import running_client
+from tests.support.driver import drive
 
 
 @contextlib.asynccontextmanager
@@ -67,7 +68,7 @@ async def test_a_taken_over_match_is_played_on_from_its_channels(world: World):
     ignores a move typed at its table; once it adopts the shard the same move is applied."""
     fake = world.fake
     async with umpire(world) as up:  # the process that started it (then stopped)
-        up.service.repo.shard_count = 2
+        drive(up.service).set_shard_count(2)
         started = await start_rps(world, up)
         match_id, table0 = started.id, channel_of(world, started, "seat0")
         move = started.prompts[0].choices[0]
@@ -110,7 +111,7 @@ def _holding(up: Umpire, shard: int) -> tuple[Fence, _Clock]:
     clock = _Clock()
     fence = Fence("me", clock)
     fence.hold(shard, 1, clock() + timedelta(seconds=60))
-    up.service.repo.fence = fence
+    drive(up.service).set_fence(fence)
     return fence, clock
 
 
@@ -151,7 +152,7 @@ async def test_a_command_s_reply_is_not_posted_once_the_shard_is_lost(
         await asyncio.sleep(0.5)
         await fake.settle()
         assert not asked.finished, "the reply was posted after the shard was lost"
-        up.service.repo.fence = None
+        drive(up.service).set_fence(None)
 
 
 async def test_posts_outside_the_outbox_wait_for_the_lease(world: World):
@@ -175,7 +176,7 @@ async def test_posts_outside_the_outbox_wait_for_the_lease(world: World):
         await offer_rematch(up.bot, live, up.bot.api)
         await fake.settle()
         assert len(fake.messages(room)) == before + 1, "posted for a shard lost here"
-        up.service.repo.fence = None
+        drive(up.service).set_fence(None)
 
 
 async def test_an_events_lines_wait_for_the_lease(world: World):
@@ -199,7 +200,7 @@ async def test_an_events_lines_wait_for_the_lease(world: World):
         await cog._changed(event, "a stale line")
         await fake.settle()
         assert len(fake.messages(world.general)) == before + 1, "posted for a shard lost here"
-        up.service.repo.fence = None
+        drive(up.service).set_fence(None)
 
 
 async def test_the_keeper_puts_nothing_back_for_a_shard_lost_here(world: World):
@@ -220,4 +221,4 @@ async def test_the_keeper_puts_nothing_back_for_a_shard_lost_here(world: World):
         await up.bot.keeper.wait_idle()
         await fake.settle()
         assert fake.can_view(world.eve, table0), "put back for a shard lost here"
-        up.service.repo.fence = None
+        drive(up.service).set_fence(None)

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.umpire import NOT_STARTED
 from tests.discord.conftest import World, channel_ids, umpire
+from tests.support.driver import drive
 
 
 def _disk_full(*_: Any) -> Any:
@@ -18,7 +19,7 @@ async def test_a_start_the_store_cannot_take_is_one_sentence_to_the_host(world: 
     fake = world.fake
     before = channel_ids(world)
     async with umpire(world) as up:
-        writer = up.service.repo.writer
+        writer = drive(up.service).writer
         bulk, writer.bulk = writer.bulk, _disk_full
         inter = await fake.slash_command(world.host, world.general, "match start",
                                          game="rps-poker", player1=world.alice, player2=world.bob)

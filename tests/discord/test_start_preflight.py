@@ -3,8 +3,8 @@ nothing: a failure half-way leaves no channel behind."""
 
 from __future__ import annotations
 
+from testbed.fake_discord import permissions as P
 from tests.discord.conftest import World, channel_ids, umpire
-from tests.fake_discord import permissions as P
 
 
 async def test_a_missing_manage_channels_permission_is_named_and_nothing_is_created(

@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord.channel_lifecycle import wait_archived
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import PRIVATE_THREAD, Channel
+from testbed.fake_discord.rest_channels import MAX_GUILD_CHANNELS
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -20,9 +23,7 @@ from tests.discord.conftest import (
     threads_allowed,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import PRIVATE_THREAD, Channel
-from tests.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+from tests.support.driver import drive
 
 
 def _log_files(world: World) -> list[str]:
@@ -117,7 +118,7 @@ async def test_threads_are_archived_after_the_delay_the_transcript_first(world: 
         await up.idle(fake)
         await wait_archived(up.bot)
         await fake.wait_for(lambda: all(t.archived for t in tables), 10)
-        rows = await up.service.repo.match_rows([match.id])
+        rows = await drive(up.service).rows([match.id])
     assert rows[0].transport.get("archived")
     assert all(t.archived and t.locked and not t.deleted for t in tables)
     assert _log_files(world) == [f"match-{match.id}.txt"]
@@ -148,7 +149,7 @@ async def test_200_matches_in_threads_mode_never_reach_the_channel_limit(world: 
         await up.idle(fake)
         await fake.wait_for(lambda: len(_log_files(world)) == 200, 60)
         await wait_archived(up.bot)
-        rows = await up.service.repo.match_rows(started)
+        rows = await drive(up.service).rows(started)
         memory = up.transport.memory()
     assert not [e for e in fake.request_log if e.status >= 400]
     assert most < MAX_GUILD_CHANNELS
@@ -221,7 +222,7 @@ async def test_without_thread_permissions_the_default_falls_back_to_channels_and
         text = inter.answer.content
         assert "started" in text and "Tables are channels" in text
         assert "Create Private Threads" in text and "Manage Threads" in text
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert match.transport["mode"] == "channels"
         assert all(t.type == 0 for t in _tables(world, match))
         assert not world.guild.thread_ids
@@ -281,19 +282,19 @@ async def test_the_transport_forgets_a_finished_match_whose_room_was_unreachable
         for match in matches:  # each room's last messages are held, not given up
             await fake.wait_for(lambda m=match: fake.count_requests(
                 "POST", f"/channels/{channel_of(world, m, 'public').id}/messages") > 0, 10)
-        assert up.service.delivery.failures == []
+        assert drive(up.service).failures == []
         # The rooms come back; what was held goes out and the ended matches are closed...
         fake.unreachable_channels.clear()
-        up.service.delivery.wake()
+        drive(up.service).wake()
         await up.idle(fake)
         assert await up.bot.closing.close_ended() == 0
         await up.idle(fake)
-        rows = await up.service.repo.match_rows([m.id for m in matches])
+        rows = await drive(up.service).rows([m.id for m in matches])
         assert all(r.transport.get("closed") for r in rows)
         assert up.transport.memory() == 0  # ...and nothing of them is kept once closed
         # A late send for a closed match neither closes it again nor offers a second rematch.
         last = matches[-1]
-        assert up.service.matches.get(last.id) is last  # still in memory
+        assert drive(up.service).match(last.id) is last  # still in memory
         requests = len(fake.requests)
         up.bot.closing.after_send(last.info)
         await up.idle(fake)
@@ -320,7 +321,7 @@ async def test_a_named_room_where_a_player_moderates_threads_is_refused(world: W
                                          player2=world.bob, room=hall)
         await fake.wait_for(lambda: again.finished, 10)
         assert "started" in again.answer.content
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         assert match.transport["mode"] == "threads" and match.transport["room"] == hall.id
         assert all(t.parent_id == hall.id for t in _tables(world, match))
         assert not fake.can_view(world.bob, channel_of(world, match, "seat0"))
@@ -347,7 +348,7 @@ async def test_a_match_started_with_channels_keeps_them_when_the_mode_changes(
             await up.service.award(match.id, 0, "done")
         await up.idle(fake)
         await wait_archived(up.bot)
-        rows = {r.id: r for r in await up.service.repo.match_rows([old.id, new.id])}
+        rows = {r.id: r for r in await drive(up.service).rows([old.id, new.id])}
     assert all(r.transport.get("archived") for r in rows.values())
     assert all(fake.channels[rows[old.id].transport[f"table{s}"]].deleted for s in (0, 1))
     assert rows[old.id].transport["category"] not in world.guild.channel_ids

@@ -11,9 +11,10 @@ from typing import Any
 from bot.discord.marker import read_mark
 from bot.tournament import store
 from bot.tournament.record import verify_event
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction, User
 from tests.discord.conftest import REVEAL, World, bot_posts, channel_of, lines, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction, User
+from tests.support.driver import drive
 
 
 async def say(world: World, user: User, command: str, **options: Any) -> str:
@@ -42,7 +43,7 @@ def person(player_id: str) -> User:
 
 
 def running(up: Any, event_id: int) -> list[Any]:
-    return [m for m in up.service.matches.values()
+    return [m for m in drive(up.service).matches()
             if m.transport.get("event") == event_id and m.status == "active"]
 
 
@@ -74,7 +75,7 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         answer = await say(world, world.host, "create", name="DM Colosseum 2",
                            game="rps-poker", format="single", cap=8, break_seconds=0)
         assert "created" in answer
-        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        [event] = await store.of_guild(drive(up.service).engine, world.guild.id)
         assert any(event.commitment in m.content for m in fake.messages(world.general))
         assert "closed" in await say(world, world.alice, "join")
         await say(world, world.host, "open")
@@ -95,7 +96,7 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         assert "walkover" in await say(world, world.host, "replace", player=gone)
         await fake.wait_for(lambda: dropped.status == "aborted", 10)
         await award_round(world, up, event.id, 3)
-        stored = await store.load(up.service.repo.engine, event.id)
+        stored = await store.load(drive(up.service).engine, event.id)
         assert stored is not None
         results = stored.state["results"]  # type: ignore[index]
         walkover = results[stored.matches and next(
@@ -110,7 +111,7 @@ async def test_eight_player_single_elimination_from_signup_to_champion(world: Wo
         champion = final.players[0].name
         await fake.wait_for(lambda: any(
             f"{champion} is the champion" in m.content for m in fake.messages(world.general)), 20)
-        ended = await store.load(up.service.repo.engine, event.id)
+        ended = await store.load(drive(up.service).engine, event.id)
         assert ended is not None and ended.status == "ended"
         await up.idle(fake)
         shows = [m for m in fake.messages(world.general) if m.embeds]
@@ -136,7 +137,7 @@ async def test_six_player_swiss_of_three_rounds(world: World) -> None:
     async with umpire(world) as up:
         await say(world, world.host, "create", name="Swiss Night", game="rps-poker",
                   format="swiss", rounds=3, break_seconds=0, rated=False)
-        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        [event] = await store.of_guild(drive(up.service).engine, world.guild.id)
         await say(world, world.host, "open")
         for member in members:
             await say(world, member, "join")
@@ -152,7 +153,7 @@ async def test_six_player_swiss_of_three_rounds(world: World) -> None:
                 assert match.transport.get("unrated")  # rated:False
         await fake.wait_for(lambda: any("Swiss Night is over" in m.content
                                         for m in fake.messages(world.general)), 20)
-        ended = await store.load(up.service.repo.engine, event.id)
+        ended = await store.load(drive(up.service).engine, event.id)
         assert ended is not None and ended.status == "ended" and len(met) == 9
         assert not running(up, event.id)
 
@@ -168,14 +169,14 @@ async def test_an_events_feed_shows_every_match_of_it(world: World) -> None:
         refused = await say(world, world.host, "create", name="Feed Cup", game="rps-poker",
                             format="single", break_seconds=0, feed=feed)
         assert "can be written in by everyone" in refused
-        assert await store.of_guild(up.service.repo.engine, world.guild.id) == []
+        assert await store.of_guild(drive(up.service).engine, world.guild.id) == []
         fake.set_overwrite(feed, world.guild.everyone, deny=P.SEND_MESSAGES |
                            P.SEND_MESSAGES_IN_THREADS | P.CREATE_PUBLIC_THREADS)
         fake.set_overwrite(feed, fake.bot_user, allow=P.VIEW_CHANNEL | P.SEND_MESSAGES)
         assert "created" in await say(world, world.host, "create", name="Feed Cup",
                                       game="rps-poker", format="single", break_seconds=0,
                                       feed=feed)
-        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        [event] = await store.of_guild(drive(up.service).engine, world.guild.id)
         assert event.place.get("feed") == feed.id
         await say(world, world.host, "open")
         for member in (world.alice, world.bob):
@@ -221,14 +222,14 @@ async def test_a_drawn_match_of_an_event_is_announced_in_its_channel(world: Worl
     async with umpire(world) as up:
         await say(world, world.host, "create", name="Draw Night", game="rps-poker",
                   format="roundrobin", break_seconds=0, rated=False)
-        [event] = await store.of_guild(up.service.repo.engine, world.guild.id)
+        [event] = await store.of_guild(drive(up.service).engine, world.guild.id)
         cog = up.bot.get_cog("Tournament")
         await cog.runner.change(event.id, lambda e: (  # type: ignore[union-attr]
             _signed_up(e, entrants("rps-poker", ["random"] * 4)), None))
         await say(world, world.host, "start")
         await world.fake.wait_for(lambda: any("Draw Night is over" in m.content for m in
                                               world.fake.messages(world.general)), 60)
-        ended = await store.load(up.service.repo.engine, event.id)
+        ended = await store.load(drive(up.service).engine, event.id)
         assert ended is not None and ended.state is not None
     said = [m.content for m in world.fake.messages(world.general)]
     draws = [p for p, r in ended.state["results"].items()

@@ -11,6 +11,9 @@ import pytest
 from bot.discord.errors import NO_SUCH_MATCH
 from bot.umpire import PRIVATE_IN_ROOM
 from games.decoder.letters import ALPHABET
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Interaction
+from testbed.fake_discord.server import FakeDiscord
 from tests.discord.conftest import (
     HOST_ROLE,
     World,
@@ -21,9 +24,7 @@ from tests.discord.conftest import (
     start_vs_bot,
     umpire,
 )
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Interaction
-from tests.fake_discord.server import FakeDiscord
+from tests.support.driver import drive
 
 
 async def answer(fake: FakeDiscord, inter: Interaction) -> str:
@@ -152,7 +153,7 @@ async def test_a_player_nicknamed_everyone_pings_nobody_and_names_are_never_temp
         started = await answer(fake, inter)
         shown = "\\@everyone {P1}"  # the name as typed, its mention defused (escaped)
         assert f"{shown} (advantage) vs bob" in started
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         table0, room = channel_of(world, match, "seat0"), channel_of(world, match, "public")
         await fake.send_user_message(mallory, table0, "@here banana")
@@ -181,7 +182,7 @@ async def test_a_host_who_plays_sees_nothing_of_the_opponents_and_cannot_referee
         inter = await fake.slash_command(harriet, world.general, "match start", game="rps-poker",
                                          player1=world.host, player2=world.bob)
         assert "started" in await answer(fake, inter)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         mine, theirs = channel_of(world, match, "seat0"), channel_of(world, match, "seat1")
         log = channel_of(world, match, "umpire")
@@ -215,7 +216,7 @@ async def test_the_starter_without_the_host_role_gets_nothing_extra(world: World
         inter = await fake.slash_command(manager, world.general, "match start", game="rps-poker",
                                          player1=world.alice, player2=world.bob)
         assert "started" in await answer(fake, inter)
-        [match] = up.service.matches.values()
+        [match] = drive(up.service).matches()
         await up.idle(fake)
         for audience in ("seat0", "seat1", "umpire"):
             assert not fake.can_view(manager, channel_of(world, match, audience)), audience
@@ -273,7 +274,7 @@ async def test_a_host_playing_two_matches_gets_the_log_back_when_the_last_one_en
             inter = await fake.slash_command(harriet, world.general, "match start",
                                              game="rps-poker", player1=hannah, player2=opponent)
             assert "started" in await answer(fake, inter)
-            [match] = [m for m in up.service.matches.values() if m not in matches]
+            [match] = [m for m in drive(up.service).matches() if m not in matches]
             matches.append(match)
             await up.idle(fake)
         log = channel_of(world, matches[0], "umpire")

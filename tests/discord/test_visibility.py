@@ -10,9 +10,9 @@ import random
 import discord
 
 from bot.discord.visibility import Intended, Place, describe, unintended_readers
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import PRIVATE_THREAD, Role, User
 from tests.discord.conftest import World, umpire
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import PRIVATE_THREAD, Role, User
 
 BITS = (P.VIEW_CHANNEL, P.MANAGE_THREADS, P.SEND_MESSAGES)
 

@@ -13,11 +13,10 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.fake_world import World, make_bot
-
-from . import permissions as P
-from .harness import running_client
-from .server import FakeDiscord
 
 
 def collect(into: list, transform: Callable[..., Any] = lambda *args: args) -> Callable[..., Any]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 import discord
 import pytest
 
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.rest_channels import MAX_GUILD_CHANNELS
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.fake_world import World, make_bot, world  # noqa: F401
-
-from . import permissions as P
-from .harness import running_client
-from .rest_channels import MAX_GUILD_CHANNELS
-from .server import FakeDiscord
 
 
 async def _room(bot: discord.Client, fake: FakeDiscord, world: World) -> discord.TextChannel:  # noqa: F811

@@ -10,11 +10,10 @@ import time
 import aiohttp
 import discord
 
+from testbed.fake_discord.harness import running_client
+from testbed.fake_discord.limits import TEST_SCALE, RateLimits
+from testbed.fake_discord.server import FakeDiscord
 from tests.support.fake_world import World, make_bot, world  # noqa: F401
-
-from .harness import running_client
-from .limits import TEST_SCALE, RateLimits
-from .server import FakeDiscord
 
 
 async def _post(session: aiohttp.ClientSession, fake: FakeDiscord, channel_id: int,

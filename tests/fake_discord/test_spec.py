@@ -13,12 +13,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from testbed.fake_discord import payloads
+from testbed.fake_discord.conformance import SPEC_FILE, SpecChecker, default_checker
+from testbed.fake_discord.server import FakeDiscord
+from testbed.fake_discord.spec.extract import extract, fake_routes
 from tests.support.fake_world import World, world  # noqa: F401
-
-from . import payloads
-from .conformance import SPEC_FILE, SpecChecker, default_checker
-from .server import FakeDiscord
-from .spec.extract import extract, fake_routes
 
 BUTTON_ROW = {"type": 1, "components": [
     {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}",

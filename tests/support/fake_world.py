@@ -1,5 +1,5 @@
 """A plain discord.py bot in a small server on the fake Discord, for the fake's own tests
-(tests/fake_discord/) and the tests of discord.py's behaviour against it (rate limits)."""
+(testbed/fake_discord/) and the tests of discord.py's behaviour against it (rate limits)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import discord
 import pytest
 from discord.ext import commands
 
-from tests.fake_discord import permissions as P
-from tests.fake_discord.models import Channel, Guild, Role, User
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord import permissions as P
+from testbed.fake_discord.models import Channel, Guild, Role, User
+from testbed.fake_discord.server import FakeDiscord
 
 
 @dataclass

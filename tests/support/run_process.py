@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.fake_discord.server import FakeDiscord
+from testbed.fake_discord.server import FakeDiscord
 
 #: The checkout: the child process imports `tests.discord.run_under_fake` from it, whatever
 #: folder it runs in.

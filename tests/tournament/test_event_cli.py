@@ -18,6 +18,7 @@ from bot.tournament import store
 from bot.tournament.event import champion
 from bot.tournament.formats import format_named
 from bot.tournament.runner import EventRunner
+from tests.support.driver import drive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +82,7 @@ async def test_an_event_stopped_between_its_creation_and_its_start_is_taken_up_a
     assert ended.id == event.id and ended.status == "ended"
     assert f"Continuing event #{event.id}" in out.getvalue()
     async with local_service(PrintTransport(io.StringIO(), quiet=True), db=db) as service:
-        assert [e.id for e in await store.of_guild(service.repo.engine, 0)] == [event.id]
+        assert [e.id for e in await store.of_guild(drive(service).engine, 0)] == [event.id]
 
 
 async def test_every_result_is_announced_draws_included_with_what_comes_next() -> None:
@@ -158,9 +159,9 @@ async def test_a_seeded_double_elimination_with_replayed_draws_repeats_exactly(
         async with local_service(PrintTransport(io.StringIO(), quiet=True),
                                  db=str(tmp_path / f"{i}.db")) as service:
             seeds = {}
-            for pairing, ids in (await store.pairing_matches(service.repo.engine,
+            for pairing, ids in (await store.pairing_matches(drive(service).engine,
                                                              event.id)).items():
-                seeds[pairing] = [(await service.repo.load_match(m)).row.seed  # type: ignore[union-attr]
+                seeds[pairing] = [(await drive(service).stored(m)).row.seed  # type: ignore[union-attr]
                                   for m in ids]
         text = out.getvalue().replace(str(tmp_path / f"{i}.db"), "DB")
         # (the salt is new each time: it hides the seed; two matches of a round may end in

@@ -33,13 +33,14 @@ from bot.tournament.formats.single import SingleElimination
 from bot.tournament.record import event_record, verify_event
 from bot.tournament.runner import EventRunner
 from bot.umpire import MatchService, UmpireError
+from tests.support.driver import drive
 
 ROOT = Path(__file__).resolve().parents[2]
 FMT = format_named("single")
 
 
 async def links(service: MatchService, event_id: int) -> dict[str, int]:
-    async with service.repo.engine.connect() as conn:
+    async with drive(service).engine.connect() as conn:
         rows = (await conn.execute(select(EventMatchRow.pairing, EventMatchRow.match_id)
                                    .where(EventMatchRow.event_id == event_id))).all()
     return dict(rows)
@@ -80,7 +81,7 @@ class Rig:
 
     def running(self, event: Event) -> dict[str, int]:
         return {p: m for p, m in event.matches.items()
-                if getattr(self.service.matches.get(m), "status", "") == "active"}
+                if getattr(drive(self.service).match(m), "status", "") == "active"}
 
 
 async def rig_on(db: Path, fmt: Any = format_named) -> AsyncIterator[Rig]:
@@ -110,10 +111,10 @@ async def test_knockout_of_bots_runs_to_a_champion_each_result_stored_with_its_m
     assert "Round 3 of" in out.getvalue() and "Standings of" in out.getvalue()
     async with local_service(PrintTransport(io.StringIO(), quiet=True),
                              db=str(tmp_path / "t.db")) as service:
-        stored = await store.load(service.repo.engine, event.id)
+        stored = await store.load(drive(service).engine, event.id)
         assert stored == event
         linked = await links(service, event.id)
-        async with service.repo.engine.connect() as conn:
+        async with drive(service).engine.connect() as conn:
             results = {r.match_id: r for r in (await conn.execute(select(MatchResultRow))).all()}
             rows = {r.id: r for r in (await conn.execute(select(MatchRow))).all()}
     played = [p for p in state.pairings if p.player1 is not None]
@@ -208,7 +209,7 @@ async def test_a_failed_event_write_leaves_the_match_running(tmp_path: Path) -> 
         with pytest.raises(UmpireError, match="could not store"):
             await rig.service.award(match_id, 0)
         assert rig.service.matches[match_id].status == "active"
-        async with rig.service.repo.engine.connect() as conn:
+        async with drive(rig.service).engine.connect() as conn:
             row = (await conn.execute(select(MatchRow).where(MatchRow.id == match_id))).one()
             assert row.status == "active"
             assert not (await conn.execute(select(MatchResultRow))).all()
@@ -236,7 +237,7 @@ async def test_a_slow_pairing_is_worked_out_beside_the_writer_not_in_it(tmp_path
         for match_id in event.matches.values():
             await rig.service.award(match_id, 0)
         assert await asyncio.to_thread(started.wait, 10)
-        await rig.service.repo.writer.run(lambda conn: None)  # another match's write
+        await drive(rig.service).writer.run(lambda conn: None)  # another match's write
         # (3 s or more if the writer, or the event loop, waited for the pairing)
         assert time.perf_counter() - calls[0] < 1.0
         for _ in range(100):
@@ -297,7 +298,7 @@ def test_killed_at_random_moments_the_event_finishes_with_every_pairing_played_o
     async def check() -> None:
         async with local_service(PrintTransport(io.StringIO(), quiet=True),
                                  db=str(db)) as service:
-            engine = service.repo.engine
+            engine = drive(service).engine
             [event] = await store.of_guild(engine, 0)  # resumed each time, never begun again
             assert event.status == "ended"
             state = FMT.load(event.state or {})
@@ -390,6 +391,6 @@ async def test_a_command_that_runs_no_event_still_records_the_end_of_an_event_ma
         stored = await rig.settle(event.id)
         assert FMT.load(stored.state or {}).results[pairing].winner == winner
         assert stored.status == "ended"
-        async with rig.service.repo.engine.connect() as conn:
+        async with drive(rig.service).engine.connect() as conn:
             rows = (await conn.execute(select(MatchRow.id))).all()
         assert [r.id for r in rows] == [match_id]  # not played again

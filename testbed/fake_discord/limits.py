@@ -13,7 +13,7 @@
 
 `scale` multiplies every window (0.1: the same limits ten times faster, for quick tests);
 the default is Discord's real numbers. The Discord test suite runs every test with the limits
-on at `TEST_SCALE` (tests/fake_discord/fixtures.py); tests/fake_discord/test_limits.py and
+on at `TEST_SCALE` (testbed/fake_discord/fixtures.py); tests/fake_discord/test_limits.py and
 `python -m bench.discord` use Discord's numbers.
 """
 

@@ -203,7 +203,7 @@ async def _handle_rest(fake: FakeDiscord, request: web.Request) -> web.StreamRes
 
     headers = ratelimit_headers(route_key)
     limits = getattr(fake, "limits", None)
-    if limits is not None:  # Discord's rate limits (tests/fake_discord/limits.py)
+    if limits is not None:  # Discord's rate limits (testbed/fake_discord/limits.py)
         refused, headers = limits.check(method, route.template, params, path)
         if refused is not None:
             return finish(refused)

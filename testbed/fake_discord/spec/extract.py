@@ -1,6 +1,6 @@
 """Extract from Discord's OpenAPI spec the part the fake Discord uses.
 
-Usage: ``python -m tests.fake_discord.spec.extract PATH/TO/openapi.json``
+Usage: ``python -m testbed.fake_discord.spec.extract PATH/TO/openapi.json``
 
 The input is ``specs/openapi.json`` of discord/discord-api-spec (MIT, see LICENSE beside this
 file). The output, ``openapi.json`` beside this file, keeps the operations of every route the
@@ -37,7 +37,7 @@ def covers(template: str, spec_path: str) -> bool:
 
 def fake_routes() -> list[tuple[str, str]]:
     """(method, template) of every route the fake serves."""
-    from tests.fake_discord.server import FakeDiscord
+    from testbed.fake_discord.server import FakeDiscord
 
     return [(r.method, r.template) for r in FakeDiscord().router.routes]
 
