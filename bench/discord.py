@@ -56,15 +56,12 @@ from typing import Any
 
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
+from bot.discord.host_log import LOG_BATCH_SECONDS, LOG_WINDOW_SECONDS
 from bot.discord.marker import read_mark
 from bot.discord.pacing import EXEMPT, Pacer, Priority
 from bot.discord.places import AUDIENCE_KEYS, channel_for
 from bot.discord.render import user_id_of
-from bot.discord.transport import (
-    LOG_BATCH_SECONDS,
-    LOG_WINDOW_SECONDS,
-    DiscordTransport,
-)
+from bot.discord.transport import DiscordTransport
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository

@@ -1,6 +1,6 @@
 """Where each audience of a match is on Discord: the key of its channel in the match's
-transport data ("public" -> "room", "seat0" -> "table0", "umpire" -> "log", "feed"), and the
-channel named for the hosts ("the table <#1> of ann (match #12)").
+transport data ("public" -> "room", "seat0" -> "table0", "umpire" -> "log", "feed"), its
+server, and the channel named for the hosts ("the table <#1> of ann (match #12)").
 
 Its own module, not the transport's: the channel keeper, the routing of typed moves and the
 end of a match's channels need these names, and none of them may import the transport
@@ -22,6 +22,11 @@ def channel_for(transport: dict[str, Any], audience: str) -> int | None:
     """The channel id of `audience` in a match's transport data (None: it has none)."""
     value = transport.get(AUDIENCE_KEYS.get(audience, audience))
     return int(value) if value else None
+
+
+def server_of(match: MatchInfo) -> int:
+    """The id of the match's server (0: none stored)."""
+    return int(match.transport.get("guild") or 0)
 
 
 def _name(match: MatchInfo, audience: str) -> str | None:

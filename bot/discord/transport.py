@@ -25,16 +25,9 @@ write there is checked instead (bot/discord/feed.py), and a held feed stops no c
 guild update listeners (bot/discord/cogs/watch.py) retry a held channel as soon as something
 changed.
 
-The host log is batched (`send_many`): one server's log, shared by every match of the
-server, takes a batch at most once per `log_batch_seconds` (5 s) and at most
-`LOG_PARTS_PER_BATCH` (4) posts per `log_window` (5 s), a batch's posts counted at its time
-(Discord allows 5 messages per 5 s in a channel; the budget matters when the interval is
-shorter than the window), kept before posting, not learnt from a 429. Each entry
-carries its match and time, in order per match. An entry is
-added to a batch only after the privacy check of its own match (its players must not read
-the log), again at the moment the batch is posted; a held match's entries stay out of it.
-A batch waits (up to `LOG_HANDOVER_SECONDS`) for a match that was told it is due and is
-still handing its entries over.
+The host log is batched per server (`send_many`): its entries are handed, once their
+match's privacy check passed, to `HostLog` (bot/discord/host_log.py), which keeps the
+batches, their timers and budget, and posts them through this transport (`LogOutlet`).
 
 The end of a match's channels (read-only, the Rematch offer, the archive) is not done
 here: `MatchClosing` (bot/discord/closing.py) is told of each post and does it once the
@@ -47,12 +40,9 @@ client's default pings nobody, so a name or echoed text with "@everyone" pings n
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
-import time
-from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -62,9 +52,10 @@ from discord.http import handle_message_parameters
 
 from bot.discord.answer import FOLLOW_SECONDS, Answer, Answers
 from bot.discord.components import build_view, notes_for
-from bot.discord.marker import ROOM, mark, read_mark, tags_in
+from bot.discord.host_log import LOG_BATCH_SECONDS, LOG_WINDOW_SECONDS, HostLog
+from bot.discord.marker import ROOM, mark, read_mark
 from bot.discord.pacing import Pacer, Priority, bucket_key, sending
-from bot.discord.places import AUDIENCE_KEYS, channel_for, where
+from bot.discord.places import AUDIENCE_KEYS, channel_for, server_of, where
 from bot.discord.privacy import ChannelPrivacy
 from bot.discord.render import LIMIT, render, seat_mentions, split
 from bot.facade import StoredMessage
@@ -87,30 +78,6 @@ HISTORY_PAGES = 10  # at most this many pages of 100 messages are read per chann
 COALESCED = ("public", "seat0", "seat1", "feed")
 #: An announcement leaves this many of its channel's posts per window to decisions.
 ANNOUNCE_RESERVE = 1
-#: A server's host log takes a batch at most once per this many seconds (a shorter interval
-#: shows entries sooner but posts more: at 1 s a match played alone took 0.1 to 0.2 more
-#: requests per move)...
-LOG_BATCH_SECONDS = 5.0
-#: ...and at most this many posts in any `LOG_WINDOW_SECONDS` (Discord allows 5 messages per
-#: 5 s in a channel: one left to spare).
-LOG_PARTS_PER_BATCH = 4
-LOG_WINDOW_SECONDS = 5.0
-#: A quiet log (entries of at most `LOG_QUIET_MATCHES` matches in its last
-#: `LOG_QUIET_FACTOR` * 2 batch intervals, 15 s: a match or two on the server) takes its next
-#: batch once its oldest entry was written `LOG_QUIET_FACTOR` times `log_batch_seconds` ago
-#: (7.5 s), at most that long after the last batch and never sooner than a busy log's
-#: `log_batch_seconds`: a match played alone posts its log about every 7.5 s instead of every
-#: 5 s, and no entry waits longer than it would in a busy log or 7.5 s, within the 10 s a
-#: host may wait. A busy log keeps the 5 s: a longer wait there would only make its bursts
-#: overflow the window's budget of posts.
-LOG_QUIET_MATCHES = 2
-LOG_QUIET_FACTOR = 1.5
-#: A batch waits up to this long for the entries of a match whose Delivery was told the
-#: batch is due (`batch_due`) and is still handing them over (its privacy check can take a
-#: request or two): under load that hand-over took longer than `batch_due`'s margin, and the
-#: entries went one batch later (10 s after they were written instead of 5).
-LOG_HANDOVER_SECONDS = 1.0
-LOG_PIECE = 1900  # a batch post: its content and 3 embeds of at most this many characters
 
 
 def parts_of(text: str) -> list[str]:
@@ -160,46 +127,12 @@ def priority_of(messages: list[StoredMessage]) -> Priority:
         Priority.ROOM
 
 
-def server_of(match: MatchInfo) -> int:
-    return int(match.transport.get("guild") or 0)
-
-
-def server_of_pending(pending: dict[int, list[_LogEntry]], channel_id: int) -> int:
-    """The server of a host log's pending entries (0: none)."""
-    entries = pending.get(channel_id)
-    return server_of(entries[0].match) if entries else 0
-
-
-def log_nonce(message_ids: list[int]) -> str:
-    """A batch's nonce, the same for the same entries (a post's own gets `.<part>`: at most
-    25 characters in all, as Discord allows)."""
-    digest = hashlib.sha256(",".join(map(str, message_ids)).encode()).hexdigest()
-    return f"L{digest[:20]}"
-
-
 def _asks_a_person(match: MatchInfo, message: StoredMessage) -> bool:
     """Whether a message asks a player (not a built-in bot) for a decision: the last post a
     click's follow-ups carry (bot/discord/answer.py)."""
     seats = [p.get("seat") for p in message.payload.get("prompts") or ()]
     return any(isinstance(s, int) and 0 <= s < len(match.players) and
                match.players[s].bot is None for s in seats)
-
-
-@dataclass
-class _LogEntry:
-    match: MatchInfo
-    text: str  # the line as posted: match, time, the rendered entry, its outbox marker
-    done: asyncio.Future[None]
-    message_id: int
-    created_at: datetime
-    doubtful: bool  # an earlier try may have posted it: looked for in the log first
-    queued: float  # when it was written (time.monotonic(); `_monotonic_of`)
-
-
-def _monotonic_of(moment: datetime) -> float:
-    """A wall-clock moment (naive: UTC) on time.monotonic()'s scale."""
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return time.monotonic() - (datetime.now(UTC) - moment).total_seconds()
 
 
 class DiscordTransport:
@@ -209,29 +142,10 @@ class DiscordTransport:
                  log_window: float = LOG_WINDOW_SECONDS,
                  coalesce: bool = True, pacer: Pacer | None = None,
                  follow_seconds: float = FOLLOW_SECONDS) -> None:
-        self.log_batch_seconds = log_batch_seconds
-        self.log_window = log_window
         #: Whether what a room or table queues behind a rate limit goes as one post.
         self.coalesce = coalesce
         #: Every REST request of the client waits for Discord's global limit (pacing.py).
         self.pacer = pacer or Pacer()
-        #: Host log channel -> entries waiting for its next batch, in order of arrival.
-        self._log_pending: dict[int, list[_LogEntry]] = {}
-        self._log_flushers: dict[int, asyncio.Task[None]] = {}
-        self._log_last: dict[int, float] = {}  # channel -> monotonic time of its last batch
-        #: channel -> its last `LOG_PARTS_PER_BATCH` posts, each at its batch's time
-        self._log_sent: dict[int, deque[float]] = {}
-        self.log_posts = 0  # batches posted (for tests and the bench)
-        #: channel -> match -> when its last entry was posted (see `LOG_QUIET_FACTOR`)
-        self._log_recent: dict[int, dict[int, float]] = {}
-        #: channel -> the matches whose Delivery waits in `batch_due` to hand entries over
-        self._log_waiting: dict[int, set[int]] = {}
-        #: channel -> match -> until when (monotonic) its batch waits for the entries its
-        #: Delivery is handing over, `batch_due` having returned
-        self._log_handing: dict[int, dict[int, float]] = {}
-        #: Host log entries (outbox id -> match id) whose batch failed after Discord may
-        #: have taken it (dropped with their match by `forget`).
-        self._log_doubtful: dict[int, int] = {}
         self.client: discord.Client | None = None
         self.api: UmpireApi | None = None  # the match service, as the Discord side sees it
         self.ready = asyncio.Event()  # set by the bot's on_ready: sends wait for it
@@ -240,7 +154,9 @@ class DiscordTransport:
         self.started_at = datetime.now(UTC)
         #: channel id -> the bot's posts read back from it (tag, visible text), oldest first.
         self._posted: dict[int, list[tuple[str | None, str]]] = {}
-        self.skipped = 0  # parts found already posted, not sent again (for tests and logs)
+        self._skipped = 0  # parts found already posted, not sent again
+        #: The host log's batches, posted through this transport (bot/discord/host_log.py).
+        self.host_log = HostLog(self, batch_seconds=log_batch_seconds, window=log_window)
         #: Per channel, the click answering its posts (bot/discord/answer.py).
         self.answers = Answers(follow_seconds)
         #: The channel keeper (bot/discord/keeper.py), told of a secret post that landed in
@@ -250,6 +166,12 @@ class DiscordTransport:
         #: The end of a match's channels (bot/discord/closing.py): what the final post
         #: carries (the Rematch button), told of every post so that an ended match closes.
         self.closing: Any = None
+
+    @property
+    def skipped(self) -> int:
+        """Parts and host log entries found already posted, not sent again (for tests and
+        logs)."""
+        return self._skipped + self.host_log.skipped
 
     def attach(self, client: discord.Client, api: UmpireApi) -> None:
         self.client, self.api = client, api
@@ -293,7 +215,7 @@ class DiscordTransport:
         finally:
             self.posting.discard(channel_id)
         if secret:
-            await self._after_secret(match, message.audience, channel_id)
+            await self.after_secret(match, message.audience, channel_id)
         if closing is not None:  # (the final post offered a rematch; an ended match closes)
             await closing.sent(match, bool(final))
 
@@ -306,7 +228,7 @@ class DiscordTransport:
             last = i == len(parts) - 1
             if check and await self._already_posted(channel_id, str(nonce), part,
                                                     message.created_at):
-                self.skipped += 1
+                self._skipped += 1
                 continue
             items = view if (last and view is not None) else discord.utils.MISSING
             notes = embeds if (last and embeds) else discord.utils.MISSING
@@ -322,18 +244,18 @@ class DiscordTransport:
                     self._posted.pop(channel_id, None)
                     if await self._already_posted(channel_id, str(nonce), part,
                                                   message.created_at):
-                        self.skipped += 1
+                        self._skipped += 1
                         continue
             with handle_message_parameters(
                 content=mark(part, str(nonce)), nonce=nonce, allowed_mentions=mentions,
                 view=items, embeds=notes,
             ) as params:
                 params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
-                await self._post(channel_id, params,
+                await self.post(channel_id, params,
                                  where(match, message.audience, channel_id))
                 self._posted.pop(channel_id, None)  # read back again for the next old one
 
-    async def _after_secret(self, match: MatchInfo, audience: str, channel_id: int) -> None:
+    async def after_secret(self, match: MatchInfo, audience: str, channel_id: int) -> None:
         """Right after a secret post, the check again (from the cached state, recomputed
         only if an event came in meanwhile): the keeper reports a post that landed in a
         channel opened as it was posted, and closes the channel."""
@@ -367,10 +289,10 @@ class DiscordTransport:
         channel_id = channel_for(match.transport, audience)
         return channel_id is not None and self.answers.waiting(channel_id)
 
-    # --- the host log, batched per server -------------------------------------------------
+    # --- folding, the global budget and the host log (bot/discord/host_log.py) -----------
     def batches(self, audience: str) -> bool:
         """Whether `send_many` takes this audience's messages together (the host log)."""
-        return audience == "umpire" and self.log_batch_seconds > 0
+        return audience == "umpire" and self.host_log.batch_seconds > 0
 
     def coalesces(self, audience: str) -> bool:
         """Whether what `audience`'s channel queues behind a rate limit (its own bucket, or
@@ -401,73 +323,12 @@ class DiscordTransport:
                                    reserve)
 
     async def batch_due(self, match: MatchInfo, written: datetime | None = None) -> None:
-        """Return just before the match's host log takes its next batch (at once when the
-        log has been idle), so that Delivery hands over everything written until then;
-        `written`: when the oldest entry Delivery holds for it was written."""
+        """Return just before the match's host log takes its next batch (`HostLog.batch_due`;
+        at once when the log has been idle), so that Delivery hands over everything written
+        until then; `written`: when the oldest entry Delivery holds for it was written."""
         channel_id = channel_for(match.transport, "umpire")
-        if channel_id is None:
-            return
-        margin = min(0.1, self.log_batch_seconds / 4)
-        oldest = None if written is None else _monotonic_of(written)
-        waiting = self._log_waiting.setdefault(channel_id, set())
-        waiting.add(match.id)  # (counted as a match of the log: a burst is not quiet)
-        try:
-            while (wait := self._next_batch_at(channel_id, oldest) - time.monotonic()
-                    - margin) > 0:
-                await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
-            self._log_handing.setdefault(channel_id, {})[match.id] = (
-                time.monotonic() + LOG_HANDOVER_SECONDS)
-        finally:
-            waiting.discard(match.id)
-
-    async def _handed_over(self, channel_id: int) -> None:
-        """Return once no match told its batch is due is still handing entries over (or
-        its `LOG_HANDOVER_SECONDS` have passed)."""
-        handing = self._log_handing.get(channel_id, {})
-        while handing:
-            now = time.monotonic()
-            for match_id in [m for m, until in handing.items() if until <= now]:
-                del handing[match_id]
-            if handing:
-                await asyncio.sleep(0.01)
-
-    def _next_batch_at(self, channel_id: int, oldest: float | None = None) -> float:
-        """When the log may take its next batch: `log_batch_seconds` after the last one
-        (after a quiet one, see `LOG_QUIET_FACTOR`; `oldest`: when an entry not yet handed
-        over was written, time.monotonic()), and once it has a post left in its window's
-        budget."""
-        last = self._log_last.get(channel_id, -1e9)
-        at = last + self.log_batch_seconds
-        if self._log_is_quiet(channel_id):
-            quiet = self.log_batch_seconds * LOG_QUIET_FACTOR
-            written = [e.queued for e in self._log_pending.get(channel_id, ())]
-            if oldest is not None:
-                written.append(oldest)
-            at = max(at, min([last + quiet, *(w + quiet for w in written)]))
-        sent = self._log_sent.get(channel_id, ())
-        if len(sent) >= LOG_PARTS_PER_BATCH:
-            at = max(at, sent[0] + self.log_window)  # type: ignore[misc]  # (a deque, not the empty default)
-        return at
-
-    def _log_is_quiet(self, channel_id: int) -> bool:
-        """Whether the log's recent batches, its pending entries and the matches about to
-        hand entries over are of `LOG_QUIET_MATCHES` matches at most (a match without an
-        entry for a while is forgotten)."""
-        recent = self._log_recent.get(channel_id)
-        if not recent:
-            return False
-        since = time.monotonic() - self.log_batch_seconds * LOG_QUIET_FACTOR * 2
-        for match_id in [m for m, at in recent.items() if at < since]:
-            del recent[match_id]
-        matches = {*recent, *self._log_waiting.get(channel_id, ()),
-                   *(e.match.id for e in self._log_pending.get(channel_id, ()))}
-        return len(matches) <= LOG_QUIET_MATCHES
-
-    def _log_budget(self, channel_id: int) -> int:
-        """Posts the log may make now without going over its window's budget."""
-        now = time.monotonic()
-        sent = self._log_sent.get(channel_id, ())
-        return LOG_PARTS_PER_BATCH - sum(1 for t in sent if t > now - self.log_window)
+        if channel_id is not None:
+            await self.host_log.batch_due(channel_id, match.id, written)
 
     async def send_many(self, match: MatchInfo, messages: list[StoredMessage]) -> None:
         """Several messages of one channel in order: to a room or table, as one post (the
@@ -483,180 +344,15 @@ class DiscordTransport:
             if channel_id is None or not messages:
                 return
             await self.check(match, "umpire", channel_id)
-            loop = asyncio.get_running_loop()
-            done: asyncio.Future[None] = loop.create_future()
-            pending = self._log_pending.setdefault(channel_id, [])
-            for message in messages:
-                created = message.created_at if message.created_at.tzinfo else \
-                    message.created_at.replace(tzinfo=UTC)
-                text = render(message.text, match.players)
-                line = f"**#{match.id}** <t:{int(created.timestamp())}:T> {text}"
-                pending.append(_LogEntry(
-                    match, mark(line, str(message.id)), done, message.id, created,
-                    message.id in self._log_doubtful or self._maybe_posted(message),
-                    _monotonic_of(created)))
+            done = self.host_log.add(match, channel_id, messages,
+                                     [self._maybe_posted(m) for m in messages])
         finally:  # handed over (or held): the batch need not wait for this match
             if channel_id is not None:
-                self._log_handing.get(channel_id, {}).pop(match.id, None)
-        if channel_id not in self._log_flushers:
-            task = asyncio.create_task(self._flush_log(channel_id), name=f"log-{channel_id}")
-            self._log_flushers[channel_id] = task
+                self.host_log.handed_over(channel_id, match.id)
         await done
 
-    async def _flush_log(self, channel_id: int) -> None:
-        """Post the channel's pending entries, at most one batch per `log_batch_seconds`
-        and within the window's budget of posts (after prompts and announcements, when the
-        global budget is short: this task's own class)."""
-        with sending(Priority.LOG, server_of_pending(self._log_pending, channel_id)):
-            await self._flush_log_batches(channel_id)
-
-    async def _flush_log_batches(self, channel_id: int) -> None:
-        try:
-            while self._log_pending.get(channel_id):
-                # read again while waiting: an older entry handed over meanwhile brings a
-                # quiet batch's moment forward
-                while (wait := self._next_batch_at(channel_id) - time.monotonic()) > 0:
-                    await asyncio.sleep(min(wait, self.log_batch_seconds / 5))
-                await self._handed_over(channel_id)
-                self._log_last[channel_id] = time.monotonic()
-                try:
-                    with sending(Priority.LOG, server_of_pending(self._log_pending, channel_id),
-                                 self._log_patient_since(channel_id)):
-                        await self._post_log_batch(channel_id)
-                except Exception as exc:  # a bug here must not leave a delivery waiting
-                    log.exception("host log batch of channel %s failed", channel_id)
-                    for entry in self._log_pending.pop(channel_id, []):
-                        if not entry.done.done():
-                            entry.done.set_exception(TransportError(repr(exc)))
-        finally:
-            del self._log_flushers[channel_id]
-            if not self._log_pending.get(channel_id):
-                self._log_pending.pop(channel_id, None)
-
-    def _log_patient_since(self, channel_id: int) -> float:
-        """When a batch counts as having asked for the global budget (the pacer's patience
-        runs from it): one batch interval after its oldest entry was written, or now if
-        sooner. Its checks, read-back and posts go one after another, and each waiting out
-        the log's patience anew put an entry past the 10 s promised (10.2 s, 20 matches on
-        one server); so the batch goes ahead of prompts once its oldest entry is one
-        interval and the patience (5 + 3 s) old at the latest."""
-        now = asyncio.get_running_loop().time()  # (the loop's clock is time.monotonic())
-        pending = self._log_pending.get(channel_id) or []
-        oldest = min((e.queued for e in pending), default=now)
-        return min(now, oldest + self.log_batch_seconds)
-
-    async def _post_log_batch(self, channel_id: int) -> None:
-        entries = self._log_pending.pop(channel_id, [])
-        held: dict[int, BaseException] = {}
-        for match in {id(e.match): e.match for e in entries}.values():
-            try:  # the privacy check again, now, for each match in the batch
-                await self.check(match, "umpire", channel_id)
-            except (ChannelHeld, TransportError) as exc:
-                held[match.id] = exc
-        ok = [e for e in entries if e.match.id not in held]
-        found = await self._logged_already(channel_id, ok)
-        fresh = [e for e in ok if e.message_id not in found]
-        posts = self._log_posts("\n".join(e.text for e in fresh)) if fresh else []
-        recent = self._log_recent.setdefault(channel_id, {})
-        for entry in fresh:
-            recent[entry.match.id] = time.monotonic()
-        budget = max(1, self._log_budget(channel_id))
-        if len(posts) > budget:  # the rest waits for the next batch
-            fresh, later = self._fit(fresh, budget)
-            self._log_pending.setdefault(channel_id, [])[:0] = later
-            ok = [e for e in ok if e not in later]
-            posts = self._log_posts("\n".join(e.text for e in fresh))
-        self.skipped += len(ok) - len(fresh)
-        nonce = log_nonce([e.message_id for e in fresh])
-        error: BaseException | None = None
-        self.posting.add(channel_id)
-        try:
-            for i, post in enumerate(posts):
-                await self._post_log_part(channel_id, post, f"{nonce}.{i}", first=i == 0)
-        except (ChannelHeld, TransportError) as exc:
-            error = exc
-            self._log_doubtful.update(  # (some may be posted)
-                (e.message_id, e.match.id) for e in fresh)
-        else:
-            for e in ok:
-                self._log_doubtful.pop(e.message_id, None)
-        finally:
-            self.posting.discard(channel_id)
-        if posts and error is None:
-            for match in {id(e.match): e.match for e in fresh}.values():
-                await self._after_secret(match, "umpire", channel_id)
-        self.log_posts += 1 if posts else 0
-        for entry in entries:
-            if entry.done.done() or any(e.done is entry.done for e in
-                                        self._log_pending.get(channel_id, ())):
-                continue  # (one of its match's entries waits for the next batch)
-            failed = held.get(entry.match.id) or (error if entry in ok else None)
-            if failed is not None:
-                entry.done.set_exception(failed)
-            elif entry in ok:
-                entry.done.set_result(None)
-
-    @staticmethod
-    def _log_posts(text: str) -> list[list[str]]:
-        """A batch's text as posts, each its content and up to 3 embeds of the same size (a
-        message takes 2,000 characters of content and 6,000 in its embeds)."""
-        pieces = split(text, LOG_PIECE)
-        return [pieces[i:i + 4] for i in range(0, len(pieces), 4)]
-
-    @classmethod
-    def _fit(cls, entries: list[_LogEntry], parts: int) -> tuple[list[_LogEntry], list[_LogEntry]]:
-        """The most entries, from the first, whose text takes at most `parts` posts (at
-        least one entry), and the rest. Exact, by the posts' own split: an estimate of 90 %
-        per post left entries for a batch later that fitted (posts here are about 95 % full),
-        and a busy log is near its window's budget of posts."""
-        def posts(count: int) -> int:
-            return len(cls._log_posts("\n".join(e.text for e in entries[:count])))
-
-        low, high = 1, len(entries)  # (a prefix takes no fewer posts than a shorter one)
-        while low < high:
-            mid = (low + high + 1) // 2
-            if posts(mid) <= parts:
-                low = mid
-            else:
-                high = mid - 1
-        return entries[:low], entries[low:]
-
-    async def _post_log_part(self, channel_id: int, pieces: list[str], nonce: str,
-                             first: bool = False) -> None:
-        """One post of a batch; its nonce (from the batch's entries) makes a retry of the
-        same batch within Discord's nonce window return the first post. The batch's time is
-        when its first post went (it may wait in line for the global budget, after prompts
-        and announcements: counted from the batch's start, the next batch came early)."""
-        embeds = [discord.Embed(description=p, colour=discord.Colour.dark_grey())
-                  for p in pieces[1:]]
-        with handle_message_parameters(
-                content=pieces[0], embeds=embeds or discord.utils.MISSING, nonce=nonce,
-                allowed_mentions=discord.AllowedMentions.none()) as params:
-            params.payload["enforce_nonce"] = True  # type: ignore[index]  # (a message's payload is a dict; discord.py types it loosely)
-            await self._post(channel_id, params, f"the host log <#{channel_id}>")
-        if first:
-            self._log_last[channel_id] = time.monotonic()
-        # counted at its batch's time: a batch's posts go out together and reach Discord's
-        # bucket in one window; counted at each post's own time, the next batch, 5 s on,
-        # found the window still holding them, took one post and left the rest for later
-        self._log_sent.setdefault(channel_id, deque(maxlen=LOG_PARTS_PER_BATCH)).append(
-            self._log_last.get(channel_id, time.monotonic()))
-
-    async def _logged_already(self, channel_id: int, entries: list[_LogEntry]) -> set[int]:
-        """The outbox ids of those entries the log already shows (each entry ends with its
-        marker), looked for only when one of them may have been posted by an earlier try:
-        after a restart or the nonce window, or a batch that failed on its way."""
-        doubtful = [e for e in entries if e.doubtful or e.message_id in self._log_doubtful]
-        if not doubtful:
-            return set()
-        since = min(e.created_at for e in doubtful)
-        tags: set[str] = set()
-        for post in await self._history(channel_id, since):
-            tags |= tags_in("\n".join([post.get("content", ""), *(
-                str(e.get("description", "")) for e in post.get("embeds") or ())]))
-        return {e.message_id for e in doubtful if str(e.message_id) in tags}
-
-    async def _post(self, channel_id: int, params: Any, place: str) -> None:
+    # --- one post (the host log's too: `LogOutlet`) ------------------------------------------
+    async def post(self, channel_id: int, params: Any, place: str) -> None:
         """One post, Discord's failures as delivery reads them: refused or not found (the
         bot lost access) holds the channel; the rest (5xx, rate limit, network) is retried."""
         client = self.client
@@ -703,14 +399,14 @@ class DiscordTransport:
         """The bot's posts in the channel from a little before `since`, oldest first, as
         (tag, visible text)."""
         posts = []
-        for m in await self._history(channel_id, since):
+        for m in await self.history(channel_id, since):
             text, tag = read_mark(m.get("content", ""))
             if m.get("nonce") is not None:  # history has none on Discord; a cache might
                 tag = str(m["nonce"])
             posts.append((tag, text))
         return posts
 
-    async def _history(self, channel_id: int, since: datetime) -> list[dict[str, Any]]:
+    async def history(self, channel_id: int, since: datetime) -> list[dict[str, Any]]:
         """The bot's posts in the channel from a little before `since`, oldest first. A read
         that fails finds nothing: the message is then sent (at worst once more)."""
         client = self.client
@@ -747,11 +443,11 @@ class DiscordTransport:
             if key != "log" and (cid := match.transport.get(key)):
                 self._posted.pop(int(cid), None)
         self.privacy.forget(match)
-        self._log_doubtful = {m: k for m, k in self._log_doubtful.items() if k != match.id}
+        self.host_log.forget(match.id)
 
     def memory(self) -> int:
         """Entries kept per match or channel (for tests: it must not grow with ended ones)."""
-        return len(self._posted) + len(self._log_doubtful) + self.privacy.memory() + \
+        return len(self._posted) + self.host_log.memory() + self.privacy.memory() + \
             (self.closing.memory() if self.closing is not None else 0)
 
     async def wait_idle(self) -> None:

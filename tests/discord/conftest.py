@@ -15,16 +15,13 @@ import sqlalchemy as sa
 from bot.config import DiscordSettings, Settings
 from bot.discord.answer import FOLLOW_SECONDS
 from bot.discord.client import UmpireBot
+from bot.discord.host_log import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
+from bot.discord.host_log import LOG_WINDOW_SECONDS
 from bot.discord.marker import read_mark, strip_marks
 from bot.discord.pacing import Pacer
 from bot.discord.places import channel_for
 from bot.discord.render import render
-from bot.discord.transport import LOG_BATCH_SECONDS as BOT_LOG_BATCH_SECONDS
-from bot.discord.transport import (
-    LOG_WINDOW_SECONDS,
-    DiscordTransport,
-    parts_of,
-)
+from bot.discord.transport import DiscordTransport, parts_of
 from bot.live import LiveMatch
 from bot.store.database import create_engine
 from bot.store.repository import Repository

@@ -13,15 +13,16 @@ from datetime import UTC
 from types import SimpleNamespace
 from typing import Any
 
-from bot.discord.marker import read_mark
-from bot.discord.transport import (
+from bot.discord.host_log import (
     LOG_BATCH_SECONDS,
     LOG_PARTS_PER_BATCH,
     LOG_PIECE,
     LOG_QUIET_FACTOR,
     LOG_WINDOW_SECONDS,
-    DiscordTransport,
+    fit,
+    posts_of,
 )
+from bot.discord.marker import read_mark
 from testbed.fake_discord import permissions as P
 from testbed.fake_discord.limits import RateLimits
 from tests.discord.conftest import (
@@ -78,8 +79,8 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         # on the suite's scale: 80 channels made at Discord's pace would take 80 s)
         fake.limits = RateLimits()
         up.transport.pacer.window = 1.0
-        up.transport.log_batch_seconds = LOG_BATCH_SECONDS
-        up.transport.log_window = LOG_WINDOW_SECONDS
+        up.transport.host_log.batch_seconds = LOG_BATCH_SECONDS
+        up.transport.host_log.window = LOG_WINDOW_SECONDS
         first = len(bot_posts(world, channel_of(world, matches[0], "umpire")))
         await asyncio.gather(*(play(up, m, 10, rng) for m in matches))
         try:
@@ -87,8 +88,8 @@ async def test_twenty_matches_on_one_server_every_log_entry_within_ten_seconds(
         except TimeoutError:
             d = drive(up.service)
             print("DEBUG", d.sending(), d.down(),
-                  {c: len(v) for c, v in up.transport._log_pending.items()},
-                  up.transport._log_flushers, d.failures[:3])
+                  {c: len(v) for c, v in up.transport.host_log._pending.items()},
+                  up.transport.host_log._flushers, d.failures[:3])
             raise
         await up.idle(fake)
         log = channel_of(world, matches[0], "umpire")
@@ -250,11 +251,11 @@ def test_a_batch_over_its_budget_takes_every_entry_that_fits_its_posts() -> None
     entries: list[Any] = [SimpleNamespace(text="\n".join([f"**#{i}** {line}", *[line] * 5]))
                           for i in range(60)]
     for parts in (1, 2, 3):
-        fitted, rest = DiscordTransport._fit(entries, parts)
+        fitted, rest = fit(entries, parts)
         assert fitted + rest == entries
-        posts = DiscordTransport._log_posts
+        posts = posts_of
         assert len(posts("\n".join(e.text for e in fitted))) <= parts
         assert len(posts("\n".join(e.text for e in entries[:len(fitted) + 1]))) > parts
         # (more than the old estimate of 90 % of each post's characters took)
         assert len(fitted) > parts * 4 * LOG_PIECE * 9 // 10 // (len(entries[0].text) + 1)
-    assert DiscordTransport._fit(entries[:1], 1) == (entries[:1], [])
+    assert fit(entries[:1], 1) == (entries[:1], [])

@@ -12,8 +12,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.discord.host_log import HostLog
 from bot.discord.marker import tags_in
-from bot.discord.transport import DiscordTransport
 from tests.discord import conftest
 from tests.discord.conftest import (
     WINDOW,
@@ -102,7 +102,7 @@ async def test_without_the_look_back_the_nonce_still_keeps_a_retried_batch_once(
     nonces, so Discord returns the first (the look-back switched off to see it)."""
     async def nothing_found(self: Any, channel_id: int, entries: list[Any]) -> set[int]:
         return set()
-    monkeypatch.setattr(DiscordTransport, "_logged_already", nothing_found)
+    monkeypatch.setattr(HostLog, "_logged_already", nothing_found)
     async with umpire(world) as up:
         match, lost = await with_a_lost_answer(world, up, monkeypatch)
         assert len(lost) == 1 and up.transport.skipped == 0
