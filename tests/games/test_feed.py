@@ -33,7 +33,7 @@ MATCHES = {"decoder": 6, "rps-poker": 30, "devils-deal": 30}
 #: Of those, the first ones played in the pure tier, for the games whose matches are long;
 #: the rest are the slow test's (the service tier and the whole suite), each part held to
 #: the same checks, so the whole suite plays every seed (issue 44: the pure tier's minute).
-QUICK = {"renounce-fate": 5, "double-or-nothing": 5}
+QUICK = {"renounce-fate": 5, "double-or-nothing": 5, "rps-poker": 10, "devils-deal": 10}
 SLUGS = sorted(installed_games())  # every game (not the test suite's toy game)
 
 
