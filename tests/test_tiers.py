@@ -3,9 +3,11 @@ and what its module starts, so the quick pure tier never holds a process or a se
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.conftest import _process_modules, tier
+from tests.conftest import _process_modules, may_hold_pure, tier
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +31,23 @@ def _fresh() -> None:
 def test_each_test_lands_in_one_tier(nodeid: str, source: str, slow: bool, postgres: bool,
                                      expected: str) -> None:
     assert tier(nodeid, lambda: source, slow, postgres) == expected
+
+
+def test_the_pure_run_skips_only_what_cannot_hold_a_pure_test() -> None:
+    """`-m pure` does not import a file or folder that `may_hold_pure` rules out
+    (conftest.py): every file of the suite with a test `tier` calls pure, and every folder
+    above it, may hold one; the runtime's folders may not."""
+    root = Path(__file__).resolve().parents[1]
+    pure = 0
+    for file in sorted((root / "tests").rglob("test_*.py")):
+        path = file.relative_to(root).as_posix()
+        if tier(f"{path}::test_x", file.read_text, slow=False) != "pure":
+            continue
+        pure += 1
+        assert may_hold_pure(path), path
+        for folder in file.relative_to(root).parents[:-1]:
+            assert may_hold_pure(folder.as_posix() + "/"), (path, folder)
+    assert pure > 50
+    for other in ("tests/bot/", "tests/discord/", "tests/test_tiers.py",
+                  "tests/tournament/test_event.py", "tests/fake_discord/"):
+        assert not may_hold_pure(other), other

@@ -138,18 +138,58 @@ def observe(game: Game, state: BaseModel, events: Sequence[Event],
     the events of the last step they may see, and the state as shown to them now; with
     `before` (the state before the step), what the step's feed message reveals beyond the
     room's lines, until the match is over."""
-    outcome = game.outcome(state)
-    feed: dict[str, Any] = {} if before is None else {
-        "feed": feed_reveals(game, before, state, False) if outcome is None else "over"}
-    return {**feed,
-        "events": [_event_seen(e) for e in events if e.audience.allows(viewer)],
-        "prompts": [seen for p in game.prompts(state)
-                    if (seen := _prompt_seen(p, viewer)) is not None],
-        "view": game.view(state, viewer).model_dump(mode="json"),
-        "describe": game.describe(state, viewer),
-        "status": game.status(state),
-        "outcome": outcome.model_dump(mode="json") if outcome is not None else None,
-    }
+    return _Moment(game, state, events, before).seen_by(viewer)
+
+
+#: What a viewer observes of a moment (`observe`), in the order it is compared; "feed" comes
+#: first when the state before the step is known.
+_PARTS = ("events", "prompts", "view", "describe", "status", "outcome")
+
+
+class _Moment:
+    """One world at one moment, as each viewer observes it (`observe`), a part at a time:
+    each part is computed once, when a comparison first reads it, so a comparison that
+    finds a difference in the events (most of the moves tried in a twin world) never
+    renders the views."""
+
+    def __init__(self, game: Game, state: BaseModel, events: Sequence[Event],
+                 before: BaseModel | None = None) -> None:
+        self.game, self.state, self.events, self.before = game, state, events, before
+        self.parts = ("feed", *_PARTS) if before is not None else _PARTS
+        self._seen: dict[tuple[str, int | None], Any] = {}
+        self._outcome: list[Any] = []  # [the outcome] once asked
+        self._prompts: list[Prompt] | None = None
+
+    def seen_by(self, viewer: int | None) -> dict[str, Any]:
+        return {part: self.part(part, viewer) for part in self.parts}
+
+    def part(self, part: str, viewer: int | None) -> Any:
+        key = (part, None if part in ("feed", "status", "outcome") else viewer)
+        if key not in self._seen:
+            self._seen[key] = self._observe(part, viewer)
+        return self._seen[key]
+
+    def _observe(self, part: str, viewer: int | None) -> Any:
+        game, state = self.game, self.state
+        if not self._outcome:
+            self._outcome.append(game.outcome(state))
+        outcome = self._outcome[0]
+        if part == "feed":
+            assert self.before is not None
+            return feed_reveals(game, self.before, state, False) if outcome is None else "over"
+        if part == "events":
+            return [_event_seen(e) for e in self.events if e.audience.allows(viewer)]
+        if part == "prompts":
+            if self._prompts is None:
+                self._prompts = game.prompts(state)
+            return [seen for p in self._prompts if (seen := _prompt_seen(p, viewer)) is not None]
+        if part == "view":
+            return game.view(state, viewer).model_dump(mode="json")
+        if part == "describe":
+            return game.describe(state, viewer)
+        if part == "status":
+            return game.status(state)
+        return outcome.model_dump(mode="json") if outcome is not None else None
 
 
 def answer(game: Game, state: BaseModel, seat: int, text: str) -> str:
@@ -166,19 +206,37 @@ def answer(game: Game, state: BaseModel, seat: int, text: str) -> str:
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     """Where two JSON-like values first differ, as 'path: A != B', or None if equal."""
+    return None if _same(a, b) else _where(a, b, path)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether `first_difference` finds nothing, without building the paths it names (the
+    worlds are almost always the same; the paths are made only for a difference)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(key in b and _same(value, b[key])
+                                        for key, value in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return bool(a == b)
+
+
+def _where(a: Any, b: Any, path: str) -> str | None:
+    """`first_difference`, path by path."""
     if type(a) is not type(b):
         return f"{path or '.'}: {_short(a)} != {_short(b)}"
     if isinstance(a, dict):
         for key in list(dict.fromkeys([*a, *b])):
             if key not in a or key not in b:
                 return f"{path}.{key}: present in one world only"
-            found = first_difference(a[key], b[key], f"{path}.{key}")
+            found = _where(a[key], b[key], f"{path}.{key}")
             if found:
                 return found
         return None
     if isinstance(a, list):
         for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            found = first_difference(x, y, f"{path}[{i}]")
+            found = _where(x, y, f"{path}[{i}]")
             if found:
                 return found
         if len(a) != len(b):
@@ -200,14 +258,20 @@ def _owned_secrets(game: Game, state: BaseModel, owner: int) -> set[str]:
             and other not in s.known_to}
 
 
-def _differences(game: Game, a: BaseModel, b: BaseModel, events_a: Sequence[Event],
+def _differences(game: Game, a: BaseModel | _Moment, b: BaseModel, events_a: Sequence[Event],
                  events_b: Sequence[Event], owner: int, before_a: BaseModel | None = None,
                  before_b: BaseModel | None = None) -> str | None:
     """The first thing the opponent or a spectator sees differently in the two worlds (the
-    feed of the step too, given the states before it)."""
+    feed of the step too, given the states before it). World A may come as a `_Moment`
+    already observed (its events and state before are then its own)."""
+    seen_a = a if isinstance(a, _Moment) else _Moment(game, a, events_a, before_a)
+    seen_b = _Moment(game, b, events_b, before_b)
     for viewer in (1 - owner, None):
-        found = first_difference(observe(game, a, events_a, viewer, before_a),
-                                 observe(game, b, events_b, viewer, before_b))
+        if seen_a.parts == seen_b.parts:  # part by part, in order: the first difference
+            found = next((found for part in seen_a.parts if (found := first_difference(
+                seen_a.part(part, viewer), seen_b.part(part, viewer), f".{part}"))), None)
+        else:
+            found = first_difference(seen_a.seen_by(viewer), seen_b.seen_by(viewer))
         if found:
             who = "a spectator" if viewer is None else f"seat {viewer}"
             return f"{who} sees {found}"
@@ -268,15 +332,16 @@ def _owner_move(game: Game, a_after: BaseModel, events_a: Sequence[Event], b: Ba
     else:
         tries.append(command_a)
         tries.extend(game.random_command(b, prompt_b, rng) for _ in range(candidates))
+    seen_a = _Moment(game, a_after, events_a, a_before)  # observed once, for every try
     for command in tries:
-        trial = b.model_copy(deep=True)
-        try:
-            game.check(trial, owner, command)
+        try:  # on B itself: `check` never changes the state, and most tries are refused
+            game.check(b, owner, command)
         except IllegalMove:
             continue
+        trial = b.model_copy(deep=True)
         events_b = game.apply(trial, owner, command)
-        if _differences(game, a_after, trial, events_a, events_b, owner, a_before,
-                        b if a_before is not None else None) is None:
+        if _differences(game, seen_a, trial, events_a, events_b, owner,
+                        before_b=b if a_before is not None else None) is None:
             return trial, events_b
     return None
 

@@ -6,6 +6,7 @@ Each game writes its own grammar; these helpers do the common reading so grammar
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -198,18 +199,32 @@ class DecisionWords:
         """The kind whose word starts `text`: one of `pending` when its word does (the first
         listed wins a tie), else another kind's, else None (no known word: the pending
         decision's own reader decides)."""
-        norm = " ".join(words(text))
-        best = 0
-        found: list[str] = []
-        for kind, options in self.kinds.items():
-            for option in options:
-                if option and len(option) >= best and (norm == option or norm.startswith(option + " ")):
-                    if len(option) > best:
-                        best, found = len(option), []
-                    found.append(kind)
+        found = self._longest_word(words(text))
         if not found:
             return None
         return next((k for k in pending if k in found), found[0])
+
+    def _longest_word(self, split: list[str]) -> list[str]:
+        """The kinds (in `kinds` order) of the longest word or phrase that starts the message
+        of these words, a whole word: the message is that word, or goes on after a space.
+        Looked up by the message's first words, longest first (a game lists 60 words, and
+        every message typed was tried against each of them)."""
+        index, longest = self._index
+        for count in range(min(len(split), longest), 0, -1):
+            found = index.get(" ".join(split[:count]))
+            if found:
+                return found
+        return []
+
+    @functools.cached_property
+    def _index(self) -> tuple[dict[str, list[str]], int]:
+        """Each word or phrase -> its kinds in `kinds` order, and the most words in one."""
+        index: dict[str, list[str]] = {}
+        for kind, options in self.kinds.items():
+            for option in options:
+                if option:
+                    index.setdefault(option, []).append(kind)
+        return index, max((len(option.split(" ")) for option in index), default=0)
 
     def refuse_other(self, text: str, pending: Iterable[str], expected: str) -> None:
         """ParseError when `text` starts with a word of a decision not pending now."""

@@ -32,13 +32,27 @@ def test_two_worlds_seed_settings() -> None:
     assert summary.compared_steps > 100
 
 
-CI_MATCHES = 100  # about 9 s on a quiet machine; the slow tests add 1,010 more
+# 100 short matches in two parts: the first 25 in the pure tier, the other 75 marked slow
+# (the service tier and the whole suite), each part held to the whole run's bounds per match,
+# so the whole suite plays the same seeds and checks no less (issue 44: the pure tier's
+# minute). The slow tests above add 1,010 more.
+CI_MATCHES, QUICK = 100, 25
+
+
+def _short_matches(first: int, count: int) -> None:
+    summary = run_information(GAME, count, SHORT, first_seed=9000 + first)
+    print(summary)
+    assert summary.twins >= count // 2 and summary.compared_steps > 5 * count
 
 
 def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
-    summary = run_information(GAME, CI_MATCHES, SHORT, first_seed=9000)
-    print(summary)
-    assert summary.twins >= CI_MATCHES // 2 and summary.compared_steps > 5 * CI_MATCHES
+    """The first 25 of the 100 short matches (the other 75: the slow test below)."""
+    _short_matches(0, QUICK)
+
+
+@pytest.mark.slow
+def test_two_worlds_look_the_same_in_the_other_75_short_matches() -> None:
+    _short_matches(QUICK, CI_MATCHES - QUICK)
 
 
 def _held_twice_pair():

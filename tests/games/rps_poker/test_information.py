@@ -16,13 +16,27 @@ from games.core.information import run_information
 from games.rps_poker import GAME
 from games.rps_poker.settings import RpsSettings
 
-CI_MATCHES = 120  # about 10 s on a quiet machine (30 s under load); the slow test adds 600 more
+# 120 matches in two parts: the first 30 in the pure tier, the other 90 marked slow (the
+# service tier and the whole suite), each part held to the whole run's bounds, so the whole
+# suite plays the same seeds and checks no less (issue 44: the pure tier's minute). The slow
+# test below adds 600 more.
+CI_MATCHES, QUICK = 120, 30
+
+
+def _matches(first: int, count: int) -> None:
+    summary = run_information(GAME, count, first_seed=first)
+    print(summary)
+    assert summary.compared_steps > 0 and summary.reveals > 0
 
 
 def test_two_worlds_look_the_same_to_the_opponent_and_spectators() -> None:
-    summary = run_information(GAME, CI_MATCHES)
-    print(summary)
-    assert summary.compared_steps > 0 and summary.reveals > 0
+    """The first 30 of the 120 matches (the other 90: the slow test below)."""
+    _matches(0, QUICK)
+
+
+@pytest.mark.slow
+def test_two_worlds_look_the_same_in_the_other_90_matches() -> None:
+    _matches(QUICK, CI_MATCHES - QUICK)
 
 
 @pytest.mark.slow
