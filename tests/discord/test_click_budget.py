@@ -26,10 +26,10 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Any
 
 import pytest
 
+from bench.clicks import click_move, component_message
 from bench.discord import typed_move
 from bot.discord.places import channel_for
 from bot.live import LiveMatch
@@ -39,7 +39,6 @@ from tests.discord.conftest import (
     Umpire,
     World,
     assert_channels_match_outbox,
-    bot_posts,
     channel_of,
     start_match,
     start_vs_bot,
@@ -83,46 +82,6 @@ def global_requests(fake: FakeDiscord, start: int, match: LiveMatch) -> Counter[
     return out
 
 
-def component_message(world: World, channel: Any, key: str) -> Any | None:
-    """The bot's latest message in `channel` with a component for decision `key`."""
-    return next((m for m in reversed(bot_posts(world, channel))
-                 if any(str(c.get("custom_id", "")).endswith(f":{key}")
-                        for c in m.iter_components())), None)
-
-
-async def click_move(world: World, user: Any, message: Any, key: str,
-                     rng: random.Random) -> bool:
-    """Make the decision with one of the message's components (a random one, a random
-    option): whether the umpire took it."""
-    fake = world.fake
-    items = [c for c in message.iter_components()
-             if str(c.get("custom_id", "")).endswith(f":{key}")]
-    if not items:  # (a private menu with nothing to choose: "type your move")
-        return False
-    item = rng.choice(items)
-    custom_id = str(item["custom_id"])
-    if item["type"] == 2:  # a button
-        inter = await fake.click_button(user, message, custom_id)
-        if custom_id.startswith("ump:p:"):  # a private menu of the player's own options
-            await fake.wait_for(lambda: inter.answer is not None, 10)
-            return await click_move(world, user, inter.answer, key, rng)
-        return not _refused(inter)
-    options = [o["value"] for o in item["options"]]
-    if custom_id.startswith("ump:o:"):  # picks in order, each next menu private
-        inter = await fake.select(user, message, custom_id, [options[0]])
-        if inter.answer is not None and inter.answer.ephemeral and \
-                inter.answer.iter_components():
-            return await click_move(world, user, inter.answer, key, rng)
-        return not _refused(inter)
-    count = int(item.get("min_values") or 1)
-    inter = await fake.select(user, message, custom_id, rng.sample(options, count))
-    return not _refused(inter)
-
-
-def _refused(inter: Any) -> bool:
-    return any(m.ephemeral and "Submitted" not in m.content for m in inter.followups)
-
-
 async def play_one_move(world: World, up: Umpire, match: LiveMatch, prompt: Prompt,
                         rng: random.Random) -> bool:
     """One move for `prompt`: clicked if its message has a component, else typed. Whether
@@ -130,9 +89,9 @@ async def play_one_move(world: World, up: Umpire, match: LiveMatch, prompt: Prom
     users = (world.alice, world.bob)
     user = users[prompt.seat]
     channel = channel_of(world, match, f"seat{prompt.seat}" if prompt.private else "public")
-    message = component_message(world, channel, prompt.key)
+    message = component_message(world.fake, channel, prompt.key)
     seq = match.seq
-    if message is None or not await click_move(world, user, message, prompt.key, rng):
+    if message is None or not await click_move(world.fake, user, message, prompt.key, rng):
         text = typed_move(match, prompt, rng)
         if text is None:
             return False
