@@ -94,6 +94,9 @@ CLOSING = re.compile(r"^(PUT|DELETE|PATCH) /channels/\{channel_id\}(/permissions
 VERBOSE = False
 EXTRA_TEXTS = ("draw", "at 1", "guess 100", "pass", "ready")
 PLAYED = {"type": "typed", "click": "clicked"}
+#: A match's moves clicked at most; then its members type (a random click alone may never
+#: end a match: Decoder's two members restoring tanks; typing guesses mostly).
+CLICKS_PER_MATCH = 150
 
 
 def say(*parts: Any) -> None:
@@ -166,6 +169,7 @@ class Bench:
                  rng: random.Random, click: bool = False) -> None:
         self.fake, self.service, self.think, self.rng = fake, service, think, rng
         self.click = click  # click what a prompt offers (type only where it offers none)
+        self.clicked_in: dict[int, int] = {}  # match -> its moves clicked
         self.figures = Figures(started=time.monotonic())
         self.stopping = False
 
@@ -239,8 +243,10 @@ class Bench:
                 await asyncio.sleep(self.rng.expovariate(1 / think))
             if prompt.key not in {p.key for p in match.prompts}:
                 continue
-            if self.click and prompt.key not in tried and await self.clicked(match, prompt,
-                                                                               audience, user):
+            if self.click and prompt.key not in tried and \
+                    self.clicked_in.get(match.id, 0) < CLICKS_PER_MATCH and \
+                    await self.clicked(match, prompt, audience, user):
+                self.clicked_in[match.id] = self.clicked_in.get(match.id, 0) + 1
                 self.figures.clicks[match.game.slug] += 1
                 self.figures.moves[match.game.slug] += 1
                 continue
@@ -250,7 +256,10 @@ class Bench:
                 progress(f"  #{match.id} seat {seat} {prompt.kind}: {text!r}")
             if text is None:
                 self.figures.fallbacks += 1
-                command = match.game.random_command(match.state, prompt, self.rng)
+                try:
+                    command = match.game.random_command(match.state, prompt, self.rng)
+                except (IndexError, ValueError):  # (the prompt went stale meanwhile)
+                    continue
                 reply = await service.submit_command(match.id, seat, command)
             else:
                 channel = fake.channels[channel_for(match.transport, audience)]
@@ -290,7 +299,7 @@ class Bench:
         with contextlib.suppress(TimeoutError):
             await fake.wait_for(lambda: prompt.key not in {q.key for q in match.prompts}
                                 or match.status != "active", 5)
-        return not any(q.key == prompt.key for q in match.prompts)
+        return match.seq != seq or not any(q.key == prompt.key for q in match.prompts)
 
     async def play(self, match: LiveMatch, p0: User, p1: User, think: float) -> None:
         await asyncio.gather(self.seat(match, 0, p0, think), self.seat(match, 1, p1, think))
