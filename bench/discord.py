@@ -258,7 +258,7 @@ class Bench:
                 self.figures.fallbacks += 1
                 try:
                     command = match.game.random_command(match.state, prompt, self.rng)
-                except (IndexError, ValueError):  # (the prompt went stale meanwhile)
+                except (IndexError, ValueError, AssertionError):  # (the prompt went stale)
                     continue
                 reply = await service.submit_command(match.id, seat, command)
             else:
