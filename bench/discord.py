@@ -1,7 +1,7 @@
 """Discord at community scale: matches of every game through the fake Discord.
 
     python -m bench.discord [--matches 20] [--servers N] [--minutes 2] [--think 4]
-                            [--no-limits] [--seed 1]
+                            [--play type|click|both] [--no-limits] [--seed 1]
 
 Two phases, on one bot (the real discord.py client, `UmpireBot`, its service on a SQLite file)
 against the fake Discord (testbed/fake_discord):
@@ -20,6 +20,12 @@ against the fake Discord (testbed/fake_discord):
    minute, the 429s Discord answered (all, and once steady: after the first minute), and for
    every message carrying a decision how long after its clock started it became visible
    (the service restarts a clock whose prompt arrived later than its grace).
+
+`--play click`: the members click what a prompt offers (its buttons and menus, through the
+fake's interaction path: bench/clicks.py), and type only where it offers nothing; a click is
+answered in its interaction (bot/discord/answer.py), which Discord's global limit does not
+count. `--play both`: phase 1 typed then clicked, phase 2 clicked. Phase 1 prints the global
+requests per move by where they went (room, table, log posts; "other": start and close).
 
 `--load-only` skips phase 1, `--matches 0` phase 2; `--games` takes a subset; `--scale` runs
 every window (the limits', the log's, the pacer's) that many times as long (a test
@@ -54,6 +60,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.clicks import click_move, component_message
 from bot.config import DiscordSettings, Settings
 from bot.discord.client import UmpireBot
 from bot.discord.host_log import LOG_BATCH_SECONDS, LOG_WINDOW_SECONDS
@@ -83,6 +90,10 @@ KINDS = {"public": "room", "seat0": "table", "seat1": "table", "umpire": "log"}
 CLOSING = re.compile(r"^(PUT|DELETE|PATCH) /channels/\{channel_id\}(/permissions/.*)?$")
 VERBOSE = False
 EXTRA_TEXTS = ("draw", "at 1", "guess 100", "pass", "ready")
+PLAYED = {"type": "typed", "click": "clicked"}
+#: A match's moves clicked at most; then its members type (a random click alone may never
+#: end a match: Decoder's two members restoring tanks; typing guesses mostly).
+CLICKS_PER_MATCH = 150
 
 
 def say(*parts: Any) -> None:
@@ -139,6 +150,7 @@ class Server:
 @dataclass
 class Figures:
     moves: Counter[str] = field(default_factory=Counter)
+    clicks: Counter[str] = field(default_factory=Counter)  # of the moves, those clicked
     fallbacks: int = 0  # moves no candidate text fitted: submitted as a command instead
     lags: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
     visible: list[float] = field(default_factory=list)  # prompt visible - clock start (s)
@@ -151,8 +163,10 @@ class Figures:
 
 class Bench:
     def __init__(self, fake: FakeDiscord, service: MatchService, think: float,
-                 rng: random.Random) -> None:
+                 rng: random.Random, click: bool = False) -> None:
         self.fake, self.service, self.think, self.rng = fake, service, think, rng
+        self.click = click  # click what a prompt offers (type only where it offers none)
+        self.clicked_in: dict[int, int] = {}  # match -> its moves clicked
         self.figures = Figures(started=time.monotonic())
         self.stopping = False
 
@@ -226,13 +240,23 @@ class Bench:
                 await asyncio.sleep(self.rng.expovariate(1 / think))
             if prompt.key not in {p.key for p in match.prompts}:
                 continue
+            if self.click and prompt.key not in tried and \
+                    self.clicked_in.get(match.id, 0) < CLICKS_PER_MATCH and \
+                    await self.clicked(match, prompt, audience, user):
+                self.clicked_in[match.id] = self.clicked_in.get(match.id, 0) + 1
+                self.figures.clicks[match.game.slug] += 1
+                self.figures.moves[match.game.slug] += 1
+                continue
             text = typed_move(match, prompt, self.rng) if prompt.key not in tried else None
             tried.add(prompt.key)
             if VERBOSE:
                 progress(f"  #{match.id} seat {seat} {prompt.kind}: {text!r}")
             if text is None:
                 self.figures.fallbacks += 1
-                command = match.game.random_command(match.state, prompt, self.rng)
+                try:
+                    command = match.game.random_command(match.state, prompt, self.rng)
+                except (IndexError, ValueError, AssertionError):  # (the prompt went stale)
+                    continue
                 reply = await service.submit_command(match.id, seat, command)
             else:
                 channel = fake.channels[channel_for(match.transport, audience)]
@@ -251,6 +275,28 @@ class Bench:
                     continue
             if reply is None or reply.accepted:
                 self.figures.moves[match.game.slug] += 1
+
+    async def clicked(self, match: LiveMatch, prompt: Prompt, audience: str,
+                      user: User) -> bool:
+        """Make the decision with the prompt's buttons or menu, if its message offers any
+        (bench/clicks.py): whether the umpire took it."""
+        fake = self.fake
+        channel = fake.channels[int(channel_for(match.transport, audience) or 0)]
+        message = component_message(fake, channel, prompt.key)
+        if message is None:
+            return False
+        seq = match.seq
+        try:
+            if not await click_move(fake, user, message, prompt.key, self.rng):
+                return False
+        except (LookupError, PermissionError, ValueError, TimeoutError):
+            return False  # (the message changed under the click: typed instead)
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_for(lambda: match.seq != seq or match.status != "active", 5)
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_for(lambda: prompt.key not in {q.key for q in match.prompts}
+                                or match.status != "active", 5)
+        return match.seq != seq or not any(q.key == prompt.key for q in match.prompts)
 
     async def play(self, match: LiveMatch, p0: User, p1: User, think: float) -> None:
         await asyncio.gather(self.seat(match, 0, p0, think), self.seat(match, 1, p1, think))
@@ -300,6 +346,20 @@ def posts_by_kind(fake: FakeDiscord, start: int, transport: dict[str, Any]) -> C
     return out
 
 
+def global_by_kind(fake: FakeDiscord, start: int, transport: dict[str, Any]) -> Counter[str]:
+    """The global requests from `start` on by where they went: posts to the match's room,
+    tables and log, and the rest ("other": its start and close, its channels' permissions)."""
+    kinds = {str(v): KINDS[a] for a, k in AUDIENCE_KEYS.items()
+             if a in KINDS and (v := transport.get(k))}
+    out: Counter[str] = Counter()
+    for e in fake.request_log[start:]:
+        if not is_global(e.path):
+            continue
+        m = re.fullmatch(r"/channels/(\d+)/messages", e.path)
+        out[kinds.get(m.group(1), "other") if m and e.method == "POST" else "other"] += 1
+    return out
+
+
 def requests_by_kind(fake: FakeDiscord, start: int, kinds: dict[str, str]) -> Counter[str]:
     """The global requests from `start` on by the kind of channel of a match they went to
     (`kinds`: room, table, log, feed; "other" for another channel, "-" for none) and route."""
@@ -316,12 +376,14 @@ def requests_by_kind(fake: FakeDiscord, start: int, kinds: dict[str, str]) -> Co
 # --- phase 1: requests per move ---------------------------------------------------------------
 async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordTransport,
                    server: Server, rng: random.Random,
-                   games: list[str]) -> dict[str, dict[str, Any]]:
+                   games: list[str], click: bool = False) -> dict[str, dict[str, Any]]:
     out = {}
-    bench = Bench(fake, service, 0.0, rng)
+    bench = Bench(fake, service, 0.0, rng, click)
+    answers = transport.answers
     for n, game in enumerate(games):
         p0, p1 = server.members[2 * n], server.members[2 * n + 1]
         begin = len(fake.request_log)
+        answered = answers.responses + answers.followups
         match = await bench.start(server, game, p0, p1)
         await idle(fake, service, transport)
         started = len(fake.request_log)
@@ -336,6 +398,7 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
         play_only = sum(play.values()) - closing - rematch
         moves = bench.figures.moves[game]
         global_all = sum(1 for e in fake.request_log[begin:] if is_global(e.path))
+        where = global_by_kind(fake, begin, match.transport)
         out[game] = {
             "moves": moves, "requests": len(fake.request_log) - begin,
             "global_per_move": round(global_all / max(1, moves), 2),
@@ -343,6 +406,9 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
             "play_per_move": round(play_only / max(1, moves), 2),
             "routes": dict(play.most_common()), "fallbacks": bench.figures.fallbacks,
             "posts": dict(kinds.most_common()),
+            "global_by_kind": {k: round(c / max(1, moves), 2) for k, c in where.most_common()},
+            "clicked": bench.figures.clicks[game],
+            "answered": answers.responses + answers.followups - answered,
         }
         bench.figures.fallbacks = 0
         progress(f"  {game}: {moves} moves, {out[game]['play_per_move']} requests per move")
@@ -351,8 +417,9 @@ async def per_game(fake: FakeDiscord, service: MatchService, transport: DiscordT
 
 # --- phase 2: load ----------------------------------------------------------------------------
 async def load(fake: FakeDiscord, service: MatchService, servers: list[Server], matches: int,
-               minutes: float, think: float, rng: random.Random, games: list[str]) -> Bench:
-    bench = Bench(fake, service, think, rng)
+               minutes: float, think: float, rng: random.Random, games: list[str],
+               click: bool = False) -> Bench:
+    bench = Bench(fake, service, think, rng, click)
     bench.watch()
     end = time.monotonic() + minutes * 60
 
@@ -415,6 +482,26 @@ def report_lags(bench: Bench, minutes: float) -> dict[str, Any]:
     return out
 
 
+def report_phase1(mode: str, games: dict[str, dict[str, Any]]) -> None:
+    say(f"requests per accepted move ({PLAYED[mode]} moves), all / play only / global over the "
+        "match's life (start and close, interactions aside):")
+    for game, row in games.items():
+        say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
+            f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f} / "
+            f"{row['global_per_move']:.2f}")
+        say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
+        say("      posts by channel: " + ", ".join(
+            f"{k} {c}" for k, c in row["posts"].items()))
+        say("      global per move by where: " + ", ".join(
+            f"{k} {c:.2f}" for k, c in row["global_by_kind"].items()) +
+            f"; {row['clicked']} moves clicked, {row['answered']} posts answered a click")
+    if games:
+        say(f"  mean play only: "
+            f"{statistics.mean(r['play_per_move'] for r in games.values()):.2f}")
+        say(f"  mean global over a match's life: "
+            f"{statistics.mean(r['global_per_move'] for r in games.values()):.2f}")
+
+
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     logging.basicConfig(level=logging.ERROR)
     rng = random.Random(args.seed)
@@ -442,24 +529,22 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 bot = UmpireBot(service, Settings(discord=DiscordSettings(
                     token=fake.token, read_cooldown_seconds=0)), transport)
                 async with running_client(bot, fake, fail_on_errors=False):
-                    games = {} if args.load_only else await per_game(
-                        fake, service, transport, servers[0], rng, args.games)
-                    progress("phase 1: each game alone" if games else "phase 1 skipped")
-                    say("requests per accepted move (typed moves), all / play only / global "
-                        "over the match's life (start and close, interactions aside):")
-                    for game, row in games.items():
-                        say(f"  {game:18} {row['moves']:4} moves {row['requests']:5} requests  "
-                            f"{row['all_per_move']:.2f} / {row['play_per_move']:.2f} / "
-                            f"{row['global_per_move']:.2f}")
-                        say("      " + ", ".join(f"{r} {c}" for r, c in row["routes"].items()))
-                        say("      posts by channel: " + ", ".join(
-                            f"{k} {c}" for k, c in row["posts"].items()))
+                    modes = {"type": ["type"], "click": ["click"],
+                             "both": ["type", "click"]}[args.play]
+                    by_play: dict[str, dict[str, dict[str, Any]]] = {}
+                    for mode in [] if args.load_only else modes:
+                        progress(f"phase 1: each game alone, {PLAYED[mode]} moves")
+                        by_play[mode] = await per_game(fake, service, transport, servers[0],
+                                                       rng, args.games, mode == "click")
+                    if not by_play:
+                        progress("phase 1 skipped")
+                    for mode, rows in by_play.items():
+                        report_phase1(mode, rows)
+                    games = next(iter(by_play.values()), {})
                     mean = statistics.mean(r["play_per_move"] for r in games.values()) \
                         if games else 0.0
-                    say(f"  mean play only: {mean:.2f}")
                     mean_global = statistics.mean(r["global_per_move"] for r in games.values()) \
                         if games else 0.0
-                    say(f"  mean global over a match's life: {mean_global:.2f}")
                     first429 = sum(1 for e in fake.request_log if e.status == 429)
                     progress(f"phase 2: {args.matches} matches on {args.servers} server(s), "
                              f"{args.minutes} min")
@@ -468,7 +553,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     stalls: list[float] = []
                     watcher = asyncio.create_task(loop_stalls(stalls))
                     bench = await load(fake, service, servers, args.matches, args.minutes,
-                                       args.think, rng, args.games)
+                                       args.think, rng, args.games, args.play != "type")
                     watcher.cancel()
                     cpu = (time.process_time() - cpu0) / (time.monotonic() - t0)
                     log = fake.request_log[mark:]
@@ -540,6 +625,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "requests_per_move_mean": round(mean, 3),
         "global_per_move": {g: r["global_per_move"] for g, r in games.items()},
         "global_per_move_mean": round(mean_global, 3),
+        "global_per_move_by_play": {m: {g: r["global_per_move"] for g, r in rows.items()}
+                                    for m, rows in by_play.items()},
+        "global_by_kind_by_play": {m: {g: r["global_by_kind"] for g, r in rows.items()}
+                                   for m, rows in by_play.items()},
+        "play": args.play,
         "lag_p99_s": {k: v["p99"] for k, v in lags.items()},
         "lag": lags,
         "rate_limited": len(steady), "rate_limited_load": len(limited),
@@ -574,6 +664,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="every window of Discord's limits and of the bot's "
                              "batching and pacing times this (the tests: 0.1); think time "
                              "and --minutes are not scaled")
+    parser.add_argument("--play", choices=("type", "click", "both"), default="type",
+                        help="how the members move: type every move, or click what a prompt "
+                             "offers (type only where it offers nothing); both: phase 1 "
+                             "typed, then clicked, phase 2 clicked")
     parser.add_argument("--load-only", action="store_true", help="skip phase 1")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     args = parser.parse_args(argv)

@@ -15,7 +15,11 @@ its own player in a table):
 - after that, the channel's posts go out as follow-ups of the interaction, until one of
   them asks a person (not a built-in bot) for a decision (that one included: the player's
   next prompt) or `FOLLOW_SECONDS` have passed, whichever is first; a later click in the
-  channel takes over.
+  channel takes over. The next decision asked is the bound that matters: what comes before
+  it in the channel follows from the click, however long the other player or a built-in
+  bot takes (a table's round result after the opponent's pick, a minute later); the time
+  limit only keeps well inside the 15 minutes Discord keeps the interaction's token (a
+  follow-up it no longer takes is posted normally, below).
 
 Each is the post the outbox would have made there, marker included, in its turn. Nothing
 goes anywhere the post would not have gone: a response or follow-up lands in the channel the
@@ -51,9 +55,12 @@ log = logging.getLogger(__name__)
 #: How long after a click its channel's next post may still be its response (Discord allows
 #: 3 s for the first response; the rest is margin for the request itself).
 ANSWER_SECONDS = 2.0
-#: How long after a click its channel's posts may be its follow-ups at most (a built-in bot's
-#: reply and the next prompt come within a few seconds; Discord keeps the token 15 minutes).
-FOLLOW_SECONDS = 10.0
+#: How long after a click its channel's posts may be its follow-ups at most: the next decision
+#: asked ends them first unless a player takes longer than this (Discord keeps the
+#: interaction's token 15 minutes; 10 leave room for a follow-up queued behind a limit).
+#: With 10 s, a table's post that follows the opponent's move (RPS Poker's round result and
+#: next prompt) missed the window whenever the opponent thought longer (issue 40).
+FOLLOW_SECONDS = 600.0
 
 OPEN, CLAIMED, SETTLED = "open", "claimed", "settled"
 

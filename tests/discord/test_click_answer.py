@@ -5,6 +5,7 @@ a click in the clicker's own table is answered so (bot/discord/answer.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot.discord import answer as answer_module
 from bot.discord.marker import read_mark
+from testbed.fake_discord.limits import TEST_SCALE
 from tests.discord.conftest import (
     World,
     assert_channels_match_outbox,
@@ -78,6 +80,34 @@ async def test_a_click_in_the_own_table_is_answered_with_the_tables_next_post(
         assert posts_to(world, table0, start) == []  # no post of its own
         assert up.transport.answers.responses == 1
         await assert_channels_match_outbox(world, up, match)  # each message exactly once
+
+
+async def test_a_tables_post_after_the_opponents_slow_move_follows_the_click(
+        world: World) -> None:
+    """Alice picks in her table (acknowledged: nothing for her table yet); Bob thinks the
+    equivalent of 50 s (1 s at the tests' scale of 0.02) before his pick. Her table's next
+    post (the round's result and her next prompt) is still a follow-up of her click: it
+    is the next decision asked that ends a click's follow-ups, not 10 s (issue 40)."""
+    async with umpire(world) as up:
+        fake = world.fake
+        match = await start_rps(world, up)
+        table0 = channel_of(world, match, "seat0")
+        message, button = table_button(world, match, 0)
+        click = await fake.click_button(world.alice, message, button)
+        await fake.wait_for(lambda: match.seq == 1, 10)
+        await up.idle(fake)
+        await asyncio.sleep(50 * TEST_SCALE)  # Bob thinks
+        start = len(fake.request_log)
+        message1, button1 = table_button(world, match, 1)
+        await fake.click_button(world.bob, message1, button1)
+        await fake.wait_for(lambda: match.seq == 2, 10)
+        await up.idle(fake)
+        assert posts_to(world, table0, start) == []  # no post of its own
+        assert click.followups and click.followups[-1].channel_id == table0.id
+        prompt = await next_decision(world, up, match, 0)
+        assert prompt is not None
+        assert with_key(world, table0, prompt.key).id == click.followups[-1].id  # her prompt
+        await assert_channels_match_outbox(world, up, match)
 
 
 async def test_a_refused_response_is_posted_by_the_outbox(world: World) -> None:
