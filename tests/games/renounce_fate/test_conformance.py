@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.harness import run_conformance
+from games.core.harness import MatchRecord, run_conformance
 from games.core.information import run_information
 from games.renounce_fate import GAME
 
@@ -33,9 +33,16 @@ def test_two_worlds_1000_seeded_matches(chunk: int) -> None:
     assert summary.matches == PER_CHUNK and summary.compared_steps > 0 and summary.reveals > 0
 
 
-def test_conformance_quick() -> None:
-    records = run_conformance(GAME, 6, first_seed=9000)
-    assert all(r.outcome is not None for r in records)
+@pytest.fixture(scope="module")
+def quick_records() -> list[MatchRecord]:
+    """Ten checked random matches, played once for the quick tests below (a Renounce Fate
+    match is long: about 0.6 s each through the harness)."""
+    return run_conformance(GAME, 10, first_seed=500)
+
+
+def test_conformance_quick(quick_records: list[MatchRecord]) -> None:
+    assert len(quick_records) == 10
+    assert all(r.outcome is not None for r in quick_records)
 
 
 def test_two_worlds_quick() -> None:
@@ -43,11 +50,12 @@ def test_two_worlds_quick() -> None:
     assert summary.twins > 0 and summary.compared_steps > 0
 
 
-def test_chips_are_conserved_with_the_pot_that_left_the_match_accounted_for() -> None:
+def test_chips_are_conserved_with_the_pot_that_left_the_match_accounted_for(
+        quick_records: list[MatchRecord]) -> None:
     from games.core.replay import replay
 
     total_removed = 0
-    for record in run_conformance(GAME, 10, first_seed=500):
+    for record in quick_records:
         state, _ = replay(GAME, record.settings, record.seed, record.log)
         assert sum(state.chips) + state.pot + state.removed_ties == 60
         total_removed += state.removed_ties
